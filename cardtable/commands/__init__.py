@@ -1,0 +1,1 @@
+"""One module per ``cardtable`` subcommand; each defines ``register(subparsers)``."""

@@ -1,0 +1,15 @@
+"""cardtable's rules engine: cards, decks, the game protocol, the five games and bots.
+
+Pure Python, standard library only: no I/O, no devices, no application code (DESIGN.md).
+"""
+
+from engine.cards import Card, parse_card, parse_cards
+from engine.decks import Deck, PhysicalCard, get_deck
+from engine.errors import CardtableError, IllegalAction, InvalidInput
+from engine.game import DEALER, TABLE, Action, Event, Game, Outcome, Prompt, all_games, get_game
+
+__all__ = [
+    "Action", "Card", "CardtableError", "DEALER", "Deck", "Event", "Game", "IllegalAction",
+    "InvalidInput", "Outcome", "PhysicalCard", "Prompt", "TABLE", "all_games", "get_deck",
+    "get_game", "parse_card", "parse_cards",
+]

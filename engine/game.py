@@ -1,0 +1,311 @@
+"""The protocol every game follows: actions, prompts, events, outcomes, options and the registry.
+
+A game is a :class:`Game` subclass registered under a name. State is a frozen dataclass (a value:
+comparable, serializable with :mod:`engine.serialize`, never mutated). The controller asks
+:meth:`Game.prompt` who must act and how, applies an :class:`Action` with :meth:`Game.apply` and
+gets back the new state plus :class:`Event` values, or an :class:`~engine.errors.IllegalAction`
+whose reason is written for the display. An illegal action never changes anything: states are
+values, so the old one is still there.
+
+Two knowledge modes (RULES.md, "Table mode"): in ``DEALER`` mode the engine shuffles with a seed
+and deals, so it knows every hand; in ``TABLE`` mode cards are dealt by hand and the engine learns a
+card only when it is seen (an action carrying it), records claims it cannot check yet ("go", showing
+out of a suit) and checks them when evidence arrives.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, fields, replace
+from enum import Enum
+from typing import Any, ClassVar
+
+from engine.cards import Card
+from engine.errors import IllegalAction, InvalidInput
+
+DEALER = "dealer"
+TABLE = "table"
+MODES = (DEALER, TABLE)
+
+
+@dataclass(frozen=True)
+class Action:
+    """Something a seat does (or the table shows): ``kind`` plus what it needs.
+
+    ``seat`` is who acts (``None`` for a card the table shows, like a turn-up), ``cards`` the
+    cards involved (played, discarded, shown), ``choice`` a button decision's detail (a bid).
+    Kinds are the game's own words: "play", "discard", "go", "beg", "starter", "show" ...
+    """
+
+    kind: str
+    seat: int | None = None
+    cards: tuple = ()
+    choice: Any = None
+
+    @property
+    def card(self):
+        """The single card of a one-card action."""
+        return self.cards[0] if len(self.cards) == 1 else None
+
+    def __str__(self) -> str:
+        who = "table" if self.seat is None else f"seat {self.seat + 1}"
+        parts = [who, self.kind, *map(str, self.cards)]
+        if self.choice is not None:
+            parts.append(str(self.choice))
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Who must act, what kind of action, a sentence for the display, and button choices.
+
+    ``kinds`` lists the action kinds accepted now (a card play, or the buttons in ``choices``).
+    ``seat`` is ``None`` when the table itself must show something (turn up the starter).
+    """
+
+    seat: int | None
+    kinds: tuple[str, ...]
+    text: str
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ScoreItem:
+    """One line of a scoring breakdown: a category, its points, the cards that made it."""
+
+    category: str
+    points: int
+    cards: tuple = ()
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for the display and the journal.
+
+    ``kind`` is one of the game's event words ("score", "trick", "revoke", "false_go",
+    "starter", "hand_over", "game_over" ...). Score events carry ``points`` and a ``breakdown``;
+    ``text`` is the sentence a person reads.
+    """
+
+    kind: str
+    seat: int | None = None
+    points: int = 0
+    cards: tuple = ()
+    text: str = ""
+    breakdown: tuple[ScoreItem, ...] = ()
+    detail: tuple = ()
+
+
+class Termination(Enum):
+    TARGET_REACHED = "target reached"
+    ROUNDS_PLAYED = "all rounds played"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: ``winners`` (seats; several on a shared win) and final ``scores``."""
+
+    termination: Termination
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule option: name, default, a line of help and (optionally) the allowed values."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple = ()
+
+    def check(self, value: Any) -> Any:
+        if self.choices and value not in self.choices:
+            allowed = ", ".join(map(str, self.choices))
+            raise InvalidInput(f"option {self.name} cannot be {value!r}: choose one of {allowed}")
+        if self.default is not None and not isinstance(value, type(self.default)):
+            raise InvalidInput(
+                f"option {self.name} must be a {type(self.default).__name__}, not {value!r}"
+            )
+        return value
+
+
+class Game:
+    """Base of the five games. Subclasses set the class attributes and implement the hooks.
+
+    Public API (the controller and bots use only these):
+    ``new_game``, ``prompt``, ``legal_actions``, ``apply``, ``is_terminal``, ``outcome``,
+    ``scores``, ``to_dict``/``from_dict`` (via :mod:`engine.serialize`).
+    """
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    deck: ClassVar[str] = "standard"
+    players: ClassVar[tuple[int, ...]] = ()
+    options: ClassVar[tuple[Option, ...]] = ()
+    state_type: ClassVar[type] = object
+
+    # -- construction -----------------------------------------------------------------------
+    def new_game(
+        self, players: int, *, options: dict | None = None, mode: str = DEALER, seed: int = 0
+    ):
+        """A new game's state.
+
+        :raises InvalidInput: for a player count the game does not support, an unknown option
+            or mode, naming what is allowed.
+        """
+        if players not in self.players:
+            counts = ", ".join(map(str, self.players))
+            raise InvalidInput(f"{self.title} is for {counts} players, not {players}")
+        if mode not in MODES:
+            raise InvalidInput(f"mode must be {DEALER!r} or {TABLE!r}, not {mode!r}")
+        return self._new_game(players, self.resolve_options(options), mode, seed)
+
+    def resolve_options(self, options: dict | None) -> dict:
+        known = {opt.name: opt for opt in self.options}
+        resolved = {name: opt.default for name, opt in known.items()}
+        for name, value in (options or {}).items():
+            if name not in known:
+                raise InvalidInput(
+                    f"{self.title} has no option {name!r}; its options are: {', '.join(known) or 'none'}"
+                )
+            resolved[name] = known[name].check(value)
+        return resolved
+
+    # -- the protocol -------------------------------------------------------------------------
+    def prompt(self, state) -> Prompt:
+        raise NotImplementedError
+
+    def legal_actions(self, state) -> list[Action]:
+        """Every legal action, where the engine knows enough to list them (sorted, stable).
+
+        In table mode, card plays from unseen hands cannot be listed; the list then holds only
+        the button decisions.
+        """
+        raise NotImplementedError
+
+    def apply(self, state, action: Action):
+        """Check and apply ``action``; returns ``(new_state, events)``.
+
+        :raises IllegalAction: with a reason for the display; ``state`` is unchanged.
+        """
+        if self.is_terminal(state):
+            raise IllegalAction("the game is over", seat=action.seat)
+        expected = self.prompt(state)
+        if action.kind not in expected.kinds:
+            wanted = " or ".join(expected.kinds)
+            raise IllegalAction(f"now is the time to {wanted}, not {action.kind}", seat=action.seat)
+        if expected.seat is not None and action.seat != expected.seat:
+            raise IllegalAction(
+                f"it is seat {expected.seat + 1}'s turn ({expected.text})", seat=action.seat,
+                card=action.card,
+            )
+        return self._apply(state, action)
+
+    def is_terminal(self, state) -> bool:
+        return state.outcome is not None
+
+    def outcome(self, state) -> Outcome | None:
+        return state.outcome
+
+    def scores(self, state) -> tuple[int, ...]:
+        """Each seat's score (partners share theirs)."""
+        raise NotImplementedError
+
+    def heuristic(self, state, action: Action, seat: int) -> float:
+        """How good ``action`` looks for ``seat``: the greedy bot's measure.
+
+        The default is the immediate score gain; games refine it where points come later.
+        """
+        after, _ = self.apply(state, action)
+        return self.scores(after)[seat] - self.scores(state)[seat]
+
+    def conceal(self, action: Action) -> Action:
+        """The action as a table-mode engine receives it: hidden cards removed.
+
+        Only actions whose cards stay face down (a discard to the crib) lose them.
+        """
+        return replace(action, cards=()) if action.kind in self.hidden_kinds else action
+
+    hidden_kinds: ClassVar[frozenset[str]] = frozenset()
+
+    def observe(self, table_state, dealer_state) -> Action | None:
+        """What the table shows when a table-mode engine asks for it (a turn-up, a hand laid
+        out for the show), read from a dealer-mode twin that knows the cards.
+
+        Used by simulation to run table mode on the same deal; ``None`` when nothing is asked.
+        """
+        return None
+
+    # -- hooks for subclasses -------------------------------------------------------------------
+    def _new_game(self, players: int, options: dict, mode: str, seed: int):
+        raise NotImplementedError
+
+    def _apply(self, state, action: Action):
+        raise NotImplementedError
+
+    # -- serialization ---------------------------------------------------------------------------
+    def to_dict(self, state) -> dict:
+        from engine.serialize import to_data
+
+        return {"game": self.name, "state": to_data(state)}
+
+    def from_dict(self, data: dict):
+        from engine.serialize import from_data
+
+        if data.get("game") != self.name:
+            raise InvalidInput(f"this state belongs to {data.get('game')!r}, not {self.name!r}")
+        return from_data(self.state_type, data["state"])
+
+
+def shuffled(cards, seed: int, salt: str) -> tuple:
+    """The cards in the order a seeded shuffle gives: deterministic per (seed, salt)."""
+    order = list(cards)
+    random.Random(f"{seed}:{salt}").shuffle(order)
+    return tuple(order)
+
+
+def with_changes(state, **changes):
+    """``dataclasses.replace`` under a short name: every state change makes a new value."""
+    return replace(state, **changes)
+
+
+def field_names(cls) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
+# -- the registry --------------------------------------------------------------------------------
+_GAMES: dict[str, Game] = {}
+
+
+def register(game_class: type[Game]) -> type[Game]:
+    """Class decorator: make the game findable by its name and aliases."""
+    game = game_class()
+    for key in (game.name, *game.aliases):
+        _GAMES[key.lower()] = game
+    return game_class
+
+
+def get_game(name: str) -> Game:
+    """The game called ``name`` (or one of its aliases).
+
+    :raises InvalidInput: naming the games there are.
+    """
+    import engine.games  # noqa: F401  (registers the games)
+
+    try:
+        return _GAMES[name.lower().replace(" ", "").replace("'", "")]
+    except KeyError:
+        raise InvalidInput(f"no game called {name!r}: choose one of {', '.join(g.name for g in all_games())}") from None
+
+
+def all_games() -> list[Game]:
+    import engine.games  # noqa: F401
+
+    seen: dict[str, Game] = {}
+    for game in _GAMES.values():
+        seen.setdefault(game.name, game)
+    return list(seen.values())
