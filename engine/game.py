@@ -232,11 +232,13 @@ class Game:
 
     hidden_kinds: ClassVar[frozenset[str]] = frozenset()
 
-    def observe(self, table_state, dealer_state) -> Action | None:
+    def observe(self, table_state, dealer_states) -> Action | None:
         """What the table shows when a table-mode engine asks for it (a turn-up, a hand laid
         out for the show), read from a dealer-mode twin that knows the cards.
 
-        Used by simulation to run table mode on the same deal; ``None`` when nothing is asked.
+        ``dealer_states`` are the twin's recent states, oldest first (the twin may have moved on
+        to the next hand). Used by simulation to run table mode on the same deal; ``None`` when
+        nothing is asked.
         """
         return None
 
@@ -294,7 +296,7 @@ def get_game(name: str) -> Game:
 
     :raises InvalidInput: naming the games there are.
     """
-    import engine.games  # noqa: F401  (registers the games)
+    import engine.games.registry  # noqa: F401  (registers the games)
 
     try:
         return _GAMES[name.lower().replace(" ", "").replace("'", "")]
@@ -303,7 +305,7 @@ def get_game(name: str) -> Game:
 
 
 def all_games() -> list[Game]:
-    import engine.games  # noqa: F401
+    import engine.games.registry  # noqa: F401
 
     seen: dict[str, Game] = {}
     for game in _GAMES.values():

@@ -1,3 +1,1 @@
-"""The five games; importing this package registers each of them (see :func:`engine.game.get_game`)."""
-
-from engine.games import cribbage  # noqa: F401
+"""The five games; importing engine.game.get_game registers them (see engine/games/registry.py)."""
