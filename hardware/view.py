@@ -1,0 +1,47 @@
+"""What a display shows: the :class:`TableView`, a plain value every display backend renders.
+
+The application builds it from the engine state (``cardtable/view.py``) and is responsible for
+showing only public information: no hand, no crib before the show, no card that is not face up.
+Displays never see the engine; they render exactly these fields. (DESIGN.md puts the view model in
+the application; its *type* lives here because ``hardware`` may not import ``cardtable``.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One seat as the table sees it."""
+
+    name: str                 # "Seat 1" or a configured player name
+    score: int
+    is_dealer: bool = False
+    is_turn: bool = False
+    note: str = ""            # short extra: "partner of Seat 3", "showed out of hearts", "passed"
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Everything a display may show at one moment.
+
+    ``centre_label``/``centre_cards``: the face-up card(s) that set the hand, e.g. "Starter" ["5H"],
+    "Trump" ["QS"], "Up-card", or Le Quinze's table cards. ``play_label``/``play_cards``: the trick
+    in progress or the cribbage count ("Count 23", ["7H", "9C", "7D"]). ``last_score`` is the latest
+    scoring breakdown as words; ``warning`` a refused play or a detected revoke, worded for people.
+    Cards are given as text ("10H", "V2R") so displays need no card types.
+    """
+
+    game: str
+    seats: tuple[SeatView, ...]
+    prompt: str
+    choices: tuple[str, ...] = ()
+    status: str = ""          # "Hand 3", "Round 4 of 10", "Game to 121"
+    centre_label: str = ""
+    centre_cards: tuple[str, ...] = ()
+    play_label: str = ""
+    play_cards: tuple[str, ...] = ()
+    last_score: str = ""
+    warning: str = ""
+    finished: bool = False
