@@ -44,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         return int(args.func(args) or 0)
+    except BrokenPipeError:
+        return 0
     except (CardtableError, OSError) as err:
         if args.debug:
             raise

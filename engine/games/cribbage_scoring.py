@@ -66,6 +66,8 @@ class Breakdown:
             running += item.points
             if item.category == "fifteens":
                 parts.append(f"fifteen {number_words(running)}")
+            elif running == item.points and item.label.startswith(("one for", "two for")):
+                parts.append(item.label)
             else:
                 parts.append(f"{item.label} is {number_words(running)}")
         return join_words(parts)
