@@ -1,0 +1,147 @@
+"""``cardtable bridge monitor`` and ``cardtable enroll rfid``: the RFID reader board from the shell.
+
+``bridge monitor`` prints what the readers report, one line (or JSON object) per tag event and per
+link change. ``enroll rfid`` walks through a deck card by card and records each card's tag in the
+tag registry; it can be stopped at any time and resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import sys
+import time
+from pathlib import Path
+
+from engine.table_events import TableEvent
+from firmware_bridge.bridge import Zones, to_table_event
+from firmware_bridge.compat import CompatSession
+from firmware_bridge.detect import find_board
+from firmware_bridge.enrol import DONE, ENROLLED, Enrolment
+from firmware_bridge.link import Link
+from firmware_bridge.protocol import McuError, ReaderHealth
+from firmware_bridge.readers import MOVED, PLACED, ReaderChange
+from firmware_bridge.registry import TagRegistry, default_path
+from firmware_bridge.session import LinkChange, Session
+
+
+def _add_link_options(parser) -> None:
+    parser.add_argument("--port", help="serial port or pyserial URL (default: find the board by USB id)")
+    parser.add_argument("--compat", action="store_true",
+                        help="the reader runs a stock example sketch (MFRC522, PN532, ESPHome, Tasmota, RDM6300)")
+    parser.add_argument("--removal-after", type=float, default=1.5, metavar="S",
+                        help="compat mode: a tag not reported for S seconds counts as removed (default 1.5)")
+
+
+def register(subparsers) -> None:
+    bridge = subparsers.add_parser("bridge", help="the RFID reader board")
+    bridge_commands = bridge.add_subparsers(dest="bridge_command", metavar="COMMAND", required=True)
+    monitor = bridge_commands.add_parser("monitor", help="print tag events and link changes as they happen")
+    _add_link_options(monitor)
+    monitor.add_argument("--json", action="store_true", help="one JSON object per line")
+    monitor.add_argument("--registry", type=Path, help="tag registry, to name enrolled cards")
+    monitor.add_argument("--zones", help="zone names of readers 0, 1, ... separated by commas")
+    monitor.add_argument("--seconds", type=float, help="stop after this many seconds (default: run until Ctrl-C)")
+    monitor.set_defaults(func=monitor_command)
+
+    enroll = subparsers.add_parser("enroll", help="record which tag is on which card")
+    enroll_commands = enroll.add_subparsers(dest="enroll_command", metavar="KIND", required=True)
+    rfid = enroll_commands.add_parser("rfid", help="lay each card of a deck on a reader, one by one")
+    _add_link_options(rfid)
+    rfid.add_argument("--deck", default="standard", help="standard, french40 or its15 (default standard)")
+    rfid.add_argument("--registry", type=Path, help="tag registry file (default ~/.config/cardtable/rfid-DECK.json)")
+    rfid.add_argument("--count", type=int, help="stop after enrolling this many cards")
+    rfid.set_defaults(func=enroll_command)
+
+
+def _open_link(args, outputs: queue.Queue) -> Link:
+    port = args.port
+    if port is None:
+        port, hello = find_board()
+        print(f"found {hello.board} (firmware {hello.fw}, {hello.readers} readers) on {port}", file=sys.stderr)
+    session = CompatSession(removal_after=args.removal_after) if args.compat else Session()
+    return Link(port, session=session, on_output=outputs.put)
+
+
+def describe(output: object, registry: TagRegistry | None, zones: Zones) -> dict:
+    """The JSON object the monitor prints for one link output."""
+    if isinstance(output, ReaderChange):
+        data = output.to_json()
+        event = to_table_event(output, registry, zones)
+        data["zone"] = zones(output.reader)
+        data["card"] = event.card.id if isinstance(event, TableEvent) else None
+        if isinstance(event, TableEvent):
+            data["face"] = str(event.card.face)
+        return data
+    if isinstance(output, LinkChange):
+        return output.to_json()
+    if isinstance(output, ReaderHealth):
+        return {"type": "reader_health", "reader": output.reader, "ok": output.ok, "version": output.version}
+    if isinstance(output, McuError):
+        return {"type": "board_error", "code": output.code, "text": output.text}
+    return {"type": "other", "text": repr(output)}
+
+
+def _sentence(data: dict) -> str:
+    if data["type"] == "link":
+        return f"link {data['state']}: {data['reason']}"
+    if data["type"] in ("placed", "removed", "moved"):
+        what = data["card"] or f"unknown tag {data['uid']}"
+        origin = f" from reader{data['from_reader']}" if "from_reader" in data else ""
+        return f"{data['zone']}: {data['type']} {what}{origin} ({data['uid']})"
+    if data["type"] == "reader_health":
+        return f"reader{data['reader']}: {'answers' if data['ok'] else 'does not answer (check its wiring)'}"
+    return f"board error {data.get('code')}: {data.get('text')}"
+
+
+def monitor_command(args) -> int:
+    registry = TagRegistry.load(args.registry) if args.registry else None
+    zones = Zones(args.zones.split(",") if args.zones else None)
+    outputs: queue.Queue = queue.Queue()
+    deadline = None if args.seconds is None else time.monotonic() + args.seconds
+    with _open_link(args, outputs):
+        try:
+            while deadline is None or time.monotonic() < deadline:
+                try:
+                    output = outputs.get(timeout=0.1)
+                except queue.Empty:
+                    continue
+                data = describe(output, registry, zones)
+                print(json.dumps(data) if args.json else _sentence(data), flush=True)
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+def enroll_command(args) -> int:
+    path = args.registry or default_path(args.deck)
+    registry = TagRegistry.load(path, deck=args.deck, create=True)
+    walk = Enrolment(registry)
+    if walk.current is None:
+        print(walk.prompt())
+        return 0
+    print(f"enrolling into {path}; stop with Ctrl-C and run the same command to carry on", flush=True)
+    outputs: queue.Queue = queue.Queue()
+    enrolled = 0
+    with _open_link(args, outputs):
+        print(walk.prompt(), flush=True)
+        try:
+            while walk.current is not None and (args.count is None or enrolled < args.count):
+                output = outputs.get()
+                if isinstance(output, LinkChange):
+                    print(f"link {output.state}: {output.reason}", flush=True)
+                if not isinstance(output, ReaderChange) or output.kind not in (PLACED, MOVED):
+                    continue
+                outcome = walk.offer(output.uid)
+                print(outcome.message, flush=True)
+                if outcome.status == ENROLLED:
+                    registry.save(path)
+                    enrolled += 1
+                if outcome.status != DONE and walk.current is not None:
+                    print(walk.prompt(), flush=True)
+        except KeyboardInterrupt:
+            pass
+    done, total = walk.progress
+    print(f"{done}/{total} cards enrolled, saved in {path}"
+          + ("" if done == total else "; run the same command to carry on"), flush=True)
+    return 0

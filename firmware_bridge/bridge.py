@@ -1,0 +1,117 @@
+"""The bridge the application uses: a link to the reader board, turned into table events.
+
+Reader changes become :class:`engine.table_events.TableEvent` values (``source="rfid"``, the
+reader's zone from the mapping the application passes in, ``reader0``, ``reader1``... by
+default) when the registry knows the tag; a tag it does not know becomes an :class:`UnknownTag`
+notice, never a card. Link changes (:class:`LinkChange`) and the board's health and error
+reports pass through as they are.
+
+>>> with Bridge(twin.port, registry, zones=["seat1", "seat2"]) as bridge:  # doctest: +SKIP
+...     event = bridge.get(timeout=2)
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.table_events import TableEvent
+from firmware_bridge.link import Link
+from firmware_bridge.readers import ReaderChange
+from firmware_bridge.registry import TagRegistry
+
+SOURCE = "rfid"
+
+
+@dataclass(frozen=True)
+class UnknownTag:
+    """A tag the registry does not know was placed on, removed from or moved to a reader."""
+
+    kind: str
+    reader: int
+    zone: str
+    uid: str
+    time: float
+
+    def __str__(self) -> str:
+        return f"unknown tag {self.uid} on {self.zone}: enrol it or take it off the reader"
+
+    def to_json(self) -> dict:
+        return {"type": "unknown_tag", "change": self.kind, "reader": self.reader, "zone": self.zone,
+                "uid": self.uid, "time": round(self.time, 4)}
+
+
+class Zones:
+    """Reader number → zone name: a list, a dict, or nothing for ``reader0``, ``reader1``, ...
+
+    >>> Zones(["seat1", "seat2"])(1), Zones()(3)
+    ('seat2', 'reader3')
+    """
+
+    def __init__(self, zones: Sequence[str] | Mapping[int, str] | None = None) -> None:
+        self._zones = dict(enumerate(zones)) if isinstance(zones, Sequence) else dict(zones or {})
+
+    def __call__(self, reader: int) -> str:
+        return self._zones.get(reader, f"reader{reader}")
+
+
+def to_table_event(change: ReaderChange, registry: TagRegistry | None, zones: Zones) -> TableEvent | UnknownTag:
+    """The event a reader change means: a TableEvent for an enrolled tag, else an UnknownTag."""
+    card = registry.card_for(change.uid) if registry is not None else None
+    zone = zones(change.reader)
+    if card is None:
+        return UnknownTag(change.kind, change.reader, zone, change.uid, change.time)
+    from_zone = zones(change.from_reader) if change.from_reader is not None else None
+    return TableEvent(change.kind, card, zone, change.time, SOURCE, from_zone)
+
+
+class Bridge:
+    """A started :class:`Link` whose outputs are translated into events.
+
+    Events go to ``on_event`` (called from the link's thread) or, without it, to :attr:`events`,
+    a :class:`queue.Queue` read with :meth:`get`. Extra keyword arguments go to :class:`Link`
+    (``session``, ``opener``, ``backoff``, ``clock``).
+    """
+
+    def __init__(self, port: str, registry: TagRegistry | None = None, *,
+                 zones: Sequence[str] | Mapping[int, str] | None = None,
+                 on_event: Callable[[object], None] | None = None, **link_options) -> None:
+        self.registry = registry
+        self.zones = Zones(zones)
+        self.events: queue.Queue = queue.Queue()
+        self._deliver = on_event or self.events.put
+        self.link = Link(port, on_output=self._translate, **link_options)
+
+    def __repr__(self) -> str:
+        return f"<Bridge {self.link!r}>"
+
+    def _translate(self, output: object) -> None:
+        if isinstance(output, ReaderChange):
+            output = to_table_event(output, self.registry, self.zones)
+        self._deliver(output)
+
+    def get(self, timeout: float | None = None):
+        """The next event, or None when ``timeout`` seconds pass without one."""
+        try:
+            return self.events.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def start(self) -> Bridge:
+        """Start the link.
+
+        :raises LinkClosed: after :meth:`close`.
+        """
+        self.link.start()
+        return self
+
+    def close(self) -> None:
+        """Stop the link. Safe to call more than once."""
+        self.link.close()
+
+    def __enter__(self) -> Bridge:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()

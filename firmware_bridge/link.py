@@ -1,0 +1,166 @@
+"""The serial link: a reader thread that owns the port, feeds a session and survives unplugging.
+
+The thread opens the port, hands every chunk it reads to the session (:class:`Session` for the
+CT1 firmware, :class:`~firmware_bridge.compat.CompatSession` for stock sketches), writes back what
+the session asks to send, and delivers the rest (reader changes, link changes, board reports) to a
+callback or a queue. When the port breaks or the session declares the board dead, it closes the
+port and reopens the same path with a growing delay, so a replugged board comes back by itself
+(use a stable path such as ``/dev/serial/by-id/...``).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+
+import serial
+
+from engine.errors import CardtableError
+from firmware_bridge.session import RESYNCED, UP, Send, Session
+
+logger = logging.getLogger(__name__)
+
+BAUDRATE = 115200
+
+
+class LinkClosed(CardtableError, OSError):
+    """The link was used after :meth:`Link.close`."""
+
+
+def open_port(port: str, *, timeout: float = 0.05) -> serial.SerialBase:
+    """Open a device path (exclusively, so a second program cannot steal bytes) or a pyserial URL.
+
+    :raises serial.SerialException: when the port cannot be opened.
+    """
+    if "://" in port:
+        return serial.serial_for_url(port, baudrate=BAUDRATE, timeout=timeout)
+    return serial.Serial(port, baudrate=BAUDRATE, timeout=timeout, exclusive=True)
+
+
+class Backoff:
+    """Delays between reconnection attempts, doubling from ``first`` up to ``most`` seconds.
+
+    >>> backoff = Backoff(0.25, 1.0)
+    >>> [backoff.next() for _ in range(4)]
+    [0.25, 0.5, 1.0, 1.0]
+    """
+
+    def __init__(self, first: float = 0.25, most: float = 5.0) -> None:
+        self.first, self.most = first, most
+        self._next = first
+
+    def next(self) -> float:
+        delay = self._next
+        self._next = min(self.most, delay * 2)
+        return delay
+
+    def reset(self) -> None:
+        self._next = self.first
+
+
+class Link:
+    """Keeps one serial port talking to a session, from :meth:`start` to :meth:`close`.
+
+    :param port: device path or pyserial URL, reopened by name after every failure.
+    :param session: the protocol state machine (a CT1 :class:`Session` by default).
+    :param on_output: called from the link's thread with each output; without it, outputs go to
+        :attr:`outputs`, a :class:`queue.Queue`.
+    :param opener: opens the port (injectable for tests).
+    """
+
+    def __init__(self, port: str, *, session=None, on_output: Callable[[object], None] | None = None,
+                 opener: Callable[[str], serial.SerialBase] = open_port, backoff: Backoff | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.port = port
+        self.session = session if session is not None else Session()
+        self.outputs: queue.Queue = queue.Queue()
+        self._deliver = on_output or self.outputs.put
+        self._opener = opener
+        self._backoff = backoff or Backoff()
+        self._clock = clock
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        self.reconnects = 0
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else (self.session.reported or "starting")
+        return f"<Link {self.port} {state}>"
+
+    @property
+    def is_up(self) -> bool:
+        """True while a board (or compat reader) is answering."""
+        return self.session.reported in (UP, RESYNCED)
+
+    def start(self) -> Link:
+        """Start the reader thread (once).
+
+        :raises LinkClosed: after :meth:`close`.
+        """
+        if self._closed:
+            raise LinkClosed(f"the link to {self.port} is closed")
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name=f"link {self.port}", daemon=True)
+            self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop the thread and close the port. Safe to call more than once."""
+        self._closed = True
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+        self._thread = None
+
+    def __enter__(self) -> Link:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # --- the thread ---
+
+    def _emit(self, outputs: list, port) -> None:
+        for item in outputs:
+            if isinstance(item, Send):
+                logger.debug("%s <- %r", self.port, item.data)
+                port.write(item.data)
+                continue
+            if self.is_up:
+                self._backoff.reset()
+            try:
+                self._deliver(item)
+            except Exception:  # a faulty consumer must not take the link down with it
+                logger.exception("link output handler failed on %r", item)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            reason = self._serve()
+            if self._stop.is_set():
+                break
+            self._emit(self.session.failed(reason, self._clock()), None)
+            self.reconnects += 1
+            self._stop.wait(self._backoff.next())
+
+    def _serve(self) -> str:
+        try:
+            port = self._opener(self.port)
+        except (serial.SerialException, OSError) as err:
+            return f"cannot open {self.port}: {err}"
+        try:
+            self._emit(self.session.opened(self._clock()), port)
+            while not self._stop.is_set():
+                data = port.read(port.in_waiting or 1)
+                now = self._clock()
+                outputs = self.session.feed(data, now) if data else []
+                self._emit(outputs + self.session.tick(now), port)
+                if self.session.dead:
+                    return "the board went silent"
+            return "closed"
+        except (serial.SerialException, OSError) as err:
+            return f"{self.port} was disconnected ({err})"
+        finally:
+            port.close()

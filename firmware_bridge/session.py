@@ -1,0 +1,233 @@
+"""The host side of the CT1 protocol as a pure state machine: bytes and clock in, outputs out.
+
+A :class:`Session` is fed the bytes read from the port and the time; it answers with outputs:
+:class:`ReaderChange` values (a tag placed, removed or moved), :class:`LinkChange` values (up, down,
+resynced, refused), :class:`Send` (bytes to write back), and the board's health and error reports.
+It drops bad lines, counts lost and repeated frames, asks for a snapshot (``SYNC?``) after a gap,
+reconciles from every snapshot, pings a quiet board and declares it dead after ``dead_after``
+seconds without a valid frame. The link (:mod:`firmware_bridge.link`) only moves the bytes.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, fields
+
+from firmware_bridge.protocol import (
+    PROTO_MAJOR, FrameError, Heartbeat, Hello, LineSplitter, Log, McuError, ReaderHealth, SeqTracker,
+    State, Tag, decode_frame, encode_frame, parse_message,
+)
+from firmware_bridge.readers import ReaderChange, ReaderView
+
+logger = logging.getLogger(__name__)
+
+UP, DOWN, RESYNCED, REFUSED = "up", "down", "resynced", "refused"
+
+
+@dataclass(frozen=True)
+class LinkChange:
+    """The link went ``up``, ``down``, was ``resynced`` from a snapshot, or ``refused`` the board;
+    ``reason`` says why in words for a person, ``info`` adds details (firmware, board, readers)."""
+
+    state: str
+    time: float
+    reason: str = ""
+    info: tuple[tuple[str, object], ...] = ()
+
+    def to_json(self) -> dict:
+        return {"type": "link", "state": self.state, "reason": self.reason, "time": round(self.time, 4),
+                **dict(self.info)}
+
+
+@dataclass(frozen=True)
+class Send:
+    """Bytes the link must write to the board."""
+
+    data: bytes
+
+
+@dataclass
+class Counters:
+    """What the session has seen: lines, good frames, and every kind of damage."""
+
+    lines: int = 0
+    frames: int = 0
+    noise: int = 0
+    bad_crc: int = 0
+    malformed: int = 0
+    overlong: int = 0
+    lost: int = 0
+    duplicates: int = 0
+    syncs: int = 0
+
+    def as_dict(self) -> dict:
+        return {item.name: getattr(self, item.name) for item in fields(self)}
+
+
+class LinkStateReporter:
+    """Reports link changes once per transition (``down`` is not repeated while retrying)."""
+
+    def __init__(self) -> None:
+        self.reported: str | None = None
+        self.view = ReaderView()
+        self.counters = Counters()
+        self.dead = False
+
+    def _report(self, state: str, now: float, reason: str = "", info=()) -> list[LinkChange]:
+        if state == self.reported and state in (DOWN, REFUSED):
+            return []
+        self.reported = state
+        return [LinkChange(state, now, reason, tuple(info))]
+
+    def failed(self, reason: str, now: float) -> list[LinkChange]:
+        """The port could not be opened or broke: ``reason`` says how."""
+        self.dead = False
+        return self._report(DOWN, now, reason)
+
+
+class Session(LinkStateReporter):
+    """The CT1 host side. Call :meth:`opened` when the port opens, :meth:`feed` with every chunk
+    read, :meth:`tick` regularly, and :meth:`failed` when the port closes; :attr:`dead` turns true
+    when the link must be closed and reopened."""
+
+    def __init__(self, *, dead_after: float = 3.0, ping_after: float = 1.0) -> None:
+        super().__init__()
+        self.dead_after = dead_after
+        self.ping_after = ping_after
+        self.state = "closed"
+        self.hello: Hello | None = None
+        self._rx = SeqTracker()
+        self._tx_seq = 0
+        self._splitter = LineSplitter()
+        self._last_frame = 0.0
+        self._last_sent = 0.0
+        self._sync_pending = False
+
+    # --- driven by the link ---
+
+    def opened(self, now: float) -> list:
+        """The port is open: say hello and wait for the board's HELLO."""
+        self.state, self.dead = "waiting", False
+        self._last_frame = now
+        self._rx.reset()
+        return [self._send("HELLO?", now)]
+
+    def feed(self, data: bytes, now: float) -> list:
+        """Everything the bytes ``data`` (any chunk of the stream) bring."""
+        outputs = []
+        for line in self._splitter.feed(data):
+            outputs += self.line(line, now)
+        self.counters.overlong = self._splitter.overlong
+        return outputs
+
+    def tick(self, now: float) -> list:
+        """Time-driven work: resend HELLO? while waiting, PING a quiet board, declare it dead."""
+        if self.state == "closed":
+            return []
+        silent = now - self._last_frame
+        if silent >= self.dead_after:
+            self.dead = True
+            self.state = "closed"
+            return self._report(DOWN, now, f"no word from the reader board for {silent:.1f} s")
+        if now - self._last_sent >= self.ping_after:
+            if self.state == "waiting":
+                return [self._send("HELLO?", now)]
+            if silent >= self.ping_after:
+                return [self._send("PING", now)]
+        return []
+
+    def failed(self, reason: str, now: float) -> list[LinkChange]:
+        self.state = "closed"
+        return super().failed(reason, now)
+
+    # --- one line ---
+
+    def line(self, line: bytes, now: float) -> list:
+        """Everything one line brings (its newline already cut off)."""
+        self.counters.lines += 1
+        start = line.rfind(b"$")
+        if start != 0:
+            self.counters.noise += 1
+            if start < 0:
+                logger.debug("not a frame: %r", line[:60])
+                return []
+        try:
+            frame = decode_frame(line[start:])
+            message = parse_message(frame)
+        except FrameError as err:
+            if err.reason == "bad_crc":
+                self.counters.bad_crc += 1
+            else:
+                self.counters.malformed += 1
+            logger.debug("dropped: %s", err)
+            return []
+        self.counters.frames += 1
+        self._last_frame = now
+        if frame.major != PROTO_MAJOR or (isinstance(message, Hello) and message.major != PROTO_MAJOR):
+            return self._refuse(message, frame.major, now)
+        if isinstance(message, Hello):
+            return self._hello(frame.seq, message, now)
+        if self.state != "up":
+            return []
+        verdict = self._rx.check(frame.seq)
+        self.counters.lost, self.counters.duplicates = self._rx.lost, self._rx.duplicates
+        if verdict == "duplicate":
+            return []
+        outputs = [self._sync(now)] if verdict == "gap" else []
+        return outputs + self._handle(message, now)
+
+    def _handle(self, message, now: float) -> list:
+        readers = self.hello.readers
+        if isinstance(message, Tag):
+            if message.reader >= readers:
+                return self._out_of_range(message.reader)
+            return self.view.tag(message.reader, message.placed, message.uid, now)
+        if isinstance(message, State):
+            uids = message.uids[: max(0, readers - message.first)]
+            changes = self.view.state(message.first, uids, now)
+            if not self._sync_pending:
+                return changes
+            self._sync_pending = False
+            return changes + self._report(RESYNCED, now, f"{len(changes)} change(s) caught up",
+                                          [("changes", len(changes))])
+        if isinstance(message, (ReaderHealth, McuError)):
+            if isinstance(message, McuError):
+                logger.warning("reader board error %s: %s", message.code, message.text)
+            return [message]
+        if isinstance(message, Log):
+            logger.debug("reader board says: %s", message.text)
+        return []
+
+    def _out_of_range(self, reader: int) -> list:
+        self.counters.malformed += 1
+        logger.debug("reader %d is past the %d the board announced", reader, self.hello.readers)
+        return []
+
+    def _hello(self, seq: int, hello: Hello, now: float) -> list:
+        restarted = self.state == "up"
+        self.state, self.hello = "up", hello
+        self._rx.reset(seq)
+        self._sync_pending = True
+        info = [("fw", hello.fw), ("board", hello.board), ("readers", hello.readers)]
+        reason = "the reader board restarted" if restarted else f"{hello.board} firmware {hello.fw}"
+        logger.info("reader board %s firmware %s, %d readers", hello.board, hello.fw, hello.readers)
+        return [self._send("SYNC?", now)] + self._report(UP, now, reason, info)
+
+    def _refuse(self, message, major: int, now: float) -> list:
+        self.state = "refused"
+        version = message.proto if isinstance(message, Hello) else str(major)
+        fw = f" (firmware {message.fw})" if isinstance(message, Hello) else ""
+        reason = (f"the reader board speaks protocol version {version}{fw}, but this cardtable speaks "
+                  f"version {PROTO_MAJOR}: flash the firmware that ships with this cardtable")
+        return self._report(REFUSED, now, reason)
+
+    def _sync(self, now: float) -> Send:
+        self.counters.syncs += 1
+        self._sync_pending = True
+        return self._send("SYNC?", now)
+
+    def _send(self, type_: str, now: float) -> Send:
+        self._last_sent = now
+        data = encode_frame(self._tx_seq, type_)
+        self._tx_seq = (self._tx_seq + 1) % 65536
+        return Send(data)

@@ -1,0 +1,75 @@
+"""Compat mode: the lines stock reader sketches print, and removal by timeout."""
+
+import pytest
+from hypothesis import given, strategies as st
+
+from firmware_bridge.compat import CompatSession, normalise_uid, parse_compat_line, parse_rdm6300
+
+
+def rdm6300(tag_hex: str) -> bytes:
+    values = bytes.fromhex(tag_hex)
+    checksum = 0
+    for value in values:
+        checksum ^= value
+    return b"\x02" + tag_hex.encode() + b"%02X" % checksum + b"\x03"
+
+
+@pytest.mark.parametrize("line, uid, reader", [
+    (b"Card UID: 04 A2 3B 1C\r", "04A23B1C", None),
+    (b"Reader 2: Card UID: 04 A2 3B 1C 55 66 77", "04A23B1C556677", 2),
+    (b"In hex:  04 a2 3b 1c", "04A23B1C", None),
+    (b"  UID Value: 0x04 0xA2 0x3B 0x1C", "04A23B1C", None),
+    (b"UID Value: 0x4 0xA2 0x3B 0x1C", "04A23B1C", None),
+    (b"\x1b[0;36m[D][rc522:066]: Found new tag '74-10-37-94'\x1b[0m", "74103794", None),
+    (b"[D][rdm6300:050]: Found new tag with ID 7616525", "0074380D", None),
+    (b'19:31:13 MQT: tele/tasmota/SENSOR = {"Time":"2024-01-01T19:31:13","RC522":{"UID":"BA839D07","Data":"","Type":"MIFARE 1KB"}}',
+     "BA839D07", None),
+    (b'{"PN532":{"UID":"04A23B1C"}}', "04A23B1C", None),
+    (b"UID: 04A2B3C4", "04A2B3C4", None),
+    (b" - uid : 04a2b3c4", "04A2B3C4", None),
+])
+def test_stock_sketch_lines(line, uid, reader):
+    sighting = parse_compat_line(line)
+    assert (sighting.uid, sighting.reader) == (uid, reader)
+
+
+@pytest.mark.parametrize("line", [b"Firmware Version: 0x92 = v2.0", b"PICC type: MIFARE 1KB", b"Card SAK: 08",
+                                  b"Card UID: 4A 2", b"UID: 4A23B1C", b"{not json UID", b'{"RC522":{"UID":"xyz"}}', b""])
+def test_other_lines_are_not_tags(line):
+    assert parse_compat_line(line) is None
+
+
+def test_rdm6300_frames_are_checksummed():
+    frame = rdm6300("0A00B1C2D3")
+    assert parse_rdm6300(frame[:-1]) == "0A00B1C2D3"
+    assert parse_rdm6300(frame[:-3] + b"00") is None
+
+
+@given(st.binary(max_size=120))
+def test_any_line_parses_or_is_ignored(line):
+    sighting = parse_compat_line(line)
+    assert sighting is None or 8 <= len(sighting.uid) <= 20
+
+
+@given(st.text(max_size=40))
+def test_normalised_uids_are_4_to_10_bytes_of_uppercase_hex(text):
+    uid = normalise_uid(text)
+    assert uid is None or (uid == uid.upper() and len(uid) % 2 == 0 and 8 <= len(uid) <= 20)
+
+
+def test_repeats_keep_a_tag_and_silence_removes_it():
+    session = CompatSession(reader=3, removal_after=1.0)
+    assert [c.state for c in session.opened(0.0)] == ["up"]
+    placed = session.feed(rdm6300("0A00B1C2D3") + rdm6300("0A00B1C2D3"), 0.1)
+    assert [(c.kind, c.reader, c.uid) for c in placed] == [("placed", 3, "0A00B1C2D3")]
+    assert session.feed(rdm6300("0A00B1C2D3"), 0.8) == []
+    assert session.tick(1.5) == []
+    assert [(c.kind, c.reader) for c in session.tick(1.8)] == [("removed", 3)]
+    assert session.tick(5.0) == [] and not session.dead
+
+
+def test_a_new_tag_on_the_same_reader_replaces_the_old_one():
+    session = CompatSession()
+    session.feed(b"Card UID: 04 A2 3B 1C\r\n", 0.0)
+    out = session.feed(b"Card UID: 04 A2 3B 1D\r\n", 0.2)
+    assert [(c.kind, c.uid) for c in out] == [("removed", "04A23B1C"), ("placed", "04A23B1D")]

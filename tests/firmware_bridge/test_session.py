@@ -1,0 +1,154 @@
+"""The CT1 host state machine, driven by hand-made bytes and a fake clock (no port, no sleeping)."""
+
+from hypothesis import given, settings, strategies as st
+
+from firmware_bridge.protocol import Hello, McuError, ReaderHealth, State, Tag, decode_message, encode_message
+from firmware_bridge.readers import ReaderChange
+from firmware_bridge.session import LinkChange, Send, Session
+
+
+class Board:
+    """Writes what a board would send, numbering its frames."""
+
+    def __init__(self, proto="1"):
+        self.seq, self.proto = 0, proto
+
+    def frame(self, message) -> bytes:
+        line = encode_message(self.seq, message, major=int(self.proto.split(".")[0]))
+        self.seq += 1
+        return line
+
+    def hello(self, readers=4):
+        return self.frame(Hello(self.proto, "1.0.0", "pico", readers))
+
+
+def sent(outputs):
+    return [decode_message(item.data).type for item in outputs if isinstance(item, Send)]
+
+
+def changes(outputs):
+    return [(c.kind, c.reader, c.uid) for c in outputs if isinstance(c, ReaderChange)]
+
+
+def links(outputs):
+    return [c.state for c in outputs if isinstance(c, LinkChange)]
+
+
+def up_session(readers=4):
+    session, board = Session(), Board()
+    assert sent(session.opened(0.0)) == ["HELLO?"]
+    outputs = session.feed(board.hello(readers) + board.frame(State(0, (None,) * readers)), 0.1)
+    assert links(outputs) == ["up", "resynced"] and sent(outputs) == ["SYNC?"]
+    return session, board
+
+
+def test_handshake_then_tags_become_changes_and_a_repeat_is_nothing():
+    session, board = up_session()
+    out = session.feed(board.frame(Tag(1, True, "04A23B1C")) + board.frame(Tag(1, True, "04A23B1C")), 0.2)
+    assert changes(out) == [("placed", 1, "04A23B1C")]
+
+
+def test_frames_before_the_hello_are_ignored():
+    session, board = Session(), Board()
+    session.opened(0.0)
+    assert session.feed(board.frame(Tag(0, True, "04A23B1C")), 0.1) == []
+
+
+def test_a_gap_is_answered_with_sync_and_the_snapshot_heals_the_lost_event():
+    session, board = up_session()
+    board.frame(Tag(2, True, "04A23B1C"))  # lost on the wire
+    out = session.feed(board.frame(Tag(0, True, "0A0B0C0D")), 0.3)
+    assert changes(out) == [("placed", 0, "0A0B0C0D")] and sent(out) == ["SYNC?"]
+    out = session.feed(board.frame(State(0, ("0A0B0C0D", None, "04A23B1C", None))), 0.35)
+    assert changes(out) == [("placed", 2, "04A23B1C")] and links(out) == ["resynced"]
+    assert session.counters.lost == 1 and session.counters.syncs == 1
+
+
+def test_bad_crc_noise_and_overlong_lines_are_dropped_and_counted():
+    session, board = up_session()
+    good = board.frame(Tag(0, True, "04A23B1C"))
+    bad = bytearray(board.frame(Tag(1, True, "0A0B0C0D")))
+    bad[12] ^= 1
+    out = session.feed(b"\x00\xffjunk\n" + bytes(bad) + b"x" * 300 + b"\n" + b"garbage$$" + good, 0.3)
+    assert changes(out) == [("placed", 0, "04A23B1C")]
+    assert session.counters.bad_crc == 1 and session.counters.overlong == 1 and session.counters.noise == 2
+
+
+def test_a_repeated_frame_is_dropped():
+    session, board = up_session()
+    line = board.frame(Tag(0, True, "04A23B1C"))
+    session.feed(line, 0.2)
+    removed = board.frame(Tag(0, False, "04A23B1C"))
+    assert changes(session.feed(removed + line, 0.3)) == [("removed", 0, "04A23B1C")]
+    assert session.counters.duplicates == 1
+
+
+def test_quiet_board_is_pinged_then_declared_dead_after_three_seconds():
+    session, board = up_session()
+    assert session.tick(0.5) == []
+    assert sent(session.tick(1.2)) == ["PING"]
+    assert session.tick(2.0) == [] and not session.dead
+    out = session.tick(3.15)
+    assert links(out) == ["down"] and session.dead and "3.0 s" in out[0].reason
+    assert session.failed("closed", 3.2) == []  # down is reported once
+
+
+def test_while_waiting_for_hello_it_asks_again_and_gives_up_after_three_seconds():
+    session = Session()
+    session.opened(0.0)
+    assert sent(session.tick(1.0)) == ["HELLO?"]
+    assert sent(session.tick(2.0)) == ["HELLO?"]
+    assert links(session.tick(3.0)) == ["down"]
+
+
+def test_another_protocol_major_is_refused_with_a_clear_message_once():
+    session, board = Session(), Board(proto="2")
+    session.opened(0.0)
+    out = session.feed(board.hello() + board.frame(Tag(0, True, "04A23B1C")) + board.hello(), 0.1)
+    assert links(out) == ["refused"] and changes(out) == []
+    assert "protocol version 2" in out[0].reason and "flash the firmware" in out[0].reason
+
+
+def test_a_reboot_keeps_the_cards_and_reports_only_what_changed():
+    session, board = up_session()
+    session.feed(board.frame(Tag(0, True, "04A23B1C")) + board.frame(Tag(1, True, "0A0B0C0D")), 0.2)
+    board.seq = 0
+    out = session.feed(board.hello() + board.frame(State(0, ("04A23B1C", None, None, None))), 5.0)
+    assert links(out) == ["up", "resynced"]
+    assert "restarted" in [c for c in out if isinstance(c, LinkChange)][0].reason
+    assert changes(out) == [("removed", 1, "0A0B0C0D")]
+
+
+def test_tags_on_readers_the_board_does_not_have_are_dropped():
+    session, board = up_session(readers=2)
+    assert changes(session.feed(board.frame(Tag(5, True, "04A23B1C")), 0.2)) == []
+    assert session.counters.malformed == 1
+
+
+def test_health_and_errors_pass_through():
+    session, board = up_session()
+    out = session.feed(board.frame(ReaderHealth(3, False, "00")) + board.frame(McuError("OVERFLOW", "rx")), 0.2)
+    assert out == [ReaderHealth(3, False, "00"), McuError("OVERFLOW", "rx")]
+
+
+events = st.lists(st.tuples(st.integers(0, 3), st.booleans(), st.sampled_from(["04A23B1C", "0A0B0C0D", "11223344"])),
+                  min_size=1, max_size=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(events, st.data())
+def test_corrupted_lines_never_make_events(tags, data):
+    """Feed a stream where some frames are damaged: every change must come from an intact frame."""
+    session, board = up_session()
+    stream, intact = b"", set()
+    for reader, placed, uid in tags:
+        line = bytearray(board.frame(Tag(reader, placed, uid)))
+        if data.draw(st.booleans()):
+            where = data.draw(st.integers(1, len(line) - 2))
+            line[where] = data.draw(st.integers(0, 255).filter(lambda b, old=line[where]: b not in (old, 10)))
+        else:
+            intact.add((reader, uid))
+        stream += bytes(line)
+    stream += data.draw(st.binary(max_size=30))
+    out = session.feed(stream, 1.0)
+    assert {(c.reader, c.uid) for c in out if isinstance(c, ReaderChange)} <= intact
