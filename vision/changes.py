@@ -1,0 +1,104 @@
+"""Change detection: which parts of a frame need decoding, so the pipeline never decodes the
+whole frame every frame.
+
+Frames are shrunk by ``cell`` (8: a 1080p frame becomes 240 x 135 cells, averaging away sensor
+noise). Two comparisons per frame, both on the small image:
+
+- against the previous frame: cells that *move* (a hand passing) are not decoded yet;
+- against the *reference*, the picture as it was when each cell was last explained: cells that
+  differ and have been still for ``settle`` frames are *dirty* and get decoded.
+
+A decoded cell is explained when a marker accounts for it (the pipeline calls :meth:`explain`
+with the card's outline), and cells nobody explains are given up after ``attempts`` tries
+(:meth:`failed`), so an empty patch of felt where a card was, or a resting hand, costs a few
+decodes and then nothing.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+class ChangeMap:
+    """Tracks which cells of the frame changed since they were last explained.
+
+    :param cell: side of a cell in pixels.
+    :param threshold: grey-level change of a cell's mean that counts as a change.
+    :param settle: frames a cell must be still before it is decoded.
+    :param attempts: decodes of an unexplained cell before it is accepted as background.
+    """
+
+    def __init__(self, *, cell: int = 8, threshold: int = 10, settle: int = 2, attempts: int = 6) -> None:
+        self.cell, self.threshold, self.settle, self.attempts = cell, threshold, settle, attempts
+        self.small: np.ndarray | None = None
+        self._prev: np.ndarray | None = None
+        self._ref: np.ndarray | None = None
+        self._still: np.ndarray | None = None
+        self._tries: np.ndarray | None = None
+        self.dirty: np.ndarray | None = None
+        self._kernel = np.ones((3, 3), np.uint8)
+
+    def shrink(self, frame: np.ndarray) -> np.ndarray:
+        """The frame (BGR or grey) as grey cells: a cheap bilinear halving to twice the cell
+        grid, then an area average; the colour conversion runs on the small image only."""
+        h, w = frame.shape[:2]
+        half = cv2.resize(frame, (2 * (w // self.cell), 2 * (h // self.cell)), interpolation=cv2.INTER_LINEAR)
+        small = cv2.resize(half, (w // self.cell, h // self.cell), interpolation=cv2.INTER_AREA)
+        return small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+
+    def observe(self, frame: np.ndarray) -> None:
+        """Take the next frame (BGR or grey) and update the dirty map."""
+        small = self.shrink(frame)
+        if self._ref is None or self._ref.shape != small.shape:
+            self._prev = small
+            self._ref = np.bitwise_not(small)  # first frame: every cell is new
+            self._still = np.full(small.shape, self.settle, np.uint8)
+            self._tries = np.zeros(small.shape, np.uint8)
+        moving = cv2.dilate((cv2.absdiff(small, self._prev) > self.threshold).view(np.uint8), self._kernel)
+        self._still = np.where(moving > 0, 0, np.minimum(self._still + 1, 250)).astype(np.uint8)
+        self.changed = cv2.absdiff(small, self._ref) > self.threshold
+        self.dirty = self.changed & (self._still >= self.settle)
+        self._prev, self.small = small, small
+
+    def regions(self, margin: int = 4) -> list[tuple[int, int, int, int]]:
+        """Boxes (x0, y0, x1, y1) in frame pixels around each patch of dirty cells, grown by
+        ``margin`` cells so a marker at the edge of a patch is decoded whole."""
+        if not self.dirty.any():
+            return []
+        grown = cv2.dilate(self.dirty.view(np.uint8), np.ones((2 * margin + 1, 2 * margin + 1), np.uint8))
+        count, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+        h, w = self.dirty.shape
+        boxes = []
+        for x, y, bw, bh, _ in stats[1:count]:
+            boxes.append((int(x) * self.cell, int(y) * self.cell,
+                          int(min(x + bw, w)) * self.cell, int(min(y + bh, h)) * self.cell))
+        return boxes
+
+    def cells(self, polygon: np.ndarray) -> np.ndarray:
+        """A boolean cell mask of an image-pixel polygon."""
+        mask = np.zeros(self.small.shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.round(np.asarray(polygon) / self.cell).astype(np.int32), 1)
+        return mask.view(bool)
+
+    def is_clean(self, mask: np.ndarray) -> bool:
+        """True when no cell of ``mask`` changed since it was explained."""
+        return not (self.changed & mask).any()
+
+    def explain(self, mask: np.ndarray) -> None:
+        """The cells of ``mask`` are accounted for: what they show now is the reference."""
+        self._ref[mask] = self.small[mask]
+        self._tries[mask] = 0
+        self.changed[mask] = False
+        self.dirty[mask] = False
+
+    def failed(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        """A decode of ``box`` (frame pixels) left its dirty cells unexplained: count a try, and
+        accept cells tried ``attempts`` times as background. Returns the mask of cells given up."""
+        x0, y0, x1, y1 = (v // self.cell for v in box)
+        sub = np.zeros(self.dirty.shape, bool)
+        sub[y0:y1, x0:x1] = self.dirty[y0:y1, x0:x1]
+        self._tries[sub] += 1
+        given_up = sub & (self._tries >= self.attempts)
+        self.explain(given_up)
+        return given_up

@@ -1,0 +1,195 @@
+"""The camera pipeline: frames in, table events out. The one entry point the application needs.
+
+>>> pipeline = Pipeline(load_vision_config({"deck": "standard"}))      # doctest: +SKIP
+>>> events = pipeline.process(frame, now=time.monotonic())             # doctest: +SKIP
+
+Per frame: the change map (:mod:`vision.changes`) says which cells changed and are still; only
+those regions are decoded. Cards already known are followed for free while the cells under
+their marker stay unchanged. Decoded markers become cards (:mod:`vision.markers`), foreign codes
+are counted and ignored, a card read in two places at once is a warning, and the tracker
+(:mod:`vision.tracker`) turns the sightings into :class:`TableEvent` values.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from engine.decks import PhysicalCard, get_deck
+from engine.errors import InvalidInput
+from engine.table_events import TableEvent
+from vision.calibration import Calibration, load_calibration
+from vision.changes import ChangeMap
+from vision.config import VisionConfig
+from vision.decoders import Decoder, Detection, make_decoder
+from vision.markers import MAT_MARKER_IDS, ForeignMarker, card_for_aruco, card_for_payload
+from vision.tracker import Sighting, Tracker
+from vision.zones import ZoneMap
+
+log = logging.getLogger(__name__)
+
+#: How far around a marker its card reaches, in marker sides (a 42 mm marker on an 88 mm card).
+CARD_EXTENT = 2.2
+#: Above this share of the frame, decode the frame whole rather than region by region.
+WHOLE_FRAME_SHARE = 0.6
+
+
+@dataclass
+class PipelineStats:
+    """Counters since the pipeline started."""
+
+    frames: int = 0
+    decodes: int = 0
+    decoded_pixels: int = 0
+    foreign_codes: int = 0
+    duplicates: int = 0
+
+
+@dataclass
+class KnownCard:
+    """A card the pipeline has read: its marker ``corners`` (px), the cells under the marker,
+    and whether it is ``visible`` (read, and its cells unchanged since)."""
+
+    card: PhysicalCard
+    corners: np.ndarray
+    cells: np.ndarray
+    visible: bool = True
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x, y = self.corners.mean(axis=0)
+        return float(x), float(y)
+
+
+def _extent(corners: np.ndarray, factor: float) -> np.ndarray:
+    centre = corners.mean(axis=0)
+    return centre + (corners - centre) * factor
+
+
+class Pipeline:
+    """Turns camera frames into table events for one table.
+
+    :param config: the ``[vision]`` settings.
+    :param decoder: a decoder to use instead of the one the config names.
+    :param calibration: a calibration to use instead of the config's calibration file.
+    :param zones: a zone map to use instead of the config's zones.
+    :raises InvalidInput: for zones in mm without a calibration, or a bad calibration file.
+    :raises OSError: when the calibration file or the decoder's library is missing.
+    """
+
+    def __init__(self, config: VisionConfig | None = None, *, decoder: Decoder | None = None,
+                 calibration: Calibration | None = None, zones: ZoneMap | None = None) -> None:
+        self.config = config or VisionConfig()
+        self.deck = get_deck(self.config.deck)
+        self.decoder = decoder or make_decoder(self.config.effective_decoder)
+        if calibration is None and self.config.calibration is not None:
+            calibration = load_calibration(self.config.calibration)
+        self.calibration = calibration
+        self.zones = zones or ZoneMap(self.config.zones, units=self.config.zone_units,
+                                      image_to_table=None if calibration is None else calibration.image_to_table)
+        self.tracker = Tracker(place_after=self.config.place_after, remove_after=self.config.remove_after)
+        self.changes = ChangeMap()
+        self.known: dict[str, KnownCard] = {}
+        self.stats = PipelineStats()
+        self.warnings: deque[str] = deque(maxlen=20)
+        self.sightings: list[Sighting] = []
+
+    def process(self, frame: np.ndarray, now: float) -> list[TableEvent]:
+        """Take one frame (BGR or grey) taken at ``now`` (monotonic seconds) and return the table
+        events it decides, in order.
+
+        :raises InvalidInput: when the frame size differs from the calibration's.
+        """
+        height, width = frame.shape[:2]
+        if self.calibration is not None and (width, height) != tuple(self.calibration.image_size):
+            w, h = self.calibration.image_size
+            raise InvalidInput(f"the calibration was made at {w}x{h} but the camera gives "
+                               f"{width}x{height}: calibrate again at this resolution")
+        self.stats.frames += 1
+        self.changes.observe(frame)
+        detected: dict[str, tuple[PhysicalCard, Detection]] = {}
+        for box in self._boxes((height, width)):
+            for card, detection in self._decode(frame, box):
+                self._note(detected, card, detection)
+            self._give_up(self.changes.failed(box))
+        for card, detection in detected.values():
+            self._follow(card, detection)
+        self.sightings = [Sighting(k.card, self.zones.locate(k.center), k.center) for k in self.known.values()
+                          if k.visible and (k.card.id in detected or self.changes.is_clean(k.cells))]
+        return self.tracker.update(self.sightings, now)
+
+    def _boxes(self, shape: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+        boxes = self.changes.regions()
+        area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
+        if area > WHOLE_FRAME_SHARE * shape[0] * shape[1]:
+            return [(0, 0, shape[1], shape[0])]
+        return boxes
+
+    def _decode(self, frame: np.ndarray, box: tuple[int, int, int, int]) -> list[tuple[PhysicalCard, Detection]]:
+        x0, y0, x1, y1 = box
+        self.stats.decodes += 1
+        self.stats.decoded_pixels += (x1 - x0) * (y1 - y0)
+        crop = frame[y0:y1, x0:x1]
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else np.ascontiguousarray(crop)
+        cards = []
+        for found in self.decoder.decode(gray):
+            detection = found.shifted(x0, y0)
+            self.changes.explain(self.changes.cells(_extent(detection.corners, CARD_EXTENT)))
+            card = self._card(detection.value)
+            if card is not None:
+                cards.append((card, detection))
+        return cards
+
+    def _card(self, value: str | int) -> PhysicalCard | None:
+        try:
+            if isinstance(value, int):
+                if value in MAT_MARKER_IDS:
+                    return None
+                return card_for_aruco(value, self.deck)
+            card = card_for_payload(value)
+            if value.split(":")[1].lower() != self.deck.name:
+                raise ForeignMarker(f"card {card.id} belongs to another deck ({value})")
+            return card
+        except ForeignMarker as err:
+            self.stats.foreign_codes += 1
+            log.debug("ignoring a foreign code: %s", err)
+            return None
+
+    def _note(self, detected: dict, card: PhysicalCard, detection: Detection) -> None:
+        """Keep one detection per card this frame; a second one elsewhere is a duplicated card."""
+        other = detected.get(card.id)
+        if other is None:
+            detected[card.id] = (card, detection)
+            return
+        if np.linalg.norm(np.subtract(other[1].center, detection.center)) > self._side(detection):
+            self._duplicate(card)
+
+    def _follow(self, card: PhysicalCard, detection: Detection) -> None:
+        known = self.known.get(card.id)
+        if known is not None and known.visible and self.changes.is_clean(known.cells) and \
+                np.linalg.norm(np.subtract(known.center, detection.center)) > self._side(detection):
+            self._duplicate(card)  # the card still lies where it was, unchanged: this is a second copy
+            return
+        self.known[card.id] = KnownCard(card, detection.corners, self.changes.cells(_extent(detection.corners, 0.8)))
+
+    @staticmethod
+    def _side(detection: Detection) -> float:
+        return float(np.linalg.norm(detection.corners[1] - detection.corners[0]))
+
+    def _duplicate(self, card: PhysicalCard) -> None:
+        self.stats.duplicates += 1
+        message = f"card {card.id} is seen in two places at once: is there a duplicated card on the table?"
+        if message not in self.warnings:
+            log.warning(message)
+            self.warnings.append(message)
+
+    def _give_up(self, cells: np.ndarray) -> None:
+        if not cells.any():
+            return
+        for known in self.known.values():
+            if known.visible and (known.cells & cells).any():
+                known.visible = False
