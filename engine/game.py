@@ -16,7 +16,7 @@ out of a suit) and checks them when evidence arrives.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, ClassVar
 
@@ -97,6 +97,34 @@ class Event:
     detail: tuple = ()
 
 
+@dataclass(frozen=True)
+class CardSlot:
+    """How a card action is made at a physical table: ``count`` cards laid face up in ``zone``.
+
+    ``zone`` is ``"seat"`` for the acting seat's own play area, or the name of a shared zone
+    ("starter", "crib", "centre", "pot"). The controller collects cards seen there into the action.
+    """
+
+    count: int
+    zone: str = "seat"
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """What anyone at the table can see of a state: nothing from a hand, no face-down card.
+
+    ``centre_*``: the card(s) that set the hand (a starter, a trump turn-up, table cards);
+    ``play_*``: the trick or count in progress; ``notes``: a short word per seat ("passed").
+    """
+
+    status: str = ""
+    centre_label: str = ""
+    centre_cards: tuple = ()
+    play_label: str = ""
+    play_cards: tuple = ()
+    notes: tuple[str, ...] = ()
+
+
 class Termination(Enum):
     TARGET_REACHED = "target reached"
     ROUNDS_PLAYED = "all rounds played"
@@ -147,6 +175,8 @@ class Game:
     players: ClassVar[tuple[int, ...]] = ()
     options: ClassVar[tuple[Option, ...]] = ()
     state_type: ClassVar[type] = object
+    #: action kinds made by laying cards on the table, and how (see :class:`CardSlot`)
+    card_actions: ClassVar[dict[str, CardSlot]] = {}
 
     # -- construction -----------------------------------------------------------------------
     def new_game(
@@ -215,6 +245,17 @@ class Game:
         """Each seat's score (partners share theirs)."""
         raise NotImplementedError
 
+    def public_view(self, state) -> PublicView:
+        """The public part of ``state`` for displays (never a hand or a face-down card)."""
+        return PublicView()
+
+    def action_for_choice(self, state, choice: str) -> Action:
+        """The action a button choice from ``prompt(state).choices`` stands for.
+
+        By default a choice names an action kind taken by the prompted seat ("go", "beg").
+        """
+        return Action(choice, self.prompt(state).seat)
+
     def heuristic(self, state, action: Action, seat: int) -> float:
         """How good ``action`` looks for ``seat``: the greedy bot's measure.
 
@@ -273,10 +314,6 @@ def shuffled(cards, seed: int, salt: str) -> tuple:
 def with_changes(state, **changes):
     """``dataclasses.replace`` under a short name: every state change makes a new value."""
     return replace(state, **changes)
-
-
-def field_names(cls) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls))
 
 
 # -- the registry --------------------------------------------------------------------------------

@@ -23,8 +23,8 @@ from itertools import combinations
 from engine.cards import Card, parse_card, standard_52
 from engine.errors import IllegalAction
 from engine.game import (
-    DEALER, TABLE, Action, Event, Game, Option, Outcome, Prompt, ScoreItem, Termination,
-    register, shuffled,
+    DEALER, TABLE, Action, CardSlot, Event, Game, Option, Outcome, Prompt, PublicView, ScoreItem,
+    Termination, register, shuffled,
 )
 from engine.games.cribbage_scoring import Breakdown, score_combinations, score_hand, score_pegging, value
 from engine.wording import number_words
@@ -84,6 +84,8 @@ class Cribbage(Game):
     players = (2, 3, 4)
     state_type = CribbageState
     hidden_kinds = frozenset({"discard"})
+    card_actions = {"cut": CardSlot(1), "play": CardSlot(1), "starter": CardSlot(1, "starter"),
+                    "crib": CardSlot(4, "crib")}
     options = (
         Option("target", 121, "points to win: 121, or 61 for a short game", (121, 61)),
         Option("muggins", False, "players claim their show; points they overlook go to the opponent"),
@@ -428,6 +430,22 @@ class Cribbage(Game):
             seen.add(state.starter)
         if card in seen:
             raise IllegalAction(f"the {card.name} has already been seen this hand", seat=action.seat, card=card)
+
+    def public_view(self, state) -> PublicView:
+        target = state.options["target"]
+        status = f"Hand {state.hand_no + 1}, game to {target}" if state.phase != CUT else f"Cut for deal, game to {target}"
+        notes = tuple("go" if state.phase == PLAY and state.passed[s] else "" for s in range(state.players))
+        if state.phase == CUT:
+            return PublicView(status, "Cuts", state.cuts, notes=notes)
+        centre = ("Starter", (state.starter,)) if state.starter else ("", ())
+        if state.phase == PLAY:
+            return PublicView(status, *centre, f"Count {state.count}", state.pile, notes)
+        if state.phase == SHOW and not state.outcome:
+            cards, is_crib = self._show_cards(state)
+            owner, _ = self._show_owner(state)
+            label = f"Seat {owner + 1}'s {'crib' if is_crib else 'hand'}"
+            return PublicView(status, *centre, label, cards, notes)
+        return PublicView(status, *centre, notes=notes)
 
     def heuristic(self, state, action: Action, seat: int) -> float:
         if action.kind == "discard":
