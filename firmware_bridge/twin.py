@@ -56,6 +56,7 @@ class Twin:
         self.reader_ok = [True] * readers
         self.received: list = []
         self.sent = 0
+        self.dropped = 0
         self._rng = random.Random(seed)
         self._lock = threading.RLock()
         self._dir = tempfile.mkdtemp(prefix="cardtable-twin-")
@@ -245,6 +246,7 @@ class Twin:
             return
         if self._drop or self._rng.random() < self._loss:
             self._drop = max(0, self._drop - 1)
+            self.dropped += 1
             return
         if self._garbage and self._rng.random() < self._garbage:
             self._write(self._random_bytes())

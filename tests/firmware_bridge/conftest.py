@@ -1,0 +1,47 @@
+"""Fixtures for the bridge tests: a registry of tagged cards, a twin on a real pty, a fast session,
+and a check that every test leaves no thread or file descriptor behind."""
+
+import os
+import threading
+import time
+
+import pytest
+
+from engine.decks import get_deck
+from firmware_bridge.link import Backoff
+from firmware_bridge.registry import TagRegistry
+from firmware_bridge.session import Session
+from firmware_bridge.twin import Twin
+
+from bridge_helpers import uid_of
+
+
+@pytest.fixture
+def registry():
+    deck = get_deck("standard")
+    return TagRegistry(deck, {uid_of(n): card.id for n, card in enumerate(deck.cards)})
+
+
+@pytest.fixture
+def twin():
+    with Twin(readers=4, heartbeat=0.25, state_every=0.5, seed=7) as board:
+        yield board
+
+
+@pytest.fixture
+def fast():
+    """Link options for pty tests: a short dead-link timeout and quick reconnects."""
+    return {"session": Session(dead_after=0.6, ping_after=0.2), "backoff": Backoff(0.05, 0.2)}
+
+
+@pytest.fixture(autouse=True)
+def no_leaks():
+    def fds():
+        return len(os.listdir("/proc/self/fd"))
+    threads, before = threading.active_count(), fds()
+    yield
+    deadline = time.monotonic() + 2
+    while (threading.active_count() > threads or fds() > before) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert threading.active_count() <= threads, "a thread was left running"
+    assert fds() <= before, "a file descriptor was left open"

@@ -1,0 +1,92 @@
+"""Finding the board by USB id plus handshake, and the two commands, against the twin on a pty."""
+
+import json
+import threading
+import time
+
+import pytest
+from serial.tools.list_ports_common import ListPortInfo
+
+from cardtable.cli import main
+from firmware_bridge.detect import BoardNotFound, candidates, find_board
+from firmware_bridge.registry import TagRegistry
+
+from bridge_helpers import uid_of
+
+
+def port(device, vid, pid):
+    info = ListPortInfo(device, skip_link_detection=True)
+    info.vid, info.pid = vid, pid
+    return info
+
+
+def test_candidates_by_usb_id():
+    ports = [port("/dev/ttyS0", None, None), port("/dev/ttyACM0", 0x2E8A, 0x0005), port("/dev/ttyUSB0", 0x1A86, 0x7523)]
+    assert [(c.device, c.board.split()[0]) for c in candidates(ports)] == [("/dev/ttyACM0", "Raspberry"), ("/dev/ttyUSB0", "CH340")]
+
+
+def test_the_handshake_confirms_a_candidate(twin, tmp_path):
+    silent = tmp_path / "not-a-board"
+    ports = [port(str(silent), 0x1A86, 0x7523), port(twin.port, 0x2E8A, 0x0005)]
+    device, hello = find_board(ports, timeout=1.0)
+    assert device == twin.port and hello.board == "twin" and hello.readers == 4
+
+
+def test_no_board_says_what_was_tried(tmp_path):
+    with pytest.raises(BoardNotFound, match="no Pico, Arduino or ESP32"):
+        find_board([])
+    with pytest.raises(BoardNotFound, match="ttyUSB9 .*--port"):
+        find_board([port(str(tmp_path / "ttyUSB9"), 0x1A86, 0x7523)], timeout=0.2)
+
+
+def run_in_thread(argv):
+    result = {}
+    thread = threading.Thread(target=lambda: result.setdefault("code", main(argv)))
+    thread.start()
+    return thread, result
+
+
+def test_monitor_prints_one_json_line_per_event_and_link_change(twin, registry, tmp_path, capsys):
+    path = registry.save(tmp_path / "tags.json")
+    thread, result = run_in_thread(["bridge", "monitor", "--port", twin.port, "--json", "--registry", str(path),
+                                    "--zones", "seat1,seat2", "--seconds", "0.8"])
+    time.sleep(0.3)
+    twin.place(1, uid_of(0))
+    twin.place(0, "DEADBEEF")
+    thread.join(timeout=3)
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert result["code"] == 0
+    assert [(d["type"], d.get("state")) for d in lines[:2]] == [("link", "up"), ("link", "resynced")]
+    cards = [(d["type"], d["zone"], d["uid"], d["card"]) for d in lines if d["type"] == "placed"]
+    assert cards == [("placed", "seat2", "04000000", "AS"), ("placed", "seat1", "DEADBEEF", None)]
+
+
+def test_enroll_rfid_walks_stops_and_resumes(twin, tmp_path, capsys):
+    path = tmp_path / "tags.json"
+    base = ["enroll", "rfid", "--deck", "french40", "--port", twin.port, "--registry", str(path)]
+
+    def lay(index, reader, wait_for):
+        twin.place(reader, uid_of(index))
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline and (not path.exists() or len(json.loads(path.read_text())["tags"]) < wait_for):
+            time.sleep(0.02)
+
+    thread, result = run_in_thread(base + ["--count", "2"])
+    time.sleep(0.3)
+    lay(0, 0, 1)
+    twin.place(1, uid_of(0))    # the same tag again: refused
+    time.sleep(0.2)
+    lay(1, 2, 2)
+    thread.join(timeout=3)
+    out = capsys.readouterr().out
+    assert result["code"] == 0
+    assert "place the ace of spades on any reader (1/40)" in out
+    assert "that tag is already the ace of spades: take it off and place the two of spades" in out
+    assert "2/40 cards enrolled" in out and "run the same command to carry on" in out
+    thread, result = run_in_thread(base + ["--count", "1"])
+    time.sleep(0.3)
+    lay(2, 3, 3)
+    thread.join(timeout=3)
+    assert "place the three of spades on any reader (3/40)" in capsys.readouterr().out
+    registry = TagRegistry.load(path)
+    assert [registry.card_for(uid_of(n)).id for n in range(3)] == ["AS", "2S", "3S"]
