@@ -1,0 +1,299 @@
+"""All Fives for 2 or 3 players, each for himself, in dealer mode and table mode (RULES.md F1-F13).
+
+The hand: cut for the first deal (highest deals, ace high, F12), six cards each in batches of
+three, the turn-up proposes trumps. Eldest stands or begs (F4); to a beg the dealer answers
+"take one" (eldest scores 1 at once, which can win the game, F5) or runs the cards: the turn-up is
+set aside, three more cards go to each player and the next card is turned, again while it shows
+the first turn-up's suit; when the pack cannot supply another round it is shuffled and the same
+dealer deals again (F6). Every card held is played (F7; option ``discard_to_six``). Eldest leads,
+the trick winner leads next, everyone must follow suit if able (F1, F8). At the end of the hand
+each player scores the trumps in the tricks they won: ace 4, king 3, queen 2, jack 1, ten 10,
+five 5 (F2, F3). After a hand anyone at 61 or more ends the game; the highest total wins, and a
+tie at the top plays another hand (F9).
+
+Revokes (F10): where the engine knows the hand (dealer mode, or the deal scanned through a
+reader) a card that fails to follow is refused. At a table with unknown hands the engine keeps
+the show-out record (:mod:`engine.games.tricks`); the moment a player plays a suit they showed
+out of, the revoke is reported and penalised (revoker loses 3, or option: everyone else gains 3),
+and the revoker's total is held at 60 at the end of that hand: they cannot win on it.
+
+Public and stable: :func:`trick_winner` and :func:`trump_points`.
+
+>>> trump_points(["AH", "10H", "5S", "JH"], "H")
+15
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.cards import SUIT_NAMES, Card, parse_card, parse_cards
+from engine.errors import IllegalAction
+from engine.game import DEALER, Action, Event, Option, Outcome, Prompt, ScoreItem, Termination, register
+from engine.games.tricks import (
+    CUT, DEAL, PLAY, TURN_UP, TrickGame, TrickGameState, add_at, replace_at, check_suit, power, start_tricks,
+    trick_winner,
+)
+from engine.wording import join_words, number_words, plural
+
+__all__ = ["AllFives", "AllFivesState", "trick_winner", "trump_points"]
+
+BEG, ANSWER, DISCARD = "beg", "answer", "discard"
+#: Points of the trumps won in tricks (F2).
+POINTS = {1: 4, 13: 3, 12: 2, 11: 1, 10: 10, 5: 5}
+
+
+def _trump_items(cards, trump: str) -> tuple[ScoreItem, ...]:
+    return tuple(
+        ScoreItem("trumps", POINTS[card.rank], (card,), f"the {card.name}")
+        for card in sorted(cards, key=power, reverse=True)
+        if card.suit == trump and card.rank in POINTS
+    )
+
+
+def trump_points(won_cards, trump: str) -> int:
+    """Points for the trumps among ``won_cards``: ace 4, king 3, queen 2, jack 1, ten 10, five 5.
+
+    :raises InvalidInput: for unreadable card text or a trump that is not a suit letter.
+    """
+    return sum(item.points for item in _trump_items(parse_cards(won_cards), check_suit(trump)))
+
+
+@dataclass(frozen=True)
+class AllFivesState(TrickGameState):
+    """An All Fives game: the shared trick-game fields plus the turn-ups, trumps and discards."""
+
+    turn_ups: tuple = ()                # this deal's turn-ups; they never belong to anyone (F13)
+    trump: str = ""
+    discards: tuple = ()                # discard_to_six: the cards known to be laid away
+
+
+@register
+class AllFives(TrickGame):
+    name = "allfives"
+    title = "All Fives"
+    aliases = ("all-fives", "all5s")
+    players = (2, 3)
+    state_type = AllFivesState
+    hidden_kinds = frozenset({"discard"})
+    cut_rule = "highest deals (ace high)"
+    options = (
+        Option("target", 61, "points to win"),
+        TrickGame.penalty_option,
+        Option("no_gift_game_point", False, "the dealer may not take one when that point would win for eldest"),
+        Option("discard_to_six", False, "after running the cards each player discards down to six"),
+        TrickGame.reader_option,
+    )
+
+    # -- construction -------------------------------------------------------------------------
+    def _new_game(self, players, options, mode, seed):
+        state = AllFivesState(players, options, mode, seed, scores=(0,) * players)
+        return self._cut_for_deal(state) if mode == DEALER else state
+
+    def cut_key(self, card: Card) -> int:
+        return power(card)
+
+    def _eldest(self, state) -> int:
+        return (state.dealer + 1) % state.players
+
+    def _reset_deal(self, state):
+        state = replace(state, turn_ups=(), trump="", discards=())
+        state = self._deal(state, 3, rounds=2)
+        return (state, []) if state.phase == DEAL else self._dealt(state)
+
+    def _dealt(self, state):
+        return self._turn_up(state)
+
+    def _turned(self, state, card: Card):
+        state, event = self._record_turn_up(state, card)
+        turn_ups = state.turn_ups + (card,)
+        state = replace(state, turn_ups=turn_ups)
+        if len(turn_ups) == 1:
+            return replace(state, phase=BEG, trump=card.suit), [event]
+        if card.suit == turn_ups[0].suit:
+            state, more = self._run(state)
+            return state, [event] + more
+        state = replace(state, trump=card.suit)
+        state, more = self._begin_play(state)
+        return state, [event, Event("trump", None, cards=(card,), text=f"Trumps are {SUIT_NAMES[card.suit]}")] + more
+
+    def _run(self, state):
+        """Three more cards each and a new turn-up, or a redeal when the pack runs out (F6)."""
+        n = state.players
+        if state.undealt < 3 * n + 1:
+            events = [Event("redeal", state.dealer,
+                            text=f"The pack ran out before a new trump suit: seat {state.dealer + 1} shuffles and deals again")]
+            state, more = self._new_deal(state)
+            return state, events + more
+        state = self._deal(state, 3)
+        return (state, []) if state.phase == DEAL else self._turn_up(state)
+
+    # -- the prompt ---------------------------------------------------------------------------
+    def prompt(self, state: AllFivesState) -> Prompt:
+        if state.outcome:
+            return Prompt(None, (), state.outcome.text)
+        if state.phase == CUT:
+            return self._cut_prompt(state)
+        if state.phase == DEAL:
+            return self._deal_prompt(state)
+        if state.phase == TURN_UP:
+            if state.turn_ups:
+                return Prompt(None, ("turn_up",), "Deal three more cards to each player and turn up the next card")
+            return Prompt(None, ("turn_up",), "Turn up the next card: it proposes trumps")
+        if state.phase == BEG:
+            eldest = self._eldest(state)
+            suit = SUIT_NAMES[state.trump]
+            return Prompt(eldest, ("stand", "beg"), f"Seat {eldest + 1}: stand ({suit} are trumps) or beg",
+                          ("stand", "beg"))
+        if state.phase == ANSWER:
+            kinds = ("run",) if self._no_gift(state) else ("take_one", "run")
+            return Prompt(state.dealer, kinds,
+                          f"Seat {state.dealer + 1}: take one (seat {self._eldest(state) + 1} scores 1) or run the cards",
+                          kinds)
+        if state.phase == DISCARD:
+            seat = self._discard_seat(state)
+            extra = state.held[seat] - 6
+            return Prompt(seat, ("discard",), f"Seat {seat + 1}: discard {plural(extra, 'card')} face down to keep six")
+        return self._play_prompt(state)
+
+    def _no_gift(self, state) -> bool:
+        return state.options["no_gift_game_point"] and state.scores[self._eldest(state)] + 1 >= state.options["target"]
+
+    def _discard_seat(self, state) -> int | None:
+        for i in range(state.players):
+            seat = (state.dealer + 1 + i) % state.players
+            if state.held[seat] > 6:
+                return seat
+        return None
+
+    def legal_actions(self, state: AllFivesState) -> list[Action]:
+        if state.outcome or state.phase in (CUT, DEAL, TURN_UP):
+            return []
+        prompt = self.prompt(state)
+        if state.phase in (BEG, ANSWER):
+            return [Action(kind, prompt.seat) for kind in prompt.kinds]
+        if state.phase == DISCARD:
+            if not self.knows_hands(state):
+                return [Action("discard", prompt.seat)]
+            return [Action("discard", prompt.seat, (c,)) for c in sorted(state.hands[prompt.seat])]
+        return self._play_actions(state)
+
+    # -- decisions ----------------------------------------------------------------------------
+    def _do_stand(self, state, action):
+        events = [Event("stand", action.seat, text=f"Seat {action.seat + 1} stands: {SUIT_NAMES[state.trump]} are trumps")]
+        state, more = self._begin_play(state)
+        return state, events + more
+
+    def _do_beg(self, state, action):
+        return replace(state, phase=ANSWER), [Event("beg", action.seat, text=f"Seat {action.seat + 1} begs")]
+
+    def _do_take_one(self, state, action):
+        eldest = self._eldest(state)
+        if self._no_gift(state):
+            raise IllegalAction(f"one point would put seat {eldest + 1} out: run the cards", seat=action.seat)
+        events = [Event("take_one", action.seat, text=f"Seat {action.seat + 1} says take one")]
+        state, more = self._score(state, eldest, (ScoreItem("gift", 1, (), "take one"),), "gift")
+        events += more
+        if state.scores[eldest] >= state.options["target"]:
+            state = replace(state, outcome=self._outcome(state, eldest))
+            return state, events + [Event("game_over", eldest, text=state.outcome.text)]
+        state, more = self._begin_play(state)
+        return state, events + more
+
+    def _do_run(self, state, action):
+        events = [Event("run", action.seat, text=f"Seat {action.seat + 1} runs the cards")]
+        state, more = self._run(state)
+        return state, events + more
+
+    def _do_discard(self, state, action):
+        seat = action.seat
+        cards = tuple(parse_card(c) for c in action.cards)
+        if len(cards) > 1 or (self.knows_hands(state) and not cards):
+            raise IllegalAction("discard one card at a time, and show it to the reader", seat=seat)
+        if cards:
+            card = cards[0]
+            if card in state.hands[seat]:
+                hands = replace_at(state.hands, seat, tuple(c for c in state.hands[seat] if c != card))
+            elif self.knows_hands(state):
+                raise IllegalAction("you do not hold that card", seat=seat, card=card)
+            else:
+                self._check_unseen(state, cards, action)
+                hands = state.hands
+            state = replace(state, hands=hands, discards=state.discards + cards)
+        state = replace(state, held=add_at(state.held, seat, -1))
+        events = [Event("discard", seat, text=f"Seat {seat + 1} discards a card")]
+        if self._discard_seat(state) is not None:
+            return state, events
+        state, more = self._begin_play(state)
+        return state, events + more
+
+    def _begin_play(self, state):
+        if state.options["discard_to_six"] and max(state.held) > 6:
+            return replace(state, phase=DISCARD), []
+        eldest = self._eldest(state)
+        tricks = start_tricks(state.players, state.trump, eldest)
+        return replace(state, phase=PLAY, tricks=tricks), []
+
+    # -- the end of the hand ------------------------------------------------------------------
+    def _end_play(self, state):
+        """Score the trumps won (F2, F3), hold revokers at 60 (F10), then decide (F9)."""
+        events = [Event("hand_over", None, text=f"Hand {state.hand_no + 1} is over")]
+        for i in range(state.players):
+            seat = (state.dealer + 1 + i) % state.players
+            items = _trump_items(state.tricks.won[seat], state.trump)
+            if items:
+                state, more = self._score(state, seat, items, "tricks")
+                events += more
+        target = state.options["target"]
+        for seat in state.revokers:
+            if state.scores[seat] >= target:
+                item = ScoreItem("revoke", target - 1 - state.scores[seat], (), "no win on a hand with a revoke")
+                state, more = self._score(state, seat, (item,), "revoke")
+                events += more
+        top = max(state.scores)
+        if top >= target:
+            leaders = [seat for seat, score in enumerate(state.scores) if score == top]
+            if len(leaders) == 1:
+                state = replace(state, outcome=self._outcome(state, leaders[0]))
+                return state, events + [Event("game_over", leaders[0], text=state.outcome.text)]
+            events.append(Event("tie", None, text=f"A tie at {top}: another hand decides"))
+        dealer = (state.dealer + 1) % state.players
+        events.append(Event("dealer", dealer, text=f"Seat {dealer + 1} deals"))
+        state, more = self._start_hand(state, dealer, state.hand_no + 1)
+        return state, events + more
+
+    def _score(self, state, seat: int, items: tuple[ScoreItem, ...], reason: str):
+        points = sum(item.points for item in items)
+        state = replace(state, scores=add_at(state.scores, seat, points))
+        said = join_words([f"{item.label} {number_words(item.points) if item.points >= 0 else item.points}"
+                           for item in items])
+        text = f"Seat {seat + 1} scores {points}: {said}" if points >= 0 else f"Seat {seat + 1} loses {-points}: {said}"
+        return state, [Event("score", seat, points, text=text, breakdown=items, detail=(("reason", reason),))]
+
+    def _outcome(self, state, winner: int) -> Outcome:
+        others = ", ".join(str(s) for i, s in enumerate(state.scores) if i != winner)
+        text = f"Seat {winner + 1} wins {state.scores[winner]} to {others}"
+        return Outcome(Termination.TARGET_REACHED, (winner,), state.scores, text)
+
+    # -- knowledge and bots -------------------------------------------------------------------
+    def _seen(self, state) -> set:
+        return super()._seen(state) | set(state.turn_ups) | set(state.discards)
+
+    def _card_points(self, state, card: Card) -> int:
+        return POINTS.get(card.rank, 0) if card.suit == state.trump else 0
+
+    def _strength(self, state, seat: int, trump: str) -> float:
+        """How well a hand holds up with ``trump``: its trumps, the high ones counting more."""
+        return sum(power(c) / 7 for c in state.hands[seat] if c.suit == trump)
+
+    def heuristic(self, state, action: Action, seat: int) -> float:
+        if action.kind == "play":
+            return self._play_value(state, seat, action.card)
+        if action.kind in ("stand", "take_one"):
+            return self._strength(state, seat, state.trump) - (action.kind == "take_one")
+        if action.kind in ("beg", "run"):
+            return 2.0
+        if action.kind == "discard":
+            card = action.card
+            return -power(card) - (20 if card.suit == state.trump else 0) - self._card_points(state, card)
+        return super().heuristic(state, action, seat)
