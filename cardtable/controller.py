@@ -1,0 +1,280 @@
+"""The controller: table events and button presses in, engine actions out, the table shown.
+
+Every input, from the camera, the readers or the buttons, arrives through :meth:`Controller.handle`.
+A card laid in a zone becomes an engine action through the engine's prompt (who must act, which
+kinds of action) and the game's :attr:`~engine.game.Game.card_actions` (how many cards, in which
+zone); a button becomes the prompted decision. An accepted action is journalled (committed) before
+the display shows it. A refused card is answered in words, with the buzzer and the seat's LED,
+and play waits until that card is taken back. ``undo`` takes back the last accepted action.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from engine.decks import PhysicalCard
+from engine.errors import IllegalAction
+from engine.game import Action, Event, Game
+from engine.table_events import MOVED, PLACED, REMOVED, TableEvent
+from cardtable.journal import Journal
+from cardtable.view import build_view, last_score_text
+from hardware.gpio import ButtonPress
+from hardware.view import TableView
+
+log = logging.getLogger(__name__)
+
+UNDO, OK, LEFT, RIGHT = "undo", "ok", "left", "right"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A warning from an input that is not a card: an unknown tag, a foreign code, a link down."""
+
+    text: str
+    source: str = ""
+
+
+class Outputs(Protocol):
+    """Where the controller's answers go: a display, the seat LEDs, the buzzer."""
+
+    def show(self, view: TableView) -> None: ...
+    def turn(self, seat: int | None) -> None: ...
+    def refuse(self, seat: int | None) -> None: ...
+
+
+class NoOutputs:
+    """Outputs that go nowhere (tests, replay)."""
+
+    def show(self, view: TableView) -> None:
+        self.last = view
+
+    def turn(self, seat: int | None) -> None:
+        pass
+
+    def refuse(self, seat: int | None) -> None:
+        pass
+
+
+@dataclass
+class TableSetup:
+    """A game at a table: which game, how many seats, options, mode, and the zones of the seats."""
+
+    game: str
+    players: int
+    options: dict = field(default_factory=dict)
+    mode: str = "table"
+    seed: int = 0
+    seat_zones: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.seat_zones = tuple(self.seat_zones) or tuple(f"seat{n + 1}" for n in range(self.players))
+        self.names = tuple(self.names) or tuple(f"Seat {n + 1}" for n in range(self.players))
+
+
+class Controller:
+    """Runs one game at a table; resumes the journal's unfinished game of the same setup."""
+
+    def __init__(self, setup: TableSetup, journal: Journal, outputs: Outputs | None = None,
+                 *, resume: bool = True) -> None:
+        from engine.game import get_game
+
+        self.setup = setup
+        self.game: Game = get_game(setup.game)
+        self.journal = journal
+        self.outputs = outputs or NoOutputs()
+        self.refused: dict[str, PhysicalCard] = {}      # cards to be taken back before play goes on
+        self.pending: dict[str, list[PhysicalCard]] = {}  # cards collected for a multi-card action
+        self.warning = ""
+        self.last_score = ""
+        self.choice_index: int | None = None
+        self.problems: list[str] = []
+        self.resumed = False
+        self._start(resume)
+        self.render()
+
+    # -- the game and its journal ------------------------------------------------------------
+    def _start(self, resume: bool) -> None:
+        s = self.setup
+        record = self.journal.latest_unfinished(self.game.name) if resume else None
+        if record and record.players == s.players and record.mode == s.mode:
+            replay = self.journal.replay(record.id)
+            self.game_id, self.state = record.id, replay.state
+            self.problems = replay.problems
+            self.resumed = True
+            events = [e for _, evs in replay.steps for e in evs]
+            self.last_score = last_score_text(events)
+            log.info("resumed game %s after %d actions", record.id, len(replay.steps))
+        else:
+            self.state = self.game.new_game(s.players, options=s.options, mode=s.mode, seed=s.seed)
+            self.game_id = self.journal.new_game(self.game.name, s.players, s.options, s.mode, s.seed)
+
+    @property
+    def finished(self) -> bool:
+        return self.game.is_terminal(self.state)
+
+    def submit(self, action: Action, cards: tuple[PhysicalCard, ...] = ()) -> list[Event] | None:
+        """Apply ``action``: journal it, then show it. Returns its events, or ``None`` if refused
+        (then ``cards``, the physical cards that made it, must be taken back)."""
+        try:
+            state, events = self.game.apply(self.state, action)
+        except IllegalAction as err:
+            self._refuse(str(err), action.seat, cards)
+            return None
+        self.journal.append(self.game_id, action)      # committed before it is shown as accepted
+        self.state = state
+        self.warning = ""
+        self.choice_index = None
+        self.last_score = last_score_text(events) or self.last_score
+        for event in events:
+            if event.kind in ("revoke", "false_go"):
+                self.warning = event.text
+        if self.finished:
+            self.journal.finish(self.game_id, self.game.outcome(state).text)
+        self.render()
+        return events
+
+    def undo(self) -> bool:
+        """Take back the last accepted action (rebuilding the state from the journal)."""
+        if self.journal.undo_last(self.game_id) is None:
+            self.warning = "Nothing to undo"
+            self.render()
+            return False
+        replay = self.journal.replay(self.game_id)
+        self.state = replay.state
+        self.pending.clear()
+        self.refused.clear()
+        self.warning = "Undone: the last action was taken back"
+        self.render()
+        return True
+
+    # -- inputs ---------------------------------------------------------------------------------
+    def handle(self, item) -> None:
+        """One input: a :class:`TableEvent`, a :class:`ButtonPress` or a :class:`Notice`."""
+        if isinstance(item, TableEvent):
+            self._on_card(item)
+        elif isinstance(item, ButtonPress):
+            self._on_button(item.name)
+        elif isinstance(item, Notice):
+            self.warning = item.text
+            self.render()
+        else:
+            log.warning("ignored an input of type %s", type(item).__name__)
+
+    def _on_card(self, event: TableEvent) -> None:
+        card = event.card
+        if event.kind == REMOVED:
+            self._on_removed(card)
+            return
+        if event.kind == MOVED and not self._is_new(card):
+            return                                        # an accepted card slid aside: no play
+        if self.finished:
+            self._refuse("the game is over", None, (card,))
+            return
+        if self.refused:
+            first = next(iter(self.refused.values()))
+            self._refuse(f"first take back the {first.face} that was refused", None, (card,))
+            return
+        prompt = self.game.prompt(self.state)
+        kind = self._kind_for(event.zone, prompt)
+        if kind is None:
+            self._refuse(self._misplaced(event.zone, prompt), self._seat_of(event.zone), (card,))
+            return
+        slot = self.game.card_actions[kind]
+        cards = self.pending.setdefault(kind, [])
+        if any(c.id == card.id for c in cards):
+            return                                        # seen again: nothing new
+        cards.append(card)
+        if len(cards) < slot.count:
+            self.render()
+            return
+        del self.pending[kind]
+        self.submit(Action(kind, prompt.seat, tuple(c.face for c in cards)), tuple(cards))
+
+    def _is_new(self, card: PhysicalCard) -> bool:
+        return card.id in self.refused or all(card.id not in {c.id for c in v} for v in self.pending.values())
+
+    def _on_removed(self, card: PhysicalCard) -> None:
+        if self.refused.pop(card.id, None) is not None:
+            if not self.refused:
+                self.warning = ""
+            self.render()
+            return
+        for cards in self.pending.values():
+            if any(c.id == card.id for c in cards):
+                cards[:] = [c for c in cards if c.id != card.id]
+                self.render()
+
+    def _kind_for(self, zone: str, prompt) -> str | None:
+        for kind in prompt.kinds:
+            slot = self.game.card_actions.get(kind)
+            if slot is None:
+                continue
+            if slot.zone == "seat":
+                if prompt.seat is not None and zone == self.setup.seat_zones[prompt.seat]:
+                    return kind
+            elif zone == slot.zone:
+                return kind
+        return None
+
+    def _seat_of(self, zone: str) -> int | None:
+        zones = self.setup.seat_zones
+        return zones.index(zone) if zone in zones else None
+
+    def _misplaced(self, zone: str, prompt) -> str:
+        seat = self._seat_of(zone)
+        if seat is not None and prompt.seat is not None and seat != prompt.seat:
+            return f"it is not your turn: {prompt.text}"
+        return f"no card is wanted in {zone} now: {prompt.text}"
+
+    def _on_button(self, name: str) -> None:
+        if name == UNDO:
+            self.undo()
+            return
+        if self.finished:
+            return
+        prompt = self.game.prompt(self.state)
+        choices = prompt.choices
+        if name in (LEFT, RIGHT) and choices:
+            step = 1 if name == RIGHT else -1
+            self.choice_index = ((self.choice_index if self.choice_index is not None else -step) + step) % len(choices)
+            self.render()
+            return
+        if name in choices:
+            self.submit(self.game.action_for_choice(self.state, name))
+            return
+        if name == OK:
+            if choices and self.choice_index is not None:
+                self.submit(self.game.action_for_choice(self.state, choices[self.choice_index]))
+                return
+            plain = [k for k in prompt.kinds if k not in self.game.card_actions and k not in choices]
+            if len(plain) == 1:
+                self.submit(Action(plain[0], prompt.seat))
+                return
+        self.warning = f"The {name} button does nothing now: {prompt.text}"
+        self.render()
+
+    # -- outputs --------------------------------------------------------------------------------
+    def _refuse(self, reason: str, seat: int | None, cards: tuple[PhysicalCard, ...] = ()) -> None:
+        for card in cards:
+            self.refused[card.id] = card
+        if cards:
+            reason = f"{reason}. Take back the {' '.join(str(c.face) for c in cards)} to go on"
+        self.warning = reason[0].upper() + reason[1:]
+        self.outputs.refuse(seat)
+        self.render()
+
+    def view(self) -> TableView:
+        collecting = ""
+        for kind, cards in self.pending.items():
+            if cards:
+                collecting = f"{len(cards)} of {self.game.card_actions[kind].count} cards seen"
+        return build_view(self.game, self.state, list(self.setup.names), last_score=self.last_score,
+                          warning=self.warning, choice_index=self.choice_index, collecting=collecting)
+
+    def render(self) -> None:
+        prompt = self.game.prompt(self.state)
+        self.outputs.turn(None if self.finished else prompt.seat)
+        self.outputs.show(self.view())

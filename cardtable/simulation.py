@@ -1,0 +1,69 @@
+"""The simulated table: bots play, and their moves become what real devices would report.
+
+:func:`table_moves` turns a whole bot game (played in dealer mode, mirrored in table mode by
+:func:`engine.simulate.play_at_table`) into the physical moves of people at a table: a card laid
+in a zone, a button pressed, the cards of a finished count or trick gathered up. The demo and the
+tests feed these moves to the simulated devices (the synthetic camera, the microcontroller twin,
+mock button pins), so the controller sees exactly what it would see at a real table.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from engine.bots import GreedyBot, RandomBot
+from engine.decks import PhysicalCard, get_deck
+from engine.game import Action, Game
+from engine.simulate import play_at_table
+
+#: engine events after which people gather the face-up cards (a new deal, a count or trick over)
+GATHER_AFTER = frozenset({"dealer", "hand_over", "reset", "trick", "deal_over", "round_over"})
+
+
+@dataclass(frozen=True)
+class Move:
+    """``place`` a card in a zone, ``press`` a button, or ``gather`` every card on the table."""
+
+    kind: str
+    card: PhysicalCard | None = None
+    zone: str = ""
+    button: str = ""
+
+
+def physical(deck_name: str, faces, taken: set[str]) -> list[PhysicalCard]:
+    """Physical cards showing ``faces``, never one already on the table (``taken`` ids)."""
+    deck = get_deck(deck_name)
+    chosen = []
+    for face in faces:
+        card = next(c for c in deck.cards if c.face == face and c.id not in taken)
+        taken.add(card.id)
+        chosen.append(card)
+    return chosen
+
+
+def moves_for(game: Game, action: Action, prompt, seat_zones, on_table: set[str]) -> list[Move]:
+    """The physical moves that make ``action`` at a table."""
+    slot = game.card_actions.get(action.kind)
+    if slot is not None and action.cards:
+        zone = seat_zones[action.seat] if slot.zone == "seat" else slot.zone
+        return [Move("place", card, zone) for card in physical(game.deck, action.cards, on_table)]
+    return [Move("press", button=action.kind if action.kind in prompt.choices else "ok")]
+
+
+def table_moves(game: Game, players: int, *, seed: int = 0, options: dict | None = None,
+                seat_zones=None) -> tuple[list[Move], object]:
+    """Every move of a whole bot game, and the dealer-mode final state to check the result by."""
+    seat_zones = seat_zones or [f"seat{n + 1}" for n in range(players)]
+    bots = [(GreedyBot if n % 2 else RandomBot)(random.Random(seed * 7 + n)) for n in range(players)]
+    run = play_at_table(game, players, bots, seed=seed, options=options)
+    table = game.new_game(players, options=options, mode="table", seed=seed)
+    moves: list[Move] = []
+    on_table: set[str] = set()
+    for step in run.steps:
+        moves += moves_for(game, step.table_action, game.prompt(table), seat_zones, on_table)
+        table = step.table_state
+        if any(event.kind in GATHER_AFTER for event in step.events):
+            moves.append(Move("gather"))
+            on_table.clear()
+    return moves, run.dealer_state
