@@ -174,8 +174,11 @@ class Controller:
             self._refuse("the game is over", None, (card,))
             return
         if self.refused:
-            first = next(iter(self.refused.values()))
-            self._refuse(f"first take back the {first.face} that was refused", None, (card,))
+            self.refused[card.id] = card
+            waiting = " ".join(str(c.face) for c in self.refused.values())
+            self.warning = f"Play waits: take back the {waiting} first"
+            self.outputs.refuse(None)
+            self.render()
             return
         prompt = self.game.prompt(self.state)
         kind = self._kind_for(event.zone, prompt)

@@ -1,0 +1,171 @@
+"""The controller at a simulated table: cards and buttons in, actions journalled, refusals shown."""
+
+import pytest
+
+from cardtable.controller import Controller, Notice, TableSetup
+from cardtable.journal import Journal
+from cardtable.simulation import table_moves
+from engine.decks import get_deck
+from engine.game import get_game
+from engine.table_events import TableEvent
+from hardware.gpio import ButtonPress
+
+DECK = get_deck("standard")
+
+
+def placed(card_id, zone):
+    return TableEvent("placed", DECK.card(card_id), zone, 0.0, "test")
+
+
+def removed(card_id, zone):
+    return TableEvent("removed", DECK.card(card_id), zone, 0.0, "test")
+
+
+def press(name):
+    return ButtonPress(name, 0.0)
+
+
+def feed(controller, moves):
+    on_table = {}
+    for move in moves:
+        if move.kind == "place":
+            controller.handle(TableEvent("placed", move.card, move.zone, 0.0, "sim"))
+            on_table[move.card.id] = move
+        elif move.kind == "press":
+            controller.handle(press(move.button))
+        else:
+            for m in on_table.values():
+                controller.handle(TableEvent("removed", m.card, m.zone, 0.0, "sim"))
+            on_table.clear()
+        assert not controller.refused, (move, controller.warning)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_whole_game_played_with_cards_and_buttons_matches_the_dealt_game(players, journal):
+    game = get_game("cribbage")
+    moves, final = table_moves(game, players, seed=players)
+    controller = Controller(TableSetup("cribbage", players), journal)
+    feed(controller, moves)
+    assert controller.finished
+    assert game.scores(controller.state) == game.scores(final)
+    assert journal.games()[-1].result == game.outcome(final).text
+
+
+def _at_play(journal, outputs=None):
+    """Cut (seat 2 deals), both discard, starter 2H: seat 1 to play."""
+    c = Controller(TableSetup("cribbage", 2), journal, outputs)
+    for card, zone in (("KH", "seat1"), ("AC", "seat2")):
+        c.handle(placed(card, zone))
+    for card, zone in (("KH", "seat1"), ("AC", "seat2")):
+        c.handle(removed(card, zone))
+    c.handle(press("ok"))
+    c.handle(press("ok"))
+    c.handle(placed("2H", "starter"))
+    assert c.game.prompt(c.state).kinds == ("play", "go") and c.game.prompt(c.state).seat == 0
+    return c
+
+
+def test_a_card_out_of_turn_is_refused_and_play_waits_until_it_is_taken_back(journal, outputs):
+    c = _at_play(journal, outputs)
+    c.handle(placed("5H", "seat2"))
+    assert "not your turn" in c.warning and "Take back the 5H" in c.warning
+    assert outputs.refusals[-1] == 1
+    assert "not your turn" in outputs.views[-1].warning
+    c.handle(placed("7C", "seat1"))                       # the right seat, but 5H is still out
+    assert "Play waits: take back the 5H 7C first" == c.warning
+    assert c.state.count == 0
+    c.handle(removed("5H", "seat2"))
+    assert "7C" in c.refused                              # 7C was laid while waiting: it goes back too
+    c.handle(removed("7C", "seat1"))
+    assert not c.refused and not c.warning
+    c.handle(placed("7C", "seat1"))
+    assert c.state.count == 7 and not c.warning
+
+
+def test_an_illegal_card_is_refused_with_the_engines_reason(journal):
+    c = _at_play(journal)
+    for card, zone in (("KH", "seat1"), ("QH", "seat2"), ("JH", "seat1")):
+        c.handle(placed(card, zone))
+    c.handle(placed("5S", "seat2"))                        # 30 + 5
+    assert "past 31" in c.warning and "5S" in c.refused
+    assert c.state.count == 30
+
+
+def test_a_card_in_the_wrong_zone_is_refused(journal):
+    c = _at_play(journal)
+    c.handle(placed("5S", "crib"))
+    assert c.warning.startswith("No card is wanted in crib now")
+
+
+def test_undo_takes_back_the_last_accepted_action(journal):
+    c = _at_play(journal)
+    c.handle(placed("7C", "seat1"))
+    before = c.state
+    c.handle(placed("8C", "seat2"))
+    assert c.state.count == 15
+    c.handle(press("undo"))
+    assert c.state == before
+    c.handle(removed("8C", "seat2"))
+    c.handle(placed("9C", "seat2"))
+    assert c.state.count == 16
+
+
+def test_buttons_that_mean_nothing_now_say_so(journal):
+    c = _at_play(journal)
+    c.handle(press("beg"))
+    assert "beg button does nothing now" in c.warning
+
+
+def test_the_go_button_is_the_prompted_choice(journal):
+    c = _at_play(journal)
+    c.handle(press("go"))
+    assert c.state.passed == (True, False) and c.state.turn == 1
+
+
+def test_left_right_and_ok_pick_a_shown_choice(journal, outputs):
+    c = _at_play(journal, outputs)
+    c.handle(press("right"))
+    assert outputs.views[-1].choices == ("[go]",)
+    c.handle(press("ok"))
+    assert c.state.passed == (True, False)
+
+
+def test_the_crib_is_collected_card_by_card(journal, outputs):
+    c = _at_play(journal, outputs)
+    for card, zone in (("10H", "seat1"), ("10S", "seat2"), ("5C", "seat1"), ("6D", "seat2"),
+                       ("9H", "seat1"), ("9S", "seat2"), ("AH", "seat1"), ("AS", "seat2")):
+        c.handle(placed(card, zone))
+    assert c.game.prompt(c.state).kinds == ("crib",)
+    for card in ("5D", "5S", "5H"):
+        c.handle(placed(card, "crib"))
+    assert "3 of 4 cards seen" in outputs.views[-1].prompt
+    c.handle(removed("5H", "crib"))
+    assert "2 of 4 cards seen" in outputs.views[-1].prompt
+    c.handle(placed("5H", "crib"))
+    c.handle(placed("JH", "crib"))
+    assert c.game.prompt(c.state).kinds == ("discard",) and c.state.hand_no == 1
+
+
+def test_a_notice_from_an_input_is_shown(journal, outputs):
+    c = _at_play(journal, outputs)
+    c.handle(Notice("A card the table does not know (tag 04A23B1C): enrol it first", "rfid"))
+    assert "enrol it first" in outputs.views[-1].warning
+
+
+def test_starting_again_resumes_the_same_game_at_the_same_point(tmp_path):
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal:
+        c = _at_play(journal)
+        c.handle(placed("7C", "seat1"))
+        state = c.state
+    with Journal(path) as journal:
+        again = Controller(TableSetup("cribbage", 2), journal)
+        assert again.resumed and again.state == state
+
+
+def test_the_view_never_shows_a_hand_or_the_crib_before_the_show(journal, outputs):
+    c = _at_play(journal, outputs)
+    c.handle(placed("7C", "seat1"))
+    view = outputs.views[-1]
+    shown = set(view.centre_cards) | set(view.play_cards)
+    assert shown == {"2H", "7C"}
