@@ -1,0 +1,6 @@
+"""The reference firmware: MicroPython for a Raspberry Pi Pico with up to eight RC522 readers.
+
+These files are copied flat onto the Pico (``mpremote cp firmware_bridge/firmware/*.py :``) and
+import each other by plain name (``import ct1``); the host never imports them. The tests run them
+on CPython with stand-ins for ``machine`` and the readers. See docs/firmware_bridge.md for wiring.
+"""

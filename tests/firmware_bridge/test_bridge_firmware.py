@@ -1,0 +1,263 @@
+"""The reference MicroPython firmware, run on CPython: stand-ins for ``machine`` and a simulated
+RC522 chip behind a fake SPI bus; its output is checked by the host's own session."""
+
+import binascii
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+import firmware_bridge.firmware as firmware_package
+from firmware_bridge.protocol import decode_message, encode_frame, Tag
+from firmware_bridge.readers import ReaderChange
+from firmware_bridge.session import LinkChange, Session
+
+sys.path.insert(0, str(Path(firmware_package.__file__).parent))
+import board as fw_board  # noqa: E402
+import ct1  # noqa: E402
+import mfrc522  # noqa: E402
+from presence import ERROR, OK, TIMEOUT, Presence  # noqa: E402
+
+
+class Chip:
+    """An RC522 as seen through SPI registers, with at most one card (4- or 7-byte UID) in its field."""
+
+    def __init__(self, uid=None, version=0x92):
+        self.registers = {mfrc522.VERSION: version, mfrc522.TX_CONTROL: 0x80}
+        self.fifo_in, self.fifo_out = [], []
+        self.uid, self.halted, self.garble = uid, False, False
+        self.pending_read = None
+
+    def field_on(self):
+        return self.registers[mfrc522.TX_CONTROL] & 0x03 == 0x03
+
+    def write(self, data):
+        address = data[0]
+        register = (address >> 1) & 0x3F
+        if address & 0x80:
+            self.pending_read = register
+            return
+        value = data[1]
+        if register == mfrc522.FIFO_DATA:
+            self.fifo_in.append(value)
+        elif register == mfrc522.FIFO_LEVEL and value & 0x80:
+            self.fifo_in, self.fifo_out = [], []
+        elif register == mfrc522.TX_CONTROL:
+            if value & 0x03 == 0:
+                self.halted = False  # a field cycle resets the card
+            self.registers[register] = value
+        elif register == mfrc522.BIT_FRAMING and value & 0x80:
+            self._exchange(bytes(self.fifo_in))
+        else:
+            self.registers[register] = value
+
+    def read(self, count):
+        register = self.pending_read
+        if register == mfrc522.FIFO_DATA:
+            return bytes([self.fifo_out.pop(0)])
+        if register == mfrc522.FIFO_LEVEL:
+            return bytes([len(self.fifo_out)])
+        return bytes([self.registers.get(register, 0)])
+
+    def _answer(self, reply):
+        self.fifo_out = list(reply)
+        self.registers[mfrc522.COM_IRQ] = 0x30
+        self.registers[mfrc522.ERROR_REG] = 0x02 if self.garble else 0
+
+    def _exchange(self, command):
+        self.fifo_in = []
+        self.registers[mfrc522.COM_IRQ] = 0x01
+        self.registers[mfrc522.ERROR_REG] = 0
+        if self.uid is None or not self.field_on():
+            return
+        uid = bytes.fromhex(self.uid)
+        levels = [uid] if len(uid) == 4 else [bytes([0x88]) + uid[:3], uid[3:]]
+        if command == bytes([mfrc522.WUPA]):
+            self._answer(b"\x44\x00")
+        elif command[:2] in (bytes([mfrc522.CL1, 0x20]), bytes([mfrc522.CL2, 0x20])):
+            part = levels[command[0] == mfrc522.CL2]
+            self._answer(part + bytes([part[0] ^ part[1] ^ part[2] ^ part[3]]))
+        elif command[1:2] == b"\x70" and command[-2:] == mfrc522.crc_a(command[:-2]):
+            self._answer(b"\x08" + mfrc522.crc_a(b"\x08"))
+        elif command[0] == mfrc522.HALT:
+            self.halted = True
+
+
+class Pin:
+    OUT = 1
+
+    def __init__(self, number, mode=None):
+        self.number, self.level = number, 1
+
+    def value(self, level=None):
+        if level is not None:
+            self.level = level
+        return self.level
+
+
+class Bus:
+    """A shared SPI bus: bytes go to the chip whose chip-select pin is low."""
+
+    def __init__(self, chips):
+        self.chips = chips  # {cs pin number: Chip}
+        self.pins = {}
+
+    def selected(self):
+        low = [number for number, pin in self.pins.items() if pin.level == 0]
+        assert len(low) == 1, "exactly one reader must be selected on the shared bus"
+        return self.chips[low[0]]
+
+    def write(self, data):
+        self.selected().write(data)
+
+    def read(self, count):
+        return self.selected().read(count)
+
+
+def reader(chip, number=5):
+    bus = Bus({number: chip})
+    pin = Pin(number)
+    bus.pins[number] = pin
+    return mfrc522.MFRC522(bus, pin)
+
+
+def test_framing_matches_the_host_codec():
+    assert ct1.crc16(b"123456789") == binascii.crc_hqx(b"123456789", 0xFFFF) == 0x29B1
+    line = ct1.frame(65537, "TAG", [2, "PLACED", "04A23B1C"])
+    assert line == encode_frame(1, "TAG", ["2", "PLACED", "04A23B1C"])
+    assert decode_message(line) == Tag(2, True, "04A23B1C")
+
+
+def test_host_requests_are_read_and_bad_ones_flagged():
+    assert ct1.parse_request(encode_frame(3, "SYNC?").rstrip(b"\n") + b"\r") == "SYNC?"
+    assert ct1.parse_request(b"$CT1,3,SYNC?*0000") == "BAD"
+    assert ct1.parse_request(b"hello") is None
+    buffer = ct1.LineBuffer()
+    assert buffer.feed(b"a" * 200) == [] and buffer.feed(b"\nok\n") == [b"ok"]
+
+
+def test_crc_a_check_value():
+    assert mfrc522.crc_a(b"123456789") == bytes([0x05, 0xBF])
+
+
+def test_removal_needs_two_clean_misses_and_cycles_the_field():
+    presence = Presence()
+    assert presence.update(OK, "04A23B1C", 0) == ([("PLACED", "04A23B1C")], False)
+    assert presence.update(TIMEOUT, None, 30) == ([], False)
+    assert presence.update(OK, "04A23B1C", 60) == ([], False)
+    assert presence.update(TIMEOUT, None, 90) == ([], False)
+    assert presence.update(TIMEOUT, None, 120) == ([("REMOVED", "04A23B1C")], True)
+
+
+def test_garbled_answers_are_not_misses_but_a_backstop_ends_them():
+    presence = Presence()
+    presence.update(OK, "04A23B1C", 0)
+    assert all(presence.update(ERROR, None, t) == ([], False) for t in range(100, 1500, 100))
+    assert presence.update(ERROR, None, 1500) == ([("REMOVED", "04A23B1C")], True)
+
+
+def test_a_different_uid_must_be_read_twice_to_replace_a_card():
+    presence = Presence()
+    presence.update(OK, "04A23B1C", 0)
+    assert presence.update(OK, "0A0B0C0D", 30) == ([], False)
+    assert presence.update(OK, "04A23B1C", 60) == ([], False)
+    presence.update(OK, "0A0B0C0D", 90)
+    assert presence.update(OK, "0A0B0C0D", 120) == ([("REMOVED", "04A23B1C"), ("PLACED", "0A0B0C0D")], False)
+
+
+def test_the_driver_reads_4_and_7_byte_uids_and_tells_timeouts_from_errors():
+    chip = Chip()
+    rc522 = reader(chip)
+    assert rc522.version() == 0x92
+    assert chip.registers[mfrc522.T_RELOAD_L] == mfrc522.TIMEOUT_TICKS and chip.field_on()
+    assert rc522.poll() == (TIMEOUT, None)
+    chip.uid = "04A23B1C"
+    assert rc522.poll() == (OK, "04A23B1C") and chip.halted
+    assert rc522.poll() == (OK, "04A23B1C")  # WUPA wakes a halted card
+    chip.uid = "04A23B1C556677"
+    assert rc522.poll() == (OK, "04A23B1C556677")
+    chip.garble = True
+    assert rc522.poll() == (ERROR, None)
+    rc522.cycle_field()
+    assert not chip.halted and chip.field_on()
+
+
+class Clock:
+    def __init__(self):
+        self.ms = 0
+
+    def __call__(self):
+        return self.ms
+
+
+def run_board(chips, clock):
+    bus = Bus(chips)
+    readers = []
+    for number, chip in chips.items():
+        pin = Pin(number)
+        bus.pins[number] = pin
+        readers.append(mfrc522.MFRC522(bus, pin))
+    out = []
+    return fw_board.Board(readers, out.append, clock), out
+
+
+def host_view(lines):
+    session = Session()
+    session.opened(0.0)
+    outputs = session.feed(b"".join(lines), 0.1)
+    return ([(c.kind, c.reader, c.uid) for c in outputs if isinstance(c, ReaderChange)],
+            [c.state for c in outputs if isinstance(c, LinkChange)], session)
+
+
+def test_the_board_speaks_ct1_that_the_host_accepts():
+    chips = {5: Chip(), 6: Chip(), 7: Chip(version=0x00)}
+    clock = Clock()
+    board, out = run_board(chips, clock)
+    board.hello()
+    chips[6].uid = "04A23B1C"
+    for _ in range(3):
+        clock.ms += 30
+        board.step()
+    chips[6].uid = None
+    for _ in range(3):
+        clock.ms += 30
+        board.step()
+    clock.ms = 2100
+    board.step()
+    changes, links, session = host_view(out)
+    assert links == ["up", "resynced"]
+    assert changes == [("placed", 1, "04A23B1C"), ("removed", 1, "04A23B1C")]
+    assert session.counters.bad_crc == 0 and session.counters.malformed == 0
+    kinds = [decode_message(line) for line in out]
+    assert any(getattr(m, "reader", None) == 2 and m.ok is False for m in kinds)  # RDR 2 FAIL
+    assert [type(m).__name__ for m in kinds].count("Heartbeat") == 1
+
+
+def test_the_board_answers_host_requests():
+    board, out = run_board({5: Chip()}, Clock())
+    board.heard(encode_frame(0, "SYNC?") + encode_frame(1, "PING") + b"$CT1,2,PING*0000\n")
+    assert [type(decode_message(line)).__name__ for line in out] == ["State", "Heartbeat", "McuError"]
+
+
+def test_main_wires_readers_to_their_chip_select_pins(monkeypatch):
+    machine = types.SimpleNamespace(Pin=Pin)
+    chips = {number: Chip() for number in (5, 6, 7, 8)}
+    bus = Bus(chips)
+
+    def spi(*args, **kwargs):
+        return bus
+
+    def pin(number, mode=None):
+        made = Pin(number, mode)
+        bus.pins[number] = made
+        return made
+
+    pin.OUT = Pin.OUT
+    machine.SPI, machine.Pin = spi, pin
+    monkeypatch.setitem(sys.modules, "machine", machine)
+    import importlib
+    main = importlib.import_module("main")
+    readers = main.build(4)
+    assert [r.cs.number for r in readers] == [5, 6, 7, 8]
+    assert all(r.version() == 0x92 for r in readers)
