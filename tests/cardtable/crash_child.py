@@ -1,0 +1,30 @@
+"""Child process for the crash-safety test: resumes the journal's game and plays on until killed.
+
+Usage: python crash_child.py JOURNAL SEED. Prints "ready" once resumed and "accepted N" after each
+action the journal has committed (N = actions in the game so far).
+"""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from cardtable.controller import Controller, TableSetup  # noqa: E402
+from cardtable.journal import Journal  # noqa: E402
+from tests.cardtable.crash_script import script  # noqa: E402
+
+
+def main(path: str, seed: int) -> None:
+    actions = script(seed)
+    with Journal(path) as journal:
+        controller = Controller(TableSetup("cribbage", 2, seed=seed), journal)
+        done = len(journal.raw_actions(controller.game_id))
+        print("ready", done, flush=True)
+        for action in actions[done:]:
+            assert controller.submit(action) is not None, controller.warning
+            done += 1
+            print("accepted", done, flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], int(sys.argv[2]))

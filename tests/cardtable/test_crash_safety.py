@@ -1,0 +1,62 @@
+"""Crash safety: kill the controller at 100 random points; each restart resumes exactly.
+
+The child process (crash_child.py) resumes the journal's game and submits the game's actions one
+by one, printing "accepted N" after each commit. The test kills it with SIGKILL after a random
+delay, then checks that the journal rebuilds the state after its last committed action, that no
+action the child reported as accepted was lost, and that a new controller resumes that state.
+"""
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from cardtable.controller import Controller, TableSetup
+from cardtable.journal import Journal
+from engine.game import get_game
+from tests.cardtable.crash_script import script
+
+CHILD = Path(__file__).with_name("crash_child.py")
+SEED = 11
+KILLS = 100
+
+
+def _state_after(actions):
+    game = get_game("cribbage")
+    state = game.new_game(2, mode="table", seed=SEED)
+    for action in actions:
+        state, _ = game.apply(state, action)
+    return state
+
+
+def test_killed_at_random_points_the_game_resumes_where_it_was(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    actions = script(SEED)
+    rng = random.Random(7)
+    kills = 0
+    while kills < KILLS:
+        child = subprocess.Popen([sys.executable, str(CHILD), str(path), str(SEED)],
+                                 stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+        assert child.stdout.readline().startswith("ready")
+        time.sleep(rng.uniform(0, 0.004))
+        child.send_signal(signal.SIGKILL)
+        out, _ = child.communicate()
+        kills += 1
+        reported = [int(line.split()[1]) for line in out.splitlines() if line.startswith("accepted")]
+        with Journal(path) as journal:
+            record = journal.games()[-1]
+            replay = journal.replay(record.id)
+            assert not replay.problems
+            committed = record.actions
+            if reported:
+                assert committed >= reported[-1], "an action reported as accepted was lost"
+            assert replay.state == _state_after(actions[:committed])
+            resumed = Controller(TableSetup("cribbage", 2, seed=SEED), journal)
+            if committed < len(actions):
+                assert resumed.resumed and resumed.state == replay.state
+        if committed == len(actions):
+            break
+    assert kills == KILLS, f"the game ended after {kills} kills; make the kills come sooner"
