@@ -153,7 +153,9 @@ class AllFives(TrickGame):
         if state.phase == DISCARD:
             seat = self._discard_seat(state)
             extra = state.held[seat] - 6
-            return Prompt(seat, ("discard",), f"Seat {seat + 1}: discard {plural(extra, 'card')} face down to keep six")
+            buttons = () if self.knows_hands(state) else ("discard",)
+            return Prompt(seat, ("discard",), f"Seat {seat + 1}: discard {plural(extra, 'card')} face down to keep six",
+                          buttons)
         return self._play_prompt(state)
 
     def _no_gift(self, state) -> bool:
@@ -274,6 +276,15 @@ class AllFives(TrickGame):
         others = ", ".join(str(s) for i, s in enumerate(state.scores) if i != winner)
         text = f"Seat {winner + 1} wins {state.scores[winner]} to {others}"
         return Outcome(Termination.TARGET_REACHED, (winner,), state.scores, text)
+
+    def _centre(self, state) -> tuple[str, tuple]:
+        if not state.turn_ups:
+            return "", ()
+        label = f"Trumps: {SUIT_NAMES[state.trump]}" if state.trump else "Turned up"
+        return label, state.turn_ups
+
+    def _target(self, state) -> int:
+        return state.options["target"]
 
     # -- knowledge and bots -------------------------------------------------------------------
     def _seen(self, state) -> set:

@@ -34,7 +34,7 @@ from itertools import combinations
 
 from engine.cards import SUIT_NAMES, Card, parse_card, parse_cards
 from engine.errors import IllegalAction
-from engine.game import DEALER, Action, Event, Outcome, Prompt, ScoreItem, Termination, register
+from engine.game import DEALER, Action, CardSlot, Event, Outcome, Prompt, ScoreItem, Termination, register
 from engine.games.tricks import (
     CUT, DEAL, PLAY, TURN_UP, TrickGame, TrickGameState, add_at, check_play, power, replace_at, start_tricks,
 )
@@ -88,6 +88,8 @@ class Fifteen(TrickGame):
     players = (2,)
     state_type = FifteenState
     hidden_kinds = frozenset({"discard"})
+    card_actions = {**TrickGame.card_actions, "discard": CardSlot(2, "crib"), "give": CardSlot(1, "starter"),
+                    "crib": CardSlot(4, "crib")}
     cut_rule = "lowest deals (ace low)"
     options = (TrickGame.penalty_option, TrickGame.reader_option)
 
@@ -310,6 +312,14 @@ class Fifteen(TrickGame):
             state = replace(state, outcome=Outcome(Termination.TARGET_REACHED, (seat,), state.scores, text))
             events.append(Event("game_over", seat, text=text))
         return state, events
+
+    def _centre(self, state) -> tuple[str, tuple]:
+        if not state.upcard:
+            return "", ()
+        return f"Up-card (trumps {SUIT_NAMES[state.upcard.suit]})", (state.upcard,)
+
+    def _target(self, state) -> int:
+        return TARGET
 
     # -- knowledge, bots and simulation -------------------------------------------------------
     def _seen(self, state) -> set:

@@ -24,7 +24,9 @@ from dataclasses import dataclass, replace
 
 from engine.cards import SUIT_NAMES, SUITS, Card, parse_card, parse_cards, standard_52
 from engine.errors import IllegalAction, InvalidInput
-from engine.game import DEALER, TABLE, Action, Event, Game, Option, Outcome, Prompt, ScoreItem, shuffled
+from engine.game import (
+    DEALER, TABLE, Action, CardSlot, Event, Game, Option, Outcome, Prompt, PublicView, ScoreItem, shuffled,
+)
 from engine.wording import plural
 
 CUT, DEAL, TURN_UP, PLAY = "cut", "deal", "turn_up", "play"
@@ -224,6 +226,7 @@ class TrickGame(Game):
     """
 
     deck = "standard"
+    card_actions = {"cut": CardSlot(1), "play": CardSlot(1), "deal": CardSlot(1), "turn_up": CardSlot(1, "starter")}
     reader_option = Option(
         "reader_deal", False,
         "table mode: each dealt card is scanned to its seat, so follow-suit is enforced at once")
@@ -471,6 +474,30 @@ class TrickGame(Game):
             return (at_stake if winning else -at_stake) - cost
         return (at_stake / 2 if winning else -self._card_points(state, card)) - cost
 
+    # -- the display ---------------------------------------------------------------------------
+    def public_view(self, state) -> PublicView:
+        """Scores aside, what the table shows: the turn-up(s), the trick on the table, the dealer
+        and who has been caught revoking this hand."""
+        notes = tuple(
+            ", ".join(word for word, yes in (("deals", seat == state.dealer and state.phase != CUT),
+                                             ("revoked", seat in state.revokers)) if yes)
+            for seat in range(state.players)
+        )
+        status = f"Hand {state.hand_no + 1}, game to {self._target(state)}"
+        if state.phase == CUT:
+            return PublicView(f"Cut for deal, game to {self._target(state)}", "Cuts", state.cuts, notes=notes)
+        label, cards = self._centre(state)
+        if state.tricks and state.phase == PLAY:
+            return PublicView(status, label, cards, f"Trick {state.tricks.trick_no}", state.tricks.current, notes)
+        return PublicView(status, label, cards, notes=notes)
+
+    def _centre(self, state) -> tuple[str, tuple]:
+        """The label and cards of what sets the hand (turn-ups, the up-card)."""
+        raise NotImplementedError
+
+    def _target(self, state) -> int:
+        raise NotImplementedError
+
     # -- simulation ----------------------------------------------------------------------------
     def observe(self, table_state, dealer_states) -> Action | None:
         kinds = self.prompt(table_state).kinds
@@ -486,3 +513,76 @@ class TrickGame(Game):
 
     def _observe_more(self, table_state, twin, kinds) -> Action | None:
         return None
+
+
+# -- simulation: a revoke made on purpose -------------------------------------------------------------
+@dataclass(frozen=True)
+class RevokePlan:
+    """Two plays of one seat in one hand to exchange at the table: on trick ``trick`` the seat
+    followed ``suit`` with ``kept`` but the table is shown ``shown`` (of another suit) instead; on
+    ``evidence_trick`` the seat played ``shown`` and the table sees ``kept``. The table's story is
+    a real revoke (the seat held ``kept`` when it showed out), and both tricks keep their winners,
+    so the rest of the game runs on. ``first``/``second`` count the twin's seat actions."""
+
+    hand_no: int
+    seat: int
+    suit: str
+    trick: int
+    evidence_trick: int
+    kept: Card
+    shown: Card
+    first: int
+    second: int
+
+    def tamper(self, game: Game):
+        """A ``tamper`` for :func:`engine.simulate.play_at_table` that makes the exchange."""
+        calls = iter(range(10**9))
+        swap = {self.first: self.shown, self.second: self.kept}
+
+        def tamper(action: Action, _dealer_state) -> Action:
+            index = next(calls)
+            if index in swap:
+                return replace(action, cards=(swap[index],))
+            return game.conceal(action)
+
+        return tamper
+
+
+def plan_revokes(steps) -> list[RevokePlan]:
+    """Every exchange of two plays that :class:`RevokePlan` can make in a table run's ``steps``
+    (:class:`engine.simulate.TableStep`, from a run without tampering)."""
+    plays, before, index = [], None, -1
+    for step in steps:
+        index += step.dealer_action is not None
+        if step.table_action.kind == "play" and before is not None and before.tricks:
+            tricks = before.tricks
+            seat, card = step.table_action.seat, step.table_action.card
+            plays.append((before.hand_no, before.deal_no, tricks.trick_no, tricks.trump, seat, card, index,
+                          card in before.hands[seat]))
+        before = step.table_state
+    tricks: dict[tuple, list] = {}
+    for hand, deal, no, trump, seat, card, i, known in plays:
+        tricks.setdefault((hand, deal, no), []).append((seat, card, i, known, trump))
+    plans = []
+    for (hand, deal, no), first in tricks.items():
+        led = first[0][1].suit
+        for pos, (seat, kept, i, known, trump) in enumerate(first):
+            if pos == 0 or kept.suit != led or known:
+                continue                    # a card the table knows is held cannot be hidden
+            for (hand2, deal2, no2), second in tricks.items():
+                if (hand2, deal2) != (hand, deal) or no2 <= no:
+                    continue
+                for pos2, (seat2, shown, j, _, _) in enumerate(second):
+                    if seat2 != seat or pos2 == 0 or shown.suit == led:
+                        continue
+                    if shown.suit == second[0][1].suit != led:
+                        continue            # the table would see a show-out that is not one
+                    if _same_winner(first, pos, shown, trump) and _same_winner(second, pos2, kept, trump):
+                        plans.append(RevokePlan(hand, seat, led, no, no2, kept, shown, i, j))
+    return plans
+
+
+def _same_winner(trick: list, pos: int, card: Card, trump: str) -> bool:
+    cards = [c for _, c, *_ in trick]
+    changed = cards[:pos] + [card] + cards[pos + 1:]
+    return trick_winner(cards, trump) == trick_winner(changed, trump)
