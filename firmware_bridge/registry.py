@@ -104,8 +104,9 @@ class TagRegistry:
     # --- the file ---
 
     def to_json(self) -> dict:
-        return {"format": FORMAT, "version": VERSION, "deck": self.deck.name,
-                "tags": dict(sorted(self._cards.items(), key=lambda item: self.deck.cards.index(self.deck.card(item[1]))))}
+        order = {card.id: position for position, card in enumerate(self.deck.cards)}
+        tags = dict(sorted(self._cards.items(), key=lambda item: order[item[1]]))
+        return {"format": FORMAT, "version": VERSION, "deck": self.deck.name, "tags": tags}
 
     def save(self, path: Path | str | None = None) -> Path:
         """Write the registry (atomically) to ``path`` or the path it was loaded from.
