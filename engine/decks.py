@@ -120,15 +120,26 @@ def _faces_as_cards(faces) -> tuple[PhysicalCard, ...]:
     return tuple(PhysicalCard(str(face), face) for face in faces)
 
 
+def its15_value_cards(colour: str, value_cards: dict[int, int] | None = None) -> tuple[PhysicalCard, ...]:
+    """One colour's value cards, ones first, each copy numbered from 1: "V1R-1" ... "V2R-2".
+
+    >>> [card.id for card in its15_value_cards("R", {1: 2, 2: 1})]
+    ['V1R-1', 'V1R-2', 'V2R-1']
+    """
+    counts = ITS15_VALUE_CARDS if value_cards is None else value_cards
+    cards = []
+    for value, count in sorted(counts.items()):
+        face = ItsFace("V", value, colour)
+        cards += [PhysicalCard(f"{face}-{n}", face) for n in range(1, count + 1)]
+    return tuple(cards)
+
+
 def its15_cards(value_cards: dict[int, int] | None = None) -> tuple[PhysicalCard, ...]:
     """The It's 15 set: brown 1-10, green 1-9 and, per colour, value cards as counted."""
-    counts = ITS15_VALUE_CARDS if value_cards is None else value_cards
     cards = [PhysicalCard(f"B{v}", ItsFace("B", v)) for v in range(1, 11)]
     cards += [PhysicalCard(f"G{v}", ItsFace("G", v)) for v in range(1, 10)]
     for colour in ITS15_COLOURS:
-        for value, count in sorted(counts.items()):
-            face = ItsFace("V", value, colour)
-            cards += [PhysicalCard(f"{face}-{n}", face) for n in range(1, count + 1)]
+        cards += its15_value_cards(colour, value_cards)
     return tuple(cards)
 
 

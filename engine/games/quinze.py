@@ -1,0 +1,544 @@
+"""Le Quinze for 2, 3 or 4 players with the French 40-card pack, in dealer mode and table mode.
+
+A deal (RULES.md Q1-Q12): draw for first deal, lowest deals (Q8); three cards each and four face up
+in the centre (Q6 option ``escoba_de_mano``); play passes counter-clockwise, to the right, starting
+at the dealer's right (Q8). A played card takes any set of table cards that makes 15 with it
+(A-7 face value, J 8, Q 9, K 10; Q2); taking is compulsory when possible and the player chooses the
+set (Q3, option ``capture_optional``); otherwise the card stays on the table, also on an empty
+table (Q12). Clearing the table is a scopa, one point, also on the last play by default (Q4).
+When everyone has played three cards, three more each until the 40 cards are used (Q7); the cards
+left go to the last player who took (Q5). End-of-deal points: most cards, most clubs, the seven
+of clubs, most sevens, a tie for the most scoring nobody (Q9). After each deal, a side with 11
+or more and the highest total wins; a tie at the top plays another deal (Q10, option
+``tie_break``). Four players play alone, or in partnerships of opposite seats as an option (Q11).
+
+Seats are numbered clockwise, as in every game here, so "to the right" is the seat before.
+
+In table mode the engine learns the cards drawn for the deal, the four cards turned up and each
+card as it is played; hands are never seen. A capture is named by the cards that leave the table:
+a ``play`` action carries the played card followed by the cards it takes. A ``play`` with the card
+alone (what a camera sees first) takes the only possible set, stays on the table when nothing can
+be taken, and otherwise waits for a ``capture`` action carrying the cards that left the table, or
+the choice of a set by its label: the prompt's choices list the possible sets ("2H 6S"), plus
+"leave" when taking is optional. Every card of the pack is seen by the end of a deal.
+
+Public and stable: :func:`captures` and :func:`value`.
+
+>>> [sorted(map(str, s)) for s in captures("6S 2H JD 4C", "7C")]
+[['JD'], ['2H', '6S']]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.cards import Card, french_40, parse_card, parse_cards
+from engine.errors import IllegalAction, InvalidInput
+from engine.game import (
+    DEALER, TABLE, Action, CardSlot, Event, Game, Option, Outcome, Prompt, PublicView, ScoreItem,
+    Termination, register, shuffled,
+)
+from engine.wording import join_words, number_words, plural
+
+__all__ = ["LeQuinze", "QuinzeState", "captures", "value"]
+
+CUT, TURN_UP, PLAY, CAPTURE = "cut", "turn_up", "play", "capture"
+LEAVE = "leave"
+PACK_SIZE, TABLE_CARDS, HAND_SIZE = 40, 4, 3
+SEVEN_OF_CLUBS = Card(7, "C")
+#: End-of-deal categories in the order Parlett's tie-break counts them (Q10 option "count order").
+COUNT_ORDER = ("cards", "clubs", "seven of clubs", "sevens", "scopa")
+#: What each end-of-deal point counts in a side's cards (Q9).
+_CATEGORIES = {
+    "cards": lambda card: True,
+    "clubs": lambda card: card.suit == "C",
+    "seven of clubs": lambda card: card == SEVEN_OF_CLUBS,
+    "sevens": lambda card: card.rank == 7,
+}
+
+
+def value(card: Card | str) -> int:
+    """A card's value for making 15: A-7 their number, jack 8, queen 9, king 10 (Q2).
+
+    :raises InvalidInput: for an 8, 9 or 10, which the French 40-card pack does not have.
+    """
+    card = parse_card(card)
+    if 8 <= card.rank <= 10:
+        raise InvalidInput(f"the {card.name} is not in the French 40-card pack")
+    return card.rank if card.rank <= 7 else card.rank - 3
+
+
+def captures(table, played) -> list[frozenset[Card]]:
+    """Every set of ``table`` cards that ``played`` can take: values summing to 15 with it (Q2).
+
+    ``table`` is an iterable of cards or card text, ``played`` a card or card text. The sets come
+    smallest first, then in card order; the list is empty when nothing can be taken.
+
+    >>> [sorted(map(str, s)) for s in captures(["KH", "5S", "5D"], "5C")]
+    [['KH'], ['5D', '5S']]
+    >>> captures("AH 2S", "3D")
+    []
+
+    :raises InvalidInput: for text that names no card, a card outside the 40-card pack, or a
+        table that shows the same card twice or shows the played card.
+    """
+    cards = sorted(parse_cards(table))
+    card = parse_card(played)
+    if len(set(cards)) != len(cards) or card in cards:
+        raise InvalidInput("a card cannot be on the table twice, nor on the table and in play")
+    values = [value(c) for c in cards]
+    found: list[frozenset[Card]] = []
+
+    def search(start: int, need: int, chosen: tuple[Card, ...]) -> None:
+        if need == 0:
+            found.append(frozenset(chosen))
+            return
+        for i in range(start, len(cards)):
+            if values[i] <= need:
+                search(i + 1, need - values[i], chosen + (cards[i],))
+
+    search(0, 15 - value(card), ())
+    return sorted(found, key=lambda s: (len(s), sorted(s)))
+
+
+def _label(cards) -> str:
+    """A capture as the display and the prompt's choices write it: "2H 6S"."""
+    return " ".join(map(str, sorted(cards)))
+
+
+@dataclass(frozen=True)
+class QuinzeState:
+    players: int
+    options: dict
+    mode: str
+    seed: int
+    scores: tuple[int, ...]             # per side, numbered by its lowest seat (partners share)
+    phase: str = CUT
+    dealer: int = 0
+    deal_no: int = 0
+    round_no: int = 0                   # which three-card round of the deal (Q7)
+    cuts: tuple = ()                    # cards drawn for the first deal, by seat
+    hands: tuple = ()                   # dealer mode: the cards each seat holds
+    stock: tuple = ()                   # dealer mode: the undealt cards, top first
+    held: tuple[int, ...] = ()          # how many cards each seat holds
+    turned: tuple = ()                  # the cards turned up in the centre at the start of the deal
+    table: tuple = ()                   # the cards on the table now
+    taken: tuple = ()                   # per side, the cards it has taken this deal
+    scopas: tuple[int, ...] = ()        # per side, scopas this deal
+    played: tuple = ()                  # every card played this deal, in order
+    last_taker: int | None = None       # the seat that took last (Q5)
+    turn: int = 0
+    pending: Card | None = None         # a played card waiting for the choice of its capture
+    last_capture: tuple = ()            # the latest capture: the card played, then the cards it took
+    deal_start: tuple[int, ...] = ()    # scores when the deal began (Q10 tie-break)
+    outcome: Outcome | None = None
+
+
+def _sides(players: int, options: dict) -> int:
+    return 2 if players == 4 and options["partnerships"] else players
+
+
+def _side(state: QuinzeState, seat: int) -> int:
+    return seat % _sides(state.players, state.options)
+
+
+def _right(state: QuinzeState, seat: int) -> int:
+    """The next player counter-clockwise (Q8)."""
+    return (seat - 1) % state.players
+
+
+def _put(values: tuple, index: int, item) -> tuple:
+    return values[:index] + (item,) + values[index + 1:]
+
+
+def _rounds(players: int) -> int:
+    return (PACK_SIZE - TABLE_CARDS) // (HAND_SIZE * players)
+
+
+@register
+class LeQuinze(Game):
+    name = "quinze"
+    title = "Le Quinze"
+    aliases = ("le quinze", "lequinze", "scopa15")
+    deck = "french40"
+    players = (2, 3, 4)
+    state_type = QuinzeState
+    card_actions = {"cut": CardSlot(1), "turn_up": CardSlot(1, "centre"), "play": CardSlot(1)}
+    options = (
+        Option("target", 11, "points to win, totalled after each deal (Q10)"),
+        Option("capture_optional", False, "a card that can take may stay on the table instead (Q3)"),
+        Option("last_play_scopa_counts", True, "clearing the table with the deal's last card is a scopa (Q4)"),
+        Option("escoba_de_mano", False, "four turned-up cards making 15 (or two 15s) go to the dealer as scopas (Q6)"),
+        Option("partnerships", False, "four players: opposite seats pool their cards and points (Q11)"),
+        Option("tie_break", "another deal", "a tie at the top after a deal: play another deal, or count the "
+               "last deal's points in the order cards, clubs, seven of clubs, sevens, scopas (Q10)",
+               ("another deal", "count order")),
+    )
+
+    # -- construction -----------------------------------------------------------------------
+    def _new_game(self, players, options, mode, seed):
+        if options["partnerships"] and players != 4:
+            raise InvalidInput("partnerships need four players")
+        if options["target"] < 1:
+            raise InvalidInput("the target must be at least one point")
+        state = QuinzeState(players, options, mode, seed, scores=(0,) * _sides(players, options))
+        return self._draw_for_deal(state) if mode == DEALER else state
+
+    def _draw_for_deal(self, state: QuinzeState) -> QuinzeState:
+        """Dealer mode: each seat draws from a seeded pack until one card is lowest (Q8)."""
+        for attempt in range(100):
+            cuts = shuffled(french_40(), state.seed, f"cut{attempt}")[: state.players]
+            values = [value(c) for c in cuts]
+            if values.count(min(values)) == 1:
+                break
+        return self._start_deal(replace(state, cuts=cuts), values.index(min(values)), 0)
+
+    def _start_deal(self, state: QuinzeState, dealer: int, deal_no: int) -> QuinzeState:
+        n, sides = state.players, len(state.scores)
+        state = replace(
+            state, phase=TURN_UP, dealer=dealer, deal_no=deal_no, round_no=0, held=(HAND_SIZE,) * n,
+            turned=(), table=(), taken=((),) * sides, scopas=(0,) * sides, played=(), last_taker=None,
+            turn=_right(state, dealer), pending=None, deal_start=state.scores, hands=(), stock=(),
+        )
+        if state.mode == TABLE:
+            return state
+        pack = shuffled(french_40(), state.seed, f"deal{deal_no}")
+        hands = tuple(tuple(sorted(pack[i * HAND_SIZE:(i + 1) * HAND_SIZE])) for i in range(n))
+        turned = pack[n * HAND_SIZE:n * HAND_SIZE + TABLE_CARDS]
+        state = replace(state, hands=hands, stock=pack[n * HAND_SIZE + TABLE_CARDS:])
+        return self._lay_out(state, turned)[0]
+
+    def _lay_out(self, state: QuinzeState, turned: tuple):
+        """The four cards are face up: play begins (after the dealer's escoba de mano, Q6)."""
+        state = replace(state, turned=turned, table=turned, phase=PLAY)
+        events = [Event("turn_up", None, cards=turned, text=f"On the table: {_label(turned)}")]
+        total = sum(map(value, turned))
+        # Two 15s: some part holding the first card makes 15, so the rest makes the other 15.
+        doubles = total == 30 and bool(captures(turned[1:], turned[0]))
+        if not state.options["escoba_de_mano"] or not (total == 15 or doubles):
+            return state, events
+        count = 1 if total == 15 else 2
+        side = _side(state, state.dealer)
+        state = replace(
+            state, table=(), taken=_put(state.taken, side, state.taken[side] + turned),
+            last_taker=state.dealer, scopas=_put(state.scopas, side, state.scopas[side] + count),
+        )
+        items = (ScoreItem("scopa", count, turned, f"{plural(count, 'scopa')} de mano"),)
+        return self._score(state, state.dealer, items, events)
+
+    # -- the prompt ---------------------------------------------------------------------------
+    def prompt(self, state: QuinzeState) -> Prompt:
+        if state.outcome:
+            return Prompt(None, (), state.outcome.text)
+        if state.phase == CUT:
+            seat = len(state.cuts)
+            return Prompt(seat, ("cut",), f"Seat {seat + 1}: draw a card and show it; the lowest deals")
+        if state.phase == TURN_UP:
+            left = TABLE_CARDS - len(state.turned)
+            return Prompt(None, ("turn_up",), f"Seat {state.dealer + 1}: deal three cards each and turn "
+                                              f"{number_words(left)} card{'s' * (left > 1)} up in the centre")
+        if state.phase == PLAY:
+            on_table = _label(state.table) if state.table else "nothing"
+            return Prompt(state.turn, ("play",), f"Seat {state.turn + 1} to play (on the table: {on_table})")
+        labels = tuple(_label(s) for s in captures(state.table, state.pending))
+        choices = labels + ((LEAVE,) if state.options["capture_optional"] else ())
+        return Prompt(state.turn, ("capture",),
+                      f"Seat {state.turn + 1}: take {' or '.join(labels)} with the {state.pending}", choices)
+
+    # -- legal actions ------------------------------------------------------------------------
+    def legal_actions(self, state: QuinzeState) -> list[Action]:
+        if state.outcome or state.phase in (CUT, TURN_UP):
+            return []
+        seat = state.turn
+        if state.phase == CAPTURE:
+            return self._card_actions("capture", seat, state.pending, state)
+        if state.mode == TABLE:
+            return []
+        return [a for card in state.hands[seat] for a in self._card_actions("play", seat, card, state)]
+
+    def _card_actions(self, kind: str, seat: int, card: Card, state: QuinzeState) -> list[Action]:
+        sets = captures(state.table, card)
+        actions = [Action(kind, seat, (card, *sorted(s))) for s in sets]
+        if not sets:
+            actions.append(Action(kind, seat, (card,)))
+        elif state.options["capture_optional"]:
+            actions.append(Action(kind, seat, (card,), LEAVE))
+        return actions
+
+    # -- applying -----------------------------------------------------------------------------
+    def _apply(self, state: QuinzeState, action: Action):
+        return getattr(self, f"_do_{action.kind}")(state, action)
+
+    def _do_cut(self, state, action):
+        card = self._cards(action, 1, 1)[0]
+        if card in state.cuts:
+            raise IllegalAction(f"the {card.name} was already drawn; draw again", seat=action.seat, card=card)
+        cuts = state.cuts + (card,)
+        events = [Event("cut", action.seat, cards=(card,), text=f"Seat {action.seat + 1} draws the {card.name}")]
+        if len(cuts) < state.players:
+            return replace(state, cuts=cuts), events
+        values = [value(c) for c in cuts]
+        if values.count(min(values)) > 1:
+            events.append(Event("cut", text="A tie for the lowest card: everyone draws again"))
+            return replace(state, cuts=()), events
+        dealer = values.index(min(values))
+        events.append(Event("dealer", dealer, text=f"Seat {dealer + 1} deals"))
+        return self._start_deal(replace(state, cuts=cuts), dealer, 0), events
+
+    def _do_turn_up(self, state, action):
+        left = TABLE_CARDS - len(state.turned)
+        cards = self._cards(action, 1, left)
+        for card in cards:
+            self._check_unseen(state, card, action)
+        turned = state.turned + cards
+        if len(turned) < TABLE_CARDS:
+            return replace(state, turned=turned), [Event("turn_up", None, cards=cards, text=f"Turned up: {_label(cards)}")]
+        return self._lay_out(state, turned)
+
+    def _do_play(self, state, action):
+        seat = action.seat
+        cards = self._cards(action, 1, PACK_SIZE)
+        card, wanted = cards[0], cards[1:]
+        if state.mode == DEALER and card not in state.hands[seat]:
+            raise IllegalAction("you do not hold that card", seat=seat, card=card)
+        if state.mode == TABLE:
+            self._check_unseen(state, card, action)
+            if not state.held[seat]:
+                raise IllegalAction("you have played all your cards this round", seat=seat, card=card)
+        sets = captures(state.table, card)
+        chosen = self._chosen_set(state, action, card, wanted, sets)
+        hands = _put(state.hands, seat, tuple(c for c in state.hands[seat] if c != card)) if state.hands else ()
+        state = replace(state, hands=hands, held=_put(state.held, seat, state.held[seat] - 1),
+                        played=state.played + (card,))
+        if chosen is None:
+            event = Event("play", seat, cards=(card,), text=f"Seat {seat + 1} plays the {card.name}")
+            return replace(state, phase=CAPTURE, pending=card), [event]
+        return self._resolve(state, seat, card, chosen)
+
+    def _do_capture(self, state, action):
+        card = state.pending
+        wanted = tuple(c for c in self._cards(action, 0, PACK_SIZE) if c != card)
+        sets = captures(state.table, card)
+        if not wanted and isinstance(action.choice, str) and action.choice != LEAVE:
+            by_label = {_label(s): s for s in sets}
+            if action.choice not in by_label:
+                raise IllegalAction(f"choose one of: {', '.join(self.prompt(state).choices)}", seat=action.seat)
+            wanted = tuple(by_label[action.choice])
+        chosen = self._chosen_set(state, action, card, wanted, sets)
+        if chosen is None:
+            raise IllegalAction(f"say which cards the {card} takes: {' or '.join(map(_label, sets))}",
+                                seat=action.seat, card=card)
+        return self._resolve(replace(state, phase=PLAY, pending=None), action.seat, card, chosen)
+
+    def _chosen_set(self, state, action, card, wanted, sets) -> frozenset | None:
+        """The set the action takes (empty: the card stays), or ``None`` while the choice is open."""
+        seat = action.seat
+        if wanted:
+            chosen = frozenset(wanted)
+            if len(chosen) != len(wanted):
+                raise IllegalAction("a card cannot be taken twice", seat=seat, card=card)
+            missing = [c for c in wanted if c not in state.table]
+            if missing:
+                raise IllegalAction(f"the {missing[0].name} is not on the table", seat=seat, card=card)
+            if chosen not in sets:
+                total = value(card) + sum(map(value, chosen))
+                raise IllegalAction(f"{_label(chosen)} with it makes {total}, not 15", seat=seat, card=card)
+            return chosen
+        if not sets:
+            return frozenset()
+        if action.choice == LEAVE:
+            if not state.options["capture_optional"]:
+                raise IllegalAction(f"it takes {' or '.join(map(_label, sets))}, and taking is compulsory",
+                                    seat=seat, card=card)
+            return frozenset()
+        if len(sets) == 1 and not state.options["capture_optional"]:
+            return sets[0]
+        return None
+
+    def _resolve(self, state, seat: int, card: Card, chosen: frozenset):
+        """The played card takes ``chosen`` (or stays on the table when it is empty)."""
+        if not chosen:
+            state = replace(state, table=state.table + (card,))
+            events = [Event("play", seat, cards=(card,), text=f"Seat {seat + 1} plays the {card.name}: it stays on the table")]
+            return self._after_play(state, seat, events)
+        side = _side(state, seat)
+        pile = (card, *sorted(chosen))
+        table = tuple(c for c in state.table if c not in chosen)
+        state = replace(state, table=table, taken=_put(state.taken, side, state.taken[side] + pile), last_taker=seat,
+                        last_capture=pile)
+        events = [Event("capture", seat, cards=pile, text=f"Seat {seat + 1} takes {_label(chosen)} with the {card.name}")]
+        last_play = not any(state.held) and self._undealt(state) == 0
+        if not table and (not last_play or state.options["last_play_scopa_counts"]):
+            state = replace(state, scopas=_put(state.scopas, side, state.scopas[side] + 1))
+            state, events = self._score(state, seat, (ScoreItem("scopa", 1, pile, "a scopa"),), events)
+        return self._after_play(state, seat, events)
+
+    def _after_play(self, state, seat: int, events):
+        if any(state.held):
+            return replace(state, turn=_right(state, seat)), events
+        if self._undealt(state):
+            return self._deal_round(state, events)
+        return self._end_deal(state, events)
+
+    def _undealt(self, state) -> int:
+        return PACK_SIZE - TABLE_CARDS - HAND_SIZE * state.players * (state.round_no + 1)
+
+    def _deal_round(self, state, events):
+        """Three more cards each, no new table cards (Q7)."""
+        n = state.players
+        if state.mode == DEALER:
+            hands = tuple(tuple(sorted(state.stock[i * HAND_SIZE:(i + 1) * HAND_SIZE])) for i in range(n))
+            state = replace(state, hands=hands, stock=state.stock[n * HAND_SIZE:])
+        state = replace(state, round_no=state.round_no + 1, held=(HAND_SIZE,) * n, turn=_right(state, state.dealer))
+        events.append(Event("deal", state.dealer, text=f"Seat {state.dealer + 1} deals three more cards each"))
+        return state, events
+
+    def _end_deal(self, state, events):
+        if state.table and state.last_taker is not None:
+            side = _side(state, state.last_taker)
+            events.append(Event("remainder", state.last_taker, cards=state.table,
+                                text=f"Seat {state.last_taker + 1} takes the cards left: {_label(state.table)}"))
+            state = replace(state, taken=_put(state.taken, side, state.taken[side] + state.table), table=())
+        awards = self._deal_awards(state)
+        for side in range(len(state.scores)):
+            items = tuple(item for item_side, item in awards if item_side == side)
+            if items:
+                state, events = self._score(state, side, items, events)
+        events.append(Event("deal_over", None, text=f"Deal {state.deal_no + 1} is over: "
+                                                     f"{', '.join(map(str, state.scores))}"))
+        winner = self._winner(state, awards)
+        if winner is not None:
+            state = replace(state, outcome=self._outcome(state, winner))
+            events.append(Event("game_over", winner, text=state.outcome.text))
+            return state, events
+        dealer = _right(state, state.dealer)
+        events.append(Event("dealer", dealer, text=f"Seat {dealer + 1} deals"))
+        return self._start_deal(state, dealer, state.deal_no + 1), events
+
+    def _deal_awards(self, state) -> list[tuple[int, ScoreItem]]:
+        """The end-of-deal points (Q9): one each for most cards, most clubs, the seven of clubs
+        and most sevens; a tie for the most scores nobody."""
+        awards = []
+        for category, counts in _CATEGORIES.items():
+            per_side = [sum(map(counts, pile)) for pile in state.taken]
+            best = max(per_side)
+            if best and per_side.count(best) == 1:
+                side = per_side.index(best)
+                label = "the seven of clubs" if category == "seven of clubs" else f"most {category} ({best})"
+                awards.append((side, ScoreItem(category, 1, tuple(filter(counts, state.taken[side])), label)))
+        return awards
+
+    def _winner(self, state, awards) -> int | None:
+        """The side that wins after this deal (Q10), or ``None`` to play on."""
+        target, scores = state.options["target"], state.scores
+        best = max(scores)
+        if best < target:
+            return None
+        leaders = [side for side, score in enumerate(scores) if score == best]
+        if len(leaders) == 1:
+            return leaders[0]
+        if state.options["tie_break"] != "count order":
+            return None
+        running = list(state.deal_start)
+        for category in COUNT_ORDER:
+            if category == "scopa":
+                for side, count in enumerate(state.scopas):
+                    running[side] += count
+            for side, item in awards:
+                running[side] += item.points if item.category == category else 0
+            over = [side for side, score in enumerate(running) if score >= target]
+            if over:
+                return over[0] if len(over) == 1 else None
+        return None
+
+    # -- scoring ------------------------------------------------------------------------------
+    def _score(self, state, seat: int, items: tuple[ScoreItem, ...], events):
+        side = _side(state, seat)
+        points = sum(item.points for item in items)
+        state = replace(state, scores=_put(state.scores, side, state.scores[side] + points))
+        text = f"Seat {seat + 1}: {join_words([item.label for item in items])} for {plural(points, 'point')}"
+        events.append(Event("score", seat, points, text=text, breakdown=items))
+        return state, events
+
+    def _outcome(self, state, side: int) -> Outcome:
+        winners = tuple(seat for seat in range(state.players) if _side(state, seat) == side)
+        names = " and ".join(f"Seat {s + 1}" for s in winners)
+        others = max(score for i, score in enumerate(state.scores) if i != side)
+        text = f"{names} win{'s' * (len(winners) == 1)} {state.scores[side]} to {others}"
+        return Outcome(Termination.TARGET_REACHED, winners, self.scores(state), text)
+
+    def scores(self, state) -> tuple[int, ...]:
+        return tuple(state.scores[_side(state, seat)] for seat in range(state.players))
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _cards(self, action: Action, least: int, most: int) -> tuple[Card, ...]:
+        if not least <= len(action.cards) <= most:
+            wanted = number_words(least) if least == most else f"{number_words(least)} to {number_words(most)}"
+            raise IllegalAction(f"show {wanted} card{'s' * (most > 1)}", seat=action.seat)
+        try:
+            cards = tuple(parse_card(c) for c in action.cards)
+            for card in cards:
+                value(card)
+        except InvalidInput as err:
+            raise IllegalAction(str(err), seat=action.seat) from None
+        return cards
+
+    def _check_unseen(self, state, card: Card, action: Action) -> None:
+        """Table mode: a card already seen this deal cannot be turned up or played again."""
+        if card in state.turned or card in state.played:
+            raise IllegalAction(f"the {card.name} has already been seen this deal", seat=action.seat, card=card)
+
+    # -- the table ---------------------------------------------------------------------------------
+    def action_for_choice(self, state, choice: str) -> Action:
+        """A capture chosen by its button: the set's label ("2H 6S") or "leave"."""
+        if state.phase == CAPTURE:
+            return Action("capture", state.turn, choice=choice)
+        return super().action_for_choice(state, choice)
+
+    def public_view(self, state) -> PublicView:
+        """The cards on the table, the card waiting for its capture, and per seat: the dealer, the
+        cards taken and the scopas made this deal (all in plain sight)."""
+        target = state.options["target"]
+        if state.phase == CUT:
+            return PublicView(f"Draw for deal, game to {target}", "Drawn", state.cuts)
+        notes = []
+        for seat in range(state.players):
+            side = _side(state, seat)
+            words = ["deals"] * (seat == state.dealer)
+            words += [f"{len(state.taken[side])} taken"] * bool(state.taken[side])
+            words += [plural(state.scopas[side], "scopa")] * bool(state.scopas[side])
+            notes.append(", ".join(words))
+        status = (f"Deal {state.deal_no + 1}, round {state.round_no + 1} of {_rounds(state.players)}, "
+                  f"game to {target}")
+        played = ("Played", (state.pending,)) if state.pending else ("", ())
+        return PublicView(status, "Table", state.table or state.turned * (state.phase == TURN_UP), *played,
+                          tuple(notes))
+
+    def conceal(self, action: Action) -> Action:
+        """At the table the played card is seen first; the cards it takes follow as they leave
+        (:meth:`observe` supplies them when the engine asks)."""
+        if action.kind == "play" and len(action.cards) > 1:
+            return replace(action, cards=action.cards[:1])
+        return action
+
+    def heuristic(self, state, action: Action, seat: int) -> float:
+        """Cards taken, weighted by what they score at the end of the deal, and scopas."""
+        card = parse_card(action.cards[0]) if action.cards else state.pending
+        pile = action.cards if len(action.cards) > 1 else ()
+        if not pile:
+            return -0.5 * (card.rank == 7) - 0.25 * (card.suit == "C") - 2 * (card == SEVEN_OF_CLUBS)
+        sweep = len(pile) - 1 == len(state.table)
+        return (len(pile) + 0.5 * sum(c.suit == "C" for c in pile) + sum(c.rank == 7 for c in pile)
+                + 2 * (SEVEN_OF_CLUBS in pile) + 4 * sweep)
+
+    def observe(self, table_state, dealer_states) -> Action | None:
+        kinds = self.prompt(table_state).kinds
+        if "cut" in kinds:
+            seat = len(table_state.cuts)
+            return Action("cut", seat, (dealer_states[0].cuts[seat],))
+        if "turn_up" in kinds:
+            twin = next((s for s in reversed(dealer_states) if s.deal_no == table_state.deal_no), dealer_states[-1])
+            return Action("turn_up", None, twin.turned[len(table_state.turned):])
+        if "capture" in kinds:
+            return Action("capture", table_state.turn, dealer_states[-1].last_capture)
+        return None
