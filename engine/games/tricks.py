@@ -557,18 +557,18 @@ def plan_revokes(steps) -> list[RevokePlan]:
         if step.table_action.kind == "play" and before is not None and before.tricks:
             tricks = before.tricks
             seat, card = step.table_action.seat, step.table_action.card
-            plays.append((before.hand_no, before.deal_no, tricks.trick_no, tricks.trump, seat, card, index,
-                          card in before.hands[seat]))
+            bound = any(c.suit == tricks.led for c in before.hands[seat])     # known to hold the suit led
+            plays.append((before.hand_no, before.deal_no, tricks.trick_no, tricks.trump, seat, card, index, bound))
         before = step.table_state
     tricks: dict[tuple, list] = {}
-    for hand, deal, no, trump, seat, card, i, known in plays:
-        tricks.setdefault((hand, deal, no), []).append((seat, card, i, known, trump))
+    for hand, deal, no, trump, seat, card, i, bound in plays:
+        tricks.setdefault((hand, deal, no), []).append((seat, card, i, bound, trump))
     plans = []
     for (hand, deal, no), first in tricks.items():
         led = first[0][1].suit
-        for pos, (seat, kept, i, known, trump) in enumerate(first):
-            if pos == 0 or kept.suit != led or known:
-                continue                    # a card the table knows is held cannot be hidden
+        for pos, (seat, kept, i, bound, trump) in enumerate(first):
+            if pos == 0 or kept.suit != led or bound:
+                continue                    # the table would refuse it: it knows a card of the suit led
             for (hand2, deal2, no2), second in tricks.items():
                 if (hand2, deal2) != (hand, deal) or no2 <= no:
                     continue
