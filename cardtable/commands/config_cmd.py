@@ -1,0 +1,44 @@
+"""``cardtable config check FILE`` and ``cardtable config example --game NAME``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardtable.config import ConfigError, load_config
+from cardtable.example_config import example_config
+from engine.game import get_game
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("config", help="check a table configuration, or write an example")
+    sub = parser.add_subparsers(dest="config_command", metavar="ACTION", required=True)
+    check = sub.add_parser("check", help="name every mistake in a configuration file")
+    check.add_argument("file")
+    check.set_defaults(func=run_check)
+    example = sub.add_parser("example", help="write a commented starting configuration")
+    example.add_argument("--game", default="cribbage")
+    example.add_argument("--players", type=int)
+    example.add_argument("--out", help="file to write (default: print it)")
+    example.set_defaults(func=run_example)
+
+
+def run_check(args) -> int:
+    try:
+        config = load_config(args.file)
+    except ConfigError as err:
+        print(err)
+        return 1
+    print(f"{args.file}: looks right: {config.game}, {config.players} players, {config.mode} mode, "
+          f"input {config.input}, {len(config.displays)} display(s)")
+    return 0
+
+
+def run_example(args) -> int:
+    game = get_game(args.game)
+    text = example_config(game, args.players)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}; edit it, then: cardtable config check {args.out}")
+    else:
+        print(text, end="")
+    return 0

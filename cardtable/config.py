@@ -1,0 +1,191 @@
+"""The table configuration: one TOML file describes a table, and every mistake in it is named.
+
+Sections: ``[game]`` (which game, players, mode, options), ``[table]`` (player names, the zone of
+each seat), ``[input]`` (camera or rfid), ``[vision]`` (checked by :mod:`vision.config`), ``[rfid]``
+(port, tag registry, the zone of each reader), ``[gpio]`` (buttons, seat LEDs, buzzer; checked by
+:mod:`hardware.pins`), ``[[display]]`` (one table per display; checked by
+:mod:`hardware.display.config`) and ``[journal]``. :func:`check_config` collects every problem as
+"key: what is wrong"; :func:`load_config` raises :class:`ConfigError` listing them all.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.errors import InvalidInput
+from engine.game import MODES, get_game
+
+SECTIONS = ("game", "table", "input", "vision", "rfid", "gpio", "display", "journal")
+INPUT_KINDS = ("camera", "rfid")
+DEFAULT_JOURNAL = "~/.local/share/cardtable/journal.sqlite"
+_KEYS = {
+    "game": {"name", "players", "mode", "seed", "options"},
+    "table": {"names", "seat_zones"},
+    "input": {"kind"},
+    "rfid": {"port", "registry", "readers", "compat", "remove_after"},
+    "journal": {"path"},
+}
+
+
+class ConfigError(InvalidInput):
+    """A table configuration with mistakes; ``problems`` lists each as "key: what is wrong"."""
+
+    def __init__(self, path: str, problems: list[str]) -> None:
+        self.problems = problems
+        lines = "\n".join(f"  - {p}" for p in problems)
+        super().__init__(f"{path} has {len(problems)} problem{'s' * (len(problems) != 1)}:\n{lines}")
+
+
+@dataclass
+class TableConfig:
+    """A checked configuration: the parts each package needs, with defaults filled in."""
+
+    path: Path
+    game: str
+    players: int
+    mode: str = "table"
+    seed: int = 0
+    options: dict = field(default_factory=dict)
+    names: tuple[str, ...] = ()
+    seat_zones: tuple[str, ...] = ()
+    input: str = "camera"
+    vision: dict = field(default_factory=dict)
+    rfid: dict = field(default_factory=dict)
+    gpio: dict = field(default_factory=dict)
+    displays: list[dict] = field(default_factory=list)
+    journal: Path = Path(DEFAULT_JOURNAL).expanduser()
+
+    def relative(self, name: str) -> Path:
+        """A path from the config, taken relative to the config file's folder."""
+        path = Path(name).expanduser()
+        return path if path.is_absolute() else self.path.parent / path
+
+
+def _unknown(section: str, keys, known, problems: list[str]) -> None:
+    for key in sorted(set(keys) - known):
+        close = difflib.get_close_matches(key, known, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else f"; expected one of {', '.join(sorted(known))}"
+        problems.append(f"{section}.{key}: unknown key{hint}")
+
+
+def _expect(value, kind, key: str, problems: list[str], what: str):
+    if isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
+        problems.append(f"{key}: expected {what}, got {value!r}")
+        return None
+    return value
+
+
+def check_config(data: dict, path: Path) -> tuple[TableConfig | None, list[str]]:
+    """Check parsed TOML; returns the config (when usable) and every problem found."""
+    problems: list[str] = []
+    _unknown("config", data, set(SECTIONS), problems)
+    sections = {}
+    for name in SECTIONS:
+        value = data.get(name, [] if name == "display" else {})
+        if name == "display" and isinstance(value, dict):
+            value = [value]
+        if name == "display":
+            if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+                problems.append("display: expected [display] or [[display]] tables")
+                value = []
+        elif not isinstance(value, dict):
+            problems.append(f"{name}: expected a [{name}] table")
+            value = {}
+        sections[name] = value
+        if name in _KEYS:
+            _unknown(name, value, _KEYS[name], problems)
+
+    game_section = sections["game"]
+    game = None
+    if "name" not in game_section:
+        problems.append("game.name: missing; name the game, e.g. name = \"cribbage\" (see 'cardtable games')")
+    else:
+        try:
+            game = get_game(str(game_section["name"]))
+        except InvalidInput as err:
+            problems.append(f"game.name: {err}")
+    players = _expect(game_section.get("players", game.players[0] if game else 2), int, "game.players",
+                      problems, "a whole number of players")
+    if game and players is not None and players not in game.players:
+        problems.append(f"game.players: {game.title} is for {', '.join(map(str, game.players))} players, not {players}")
+    mode = game_section.get("mode", "table")
+    if mode not in MODES:
+        problems.append(f"game.mode: expected one of {', '.join(MODES)}, got {mode!r}")
+    seed = _expect(game_section.get("seed", 0), int, "game.seed", problems, "a whole number") or 0
+    options = _expect(game_section.get("options", {}), dict, "game.options", problems, "a [game.options] table") or {}
+    if game:
+        try:
+            options = game.resolve_options(options)
+        except InvalidInput as err:
+            problems.append(f"game.options: {err}")
+    players = players or 2
+
+    table = sections["table"]
+    names = tuple(table.get("names", [f"Seat {n + 1}" for n in range(players)]))
+    if len(names) != players:
+        problems.append(f"table.names: {len(names)} names for {players} players")
+    seat_zones = tuple(table.get("seat_zones", [f"seat{n + 1}" for n in range(players)]))
+    if len(seat_zones) != players:
+        problems.append(f"table.seat_zones: {len(seat_zones)} zones for {players} players")
+    elif len(set(seat_zones)) != len(seat_zones):
+        problems.append("table.seat_zones: two seats share a zone")
+
+    kind = sections["input"].get("kind", "camera")
+    if kind not in INPUT_KINDS:
+        problems.append(f"input.kind: expected one of {', '.join(INPUT_KINDS)}, got {kind!r}")
+
+    problems += _check_parts(sections, path, seat_zones if kind == "camera" else None)
+
+    journal = Path(str(sections["journal"].get("path", DEFAULT_JOURNAL))).expanduser()
+    config = TableConfig(
+        path=path, game=game.name if game else "", players=players, mode=mode, seed=seed,
+        options=options, names=names, seat_zones=seat_zones, input=kind, vision=sections["vision"],
+        rfid=sections["rfid"], gpio=sections["gpio"], displays=sections["display"],
+        journal=journal if journal.is_absolute() else path.parent / journal,
+    )
+    return (config if not problems else None), problems
+
+
+def _check_parts(sections: dict, path: Path, seat_zones) -> list[str]:
+    """The sections that belong to other packages, checked by those packages."""
+    from hardware.display.config import parse_display_config
+    from hardware.pins import parse_panel_config
+    from vision.config import load_vision_config
+
+    problems: list[str] = []
+    checks = [(lambda: load_vision_config(sections["vision"], path.parent)) if sections["vision"] else None]
+    if sections["gpio"]:
+        checks.append(lambda: parse_panel_config(sections["gpio"], prefix="gpio"))
+    for i, display in enumerate(sections["display"]):
+        prefix = "display" if len(sections["display"]) == 1 else f"display[{i}]"
+        checks.append(lambda display=display, prefix=prefix: parse_display_config(display, prefix=prefix))
+    for check in filter(None, checks):
+        try:
+            check()
+        except InvalidInput as err:
+            problems += [line.strip(" -") for line in str(err).splitlines() if line.strip(" -")]
+    readers = sections["rfid"].get("readers")
+    if readers is not None and not (isinstance(readers, list) and all(isinstance(r, str) for r in readers)):
+        problems.append("rfid.readers: expected a list of zone names, one per reader, e.g. [\"seat1\", \"seat2\"]")
+    return problems
+
+
+def load_config(path: str | Path) -> TableConfig:
+    """Read and check a table configuration.
+
+    :raises ConfigError: listing every problem, each as "key: what is wrong".
+    """
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(str(path), ["the file does not exist; 'cardtable config example' writes one"]) from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(str(path), [f"not valid TOML: {err}"]) from None
+    config, problems = check_config(data, path)
+    if problems:
+        raise ConfigError(str(path), problems)
+    return config
