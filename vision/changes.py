@@ -38,12 +38,14 @@ class ChangeMap:
         self._tries: np.ndarray | None = None
         self.dirty: np.ndarray | None = None
         self._kernel = np.ones((3, 3), np.uint8)
+        self._pair = np.ones((2, 2), np.uint8)
 
     def shrink(self, frame: np.ndarray) -> np.ndarray:
-        """The frame (BGR or grey) as grey cells: a cheap bilinear halving to twice the cell
-        grid, then an area average; the colour conversion runs on the small image only."""
+        """The frame (BGR or grey) as grey cells: four pixels per cell (a nearest-pixel pick on
+        twice the cell grid, then an area average), far cheaper than averaging every pixel and
+        enough to tame sensor noise; colour is converted on the small image only."""
         h, w = frame.shape[:2]
-        half = cv2.resize(frame, (2 * (w // self.cell), 2 * (h // self.cell)), interpolation=cv2.INTER_LINEAR)
+        half = cv2.resize(frame, (2 * (w // self.cell), 2 * (h // self.cell)), interpolation=cv2.INTER_NEAREST)
         small = cv2.resize(half, (w // self.cell, h // self.cell), interpolation=cv2.INTER_AREA)
         return small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
 
@@ -51,11 +53,16 @@ class ChangeMap:
         """Take the next frame (BGR or grey) and update the dirty map."""
         small = self.shrink(frame)
         if self._ref is None or self._ref.shape != small.shape:
-            self._prev = small
-            self._ref = np.bitwise_not(small)  # first frame: every cell is new
+            # First frame: it becomes the reference, and is decoded whole once.
+            self._prev, self._ref, self.small = small, small.copy(), small
             self._still = np.full(small.shape, self.settle, np.uint8)
             self._tries = np.zeros(small.shape, np.uint8)
-        moving = cv2.dilate((cv2.absdiff(small, self._prev) > self.threshold).view(np.uint8), self._kernel)
+            self.changed = np.ones(small.shape, bool)
+            self.dirty = self.changed.copy()
+            return
+        # Opening drops lone noisy cells; a hand moves whole blocks of cells.
+        raw = (cv2.absdiff(small, self._prev) > self.threshold).view(np.uint8)
+        moving = cv2.dilate(cv2.morphologyEx(raw, cv2.MORPH_OPEN, self._pair), self._kernel)
         self._still = np.where(moving > 0, 0, np.minimum(self._still + 1, 250)).astype(np.uint8)
         self.changed = cv2.absdiff(small, self._ref) > self.threshold
         self.dirty = self.changed & (self._still >= self.settle)
@@ -63,14 +70,18 @@ class ChangeMap:
 
     def regions(self, margin: int = 4) -> list[tuple[int, int, int, int]]:
         """Boxes (x0, y0, x1, y1) in frame pixels around each patch of dirty cells, grown by
-        ``margin`` cells so a marker at the edge of a patch is decoded whole."""
+        ``margin`` cells so a marker at the edge of a patch is decoded whole. A patch with moving
+        cells in it (a hand hovering, a card being slid) waits until it is still."""
         if not self.dirty.any():
             return []
         grown = cv2.dilate(self.dirty.view(np.uint8), np.ones((2 * margin + 1, 2 * margin + 1), np.uint8))
-        count, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+        busy = set(np.unique(labels[self._still < self.settle]).tolist())
+        ready = set(np.unique(labels[self.dirty]).tolist()) - busy - {0}
         h, w = self.dirty.shape
         boxes = []
-        for x, y, bw, bh, _ in stats[1:count]:
+        for label in sorted(ready):
+            x, y, bw, bh, _ = stats[label]
             boxes.append((int(x) * self.cell, int(y) * self.cell,
                           int(min(x + bw, w)) * self.cell, int(min(y + bh, h)) * self.cell))
         return boxes

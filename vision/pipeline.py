@@ -57,12 +57,9 @@ class KnownCard:
     card: PhysicalCard
     corners: np.ndarray
     cells: np.ndarray
+    center: tuple[float, float]
+    zone: str | None
     visible: bool = True
-
-    @property
-    def center(self) -> tuple[float, float]:
-        x, y = self.corners.mean(axis=0)
-        return float(x), float(y)
 
 
 def _extent(corners: np.ndarray, factor: float) -> np.ndarray:
@@ -118,16 +115,28 @@ class Pipeline:
             self._give_up(self.changes.failed(box))
         for card, detection in detected.values():
             self._follow(card, detection)
-        self.sightings = [Sighting(k.card, self.zones.locate(k.center), k.center) for k in self.known.values()
+        self.sightings = [Sighting(k.card, k.zone, k.center) for k in self.known.values()
                           if k.visible and (k.card.id in detected or self.changes.is_clean(k.cells))]
         return self.tracker.update(self.sightings, now)
 
     def _boxes(self, shape: tuple[int, int]) -> list[tuple[int, int, int, int]]:
-        boxes = self.changes.regions()
+        """The regions to decode: patches of dirty cells, each grown to take in whole any known
+        marker it touches (a card half uncovered by a leaving hand is decoded whole)."""
+        boxes = [self._grow(box, shape) for box in self.changes.regions()]
         area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
         if area > WHOLE_FRAME_SHARE * shape[0] * shape[1]:
             return [(0, 0, shape[1], shape[0])]
         return boxes
+
+    def _grow(self, box: tuple[int, int, int, int], shape: tuple[int, int]) -> tuple[int, int, int, int]:
+        x0, y0, x1, y1 = box
+        for known in self.known.values():
+            (kx0, ky0), (kx1, ky1) = known.corners.min(axis=0), known.corners.max(axis=0)
+            if kx0 < x1 and kx1 > x0 and ky0 < y1 and ky1 > y0:
+                pad = 0.25 * (kx1 - kx0)
+                x0, y0 = min(x0, int(kx0 - pad)), min(y0, int(ky0 - pad))
+                x1, y1 = max(x1, int(kx1 + pad) + 1), max(y1, int(ky1 + pad) + 1)
+        return max(x0, 0), max(y0, 0), min(x1, shape[1]), min(y1, shape[0])
 
     def _decode(self, frame: np.ndarray, box: tuple[int, int, int, int]) -> list[tuple[PhysicalCard, Detection]]:
         x0, y0, x1, y1 = box
@@ -174,7 +183,8 @@ class Pipeline:
                 np.linalg.norm(np.subtract(known.center, detection.center)) > self._side(detection):
             self._duplicate(card)  # the card still lies where it was, unchanged: this is a second copy
             return
-        self.known[card.id] = KnownCard(card, detection.corners, self.changes.cells(_extent(detection.corners, 0.8)))
+        self.known[card.id] = KnownCard(card, detection.corners, self.changes.cells(_extent(detection.corners, 0.8)),
+                                        detection.center, self.zones.locate(detection.center))
 
     @staticmethod
     def _side(detection: Detection) -> float:
