@@ -68,6 +68,8 @@ class TableSetup:
     seed: int = 0
     seat_zones: tuple[str, ...] = ()
     names: tuple[str, ...] = ()
+    #: readers see cards swiped past them: taking a card off does not take it back
+    swipe: bool = False
 
     def __post_init__(self) -> None:
         self.seat_zones = tuple(self.seat_zones) or tuple(f"seat{n + 1}" for n in range(self.players))
@@ -204,6 +206,8 @@ class Controller:
             if not self.refused:
                 self.warning = ""
             self.render()
+            return
+        if self.setup.swipe:
             return
         for cards in self.pending.values():
             if any(c.id == card.id for c in cards):

@@ -1,35 +1,49 @@
-"""``cardtable demo``: a whole game between bots, shown as it is played."""
+"""``cardtable demo``: a whole game between bots at a simulated table, through the real pipeline."""
 
 from __future__ import annotations
 
-import random
+import sys
 
-from engine.bots import GreedyBot, RandomBot, play_game
-from engine.game import get_game
+from cardtable.demo import INPUTS, run_demo
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("demo", help="play a whole game between bots")
+    parser = subparsers.add_parser("demo", help="play a whole game between bots on simulated devices")
     parser.add_argument("--game", default="cribbage", help="which game (see 'cardtable games')")
     parser.add_argument("--players", type=int, default=None, help="how many seats (default: the game's smallest)")
+    parser.add_argument("--input", choices=INPUTS, default="rfid", help="simulated camera or RFID readers")
     parser.add_argument("--seed", type=int, default=1, help="the shuffle's seed, to replay a game")
+    parser.add_argument("--out", default="out/demo", help="folder for the journal and display snapshots")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
-    game = get_game(args.game)
-    players = args.players or game.players[0]
-    state = game.new_game(players, seed=args.seed)
-    bots = [(GreedyBot if seat % 2 else RandomBot)(random.Random(args.seed + seat)) for seat in range(players)]
-    print(f"{game.title}, {players} players, dealer mode, seed {args.seed}")
-    print("  ".join(f"Seat {seat + 1}: {bot.name} bot" for seat, bot in enumerate(bots)))
+    from rich.console import Console
 
-    def show(action, events, new_state):
-        for event in events:
-            if event.text and event.kind not in ("discard",):
-                print(("    " if event.kind == "score" else "") + event.text)
+    from hardware.display.terminal import TerminalDisplay
 
-    result = play_game(game, state, bots, on_step=show)
-    scores = "  ".join(f"Seat {seat + 1}: {score}" for seat, score in enumerate(game.scores(result.state)))
-    print(f"Final: {scores}")
-    return 0
+    console = Console()
+    display = TerminalDisplay(console) if console.is_terminal else None
+    last_text = []
+
+    def narrate(move, controller):
+        if display is None:
+            view = controller.view()
+            line = view.last_score or view.warning
+            if line and line != (last_text[-1] if last_text else None):
+                print(f"  {line}")
+                last_text.append(line)
+
+    print(f"cardtable demo: {args.game}, {args.input} input, seed {args.seed}", flush=True)
+    result = run_demo(args.game, players=args.players, seed=args.seed, input_kind=args.input,
+                      out_dir=args.out, displays=[display] if display else [], on_move=narrate)
+    print(f"\n{result.game}: {result.outcome}")
+    print(f"Scores: {', '.join(map(str, result.scores))} "
+          f"({'the same as the dealt game' if result.agrees else 'DIFFERENT from the dealt game'})")
+    print(f"Journal: {result.journal} (game {result.game_id}; 'cardtable replay {result.game_id} "
+          f"--journal {result.journal}')")
+    if result.snapshots:
+        print(f"Display snapshots: {result.snapshots[0].parent}/ ({len(result.snapshots)} PNGs)")
+    print(f"Took {result.seconds:.1f} s")
+    sys.stdout.flush()
+    return 0 if result.agrees else 1
