@@ -152,9 +152,10 @@ class Its15(Game):
         starter = options["first_player"] - 1
         if starter < 0:
             starter = random.Random(f"{seed}:first").randrange(players)
-        return self._start_round(Its15State(players, options, mode, seed, holdings), starter, 0)
+        return self._start_round(Its15State(players, options, mode, seed, holdings), starter, 0)[0]
 
-    def _start_round(self, state: Its15State, starter: int, round_no: int) -> Its15State:
+    def _start_round(self, state: Its15State, starter: int, round_no: int):
+        """A new round: ``(state, events)``; dealer mode deals and turns up the centre card."""
         n = state.players
         state = replace(
             state, phase=CENTRE, round_no=round_no, starter=starter, centre=None, hands=(), browns=(),
@@ -162,11 +163,11 @@ class Its15(Game):
             placed=(0,) * n, folded=(False,) * n, pot=(), staked=(), shown=((),) * n,
         )
         if state.mode == TABLE:
-            return state
+            return state, []
         browns = shuffled(BROWNS, state.seed, f"brown{round_no}")
         green = shuffled(GREENS, state.seed, f"green{round_no}")[0]
         state = replace(state, hands=tuple((browns[s],) for s in range(n)), browns=browns[n:])
-        return self._turn_centre(state, green)[0]
+        return self._turn_centre(state, green)
 
     def _turn_centre(self, state: Its15State, card: ItsFace):
         state = replace(state, centre=card, phase=EXTRA, turn=state.starter)
@@ -192,8 +193,10 @@ class Its15(Game):
         need = state.required - state.placed[seat]
         choices = ("match", "pass") if state.raiser is not None else ("match", "raise", "pass")
         raise_text = ", raise" if "raise" in choices else ""
-        return Prompt(seat, ("stake", *choices), f"{who}: match with {need} more (the bid is "
-                                                 f"{state.required}){raise_text}, or pass{laid}", choices)
+        # "raise" stays an accepted kind after the raise, so that a second one is refused in words.
+        return Prompt(seat, ("stake", "match", "raise", "pass"), f"{who}: match with {need} more (the bid is "
+                                                                 f"{state.required}){raise_text}, or pass{laid}",
+                      choices)
 
     # -- legal actions ------------------------------------------------------------------------
     def legal_actions(self, state: Its15State) -> list[Action]:
@@ -367,8 +370,10 @@ class Its15(Game):
         state = replace(state, holdings=_put(state.holdings, winner, holding), pot=())
         events.append(Event("round_won", winner, won, text=f"Seat {winner + 1} wins round {state.round_no + 1}"
                                                             f" and {plural(won, 'point')}"))
+        events.append(Event("round_over", None, text=f"Round {state.round_no + 1} is over"))
         if state.round_no + 1 < state.options["rounds"]:
-            return self._start_round(state, winner, state.round_no + 1), events
+            state, more = self._start_round(state, winner, state.round_no + 1)
+            return state, events + more
         scores = self.scores(state)
         best = max(scores)
         winners = tuple(seat for seat, score in enumerate(scores) if score == best)

@@ -191,9 +191,10 @@ class LeQuinze(Game):
             values = [value(c) for c in cuts]
             if values.count(min(values)) == 1:
                 break
-        return self._start_deal(replace(state, cuts=cuts), values.index(min(values)), 0)
+        return self._start_deal(replace(state, cuts=cuts), values.index(min(values)), 0)[0]
 
-    def _start_deal(self, state: QuinzeState, dealer: int, deal_no: int) -> QuinzeState:
+    def _start_deal(self, state: QuinzeState, dealer: int, deal_no: int):
+        """A new deal: ``(state, events)``; dealer mode deals and turns up the four cards."""
         n, sides = state.players, len(state.scores)
         state = replace(
             state, phase=TURN_UP, dealer=dealer, deal_no=deal_no, round_no=0, held=(HAND_SIZE,) * n,
@@ -201,12 +202,12 @@ class LeQuinze(Game):
             turn=_right(state, dealer), pending=None, deal_start=state.scores, hands=(), stock=(),
         )
         if state.mode == TABLE:
-            return state
+            return state, []
         pack = shuffled(french_40(), state.seed, f"deal{deal_no}")
         hands = tuple(tuple(sorted(pack[i * HAND_SIZE:(i + 1) * HAND_SIZE])) for i in range(n))
         turned = pack[n * HAND_SIZE:n * HAND_SIZE + TABLE_CARDS]
         state = replace(state, hands=hands, stock=pack[n * HAND_SIZE + TABLE_CARDS:])
-        return self._lay_out(state, turned)[0]
+        return self._lay_out(state, turned)
 
     def _lay_out(self, state: QuinzeState, turned: tuple):
         """The four cards are face up: play begins (after the dealer's escoba de mano, Q6)."""
@@ -283,7 +284,8 @@ class LeQuinze(Game):
             return replace(state, cuts=()), events
         dealer = values.index(min(values))
         events.append(Event("dealer", dealer, text=f"Seat {dealer + 1} deals"))
-        return self._start_deal(replace(state, cuts=cuts), dealer, 0), events
+        state, more = self._start_deal(replace(state, cuts=cuts), dealer, 0)
+        return state, events + more
 
     def _do_turn_up(self, state, action):
         left = TABLE_CARDS - len(state.turned)
@@ -413,7 +415,8 @@ class LeQuinze(Game):
             return state, events
         dealer = _right(state, state.dealer)
         events.append(Event("dealer", dealer, text=f"Seat {dealer + 1} deals"))
-        return self._start_deal(state, dealer, state.deal_no + 1), events
+        state, more = self._start_deal(state, dealer, state.deal_no + 1)
+        return state, events + more
 
     def _deal_awards(self, state) -> list[tuple[int, ScoreItem]]:
         """The end-of-deal points (Q9): one each for most cards, most clubs, the seven of clubs
@@ -540,5 +543,6 @@ class LeQuinze(Game):
             twin = next((s for s in reversed(dealer_states) if s.deal_no == table_state.deal_no), dealer_states[-1])
             return Action("turn_up", None, twin.turned[len(table_state.turned):])
         if "capture" in kinds:
-            return Action("capture", table_state.turn, dealer_states[-1].last_capture)
+            pile = dealer_states[-1].last_capture
+            return Action("capture", table_state.turn, pile, _label(pile[1:]))
         return None
