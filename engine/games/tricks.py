@@ -472,6 +472,8 @@ class TrickGame(Game):
         cost = power(card) / 100 + (self._card_points(state, card) if card.suit == tricks.trump else 0) / 10
         if len(cards) == state.players:
             return (at_stake if winning else -at_stake) - cost
+        if not tricks.current:              # leading: keep the point cards back for a sure trick
+            return -self._card_points(state, card) - cost
         return (at_stake / 2 if winning else -self._card_points(state, card)) - cost
 
     # -- the display ---------------------------------------------------------------------------
