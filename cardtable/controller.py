@@ -113,6 +113,15 @@ class Controller:
             self.state = self.game.new_game(s.players, options=s.options, mode=s.mode, seed=s.seed)
             self.game_id = self.journal.new_game(self.game.name, s.players, s.options, s.mode, s.seed)
 
+    def new_game(self) -> None:
+        """Start the next game with the same setup (the finished one stays in the journal)."""
+        self.setup.seed += 1
+        self._start(resume=False)
+        self.pending.clear()
+        self.refused.clear()
+        self.warning = self.last_score = ""
+        self.render()
+
     @property
     def finished(self) -> bool:
         return self.game.is_terminal(self.state)
@@ -241,6 +250,8 @@ class Controller:
             self.undo()
             return
         if self.finished:
+            if name == OK:
+                self.new_game()
             return
         prompt = self.game.prompt(self.state)
         choices = prompt.choices

@@ -1,0 +1,58 @@
+"""``cardtable run`` with RFID readers: a real pty twin, the real bridge, config from TOML."""
+
+import os
+import signal
+import threading
+import time
+
+from cardtable.cli import main
+from cardtable.journal import Journal
+from cardtable.sim_devices import demo_registry
+from firmware_bridge.twin import Twin
+
+
+def test_run_with_readers_plays_cards_into_the_journal_and_stops_on_sigterm(tmp_path):
+    registry = demo_registry("standard")
+    registry.save(tmp_path / "tags.json")
+    with Twin(readers=3, heartbeat=0.3) as twin:
+        (tmp_path / "table.toml").write_text(f"""
+[game]
+name = "cribbage"
+players = 2
+[input]
+kind = "rfid"
+[rfid]
+port = "{twin.port}"
+registry = "tags.json"
+readers = ["seat1", "seat2", "starter"]
+[[display]]
+kind = "png"
+folder = "{tmp_path / 'shots'}"
+width = 128
+height = 64
+mode = "1"
+[journal]
+path = "journal.sqlite"
+""")
+
+        def table():
+            time.sleep(1.0)
+            for reader, card in ((0, "KH"), (1, "AC")):   # the cut: seat 2 deals
+                twin.place(reader, registry.uid_for(card))
+                time.sleep(0.3)
+                twin.remove(reader)
+                time.sleep(0.3)
+            twin.place(0, "04DEADBEEF0000")             # a tag the table does not know
+            time.sleep(0.5)
+            os.kill(os.getpid(), signal.SIGTERM)
+
+        driver = threading.Thread(target=table)
+        driver.start()
+        assert main(["run", "--config", str(tmp_path / "table.toml")]) == 0
+        driver.join()
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        replay = journal.replay(journal.games()[-1].id)
+    assert [str(a) for a, _ in replay.steps] == ["seat 1 cut KH", "seat 2 cut AC"]
+    assert replay.state.dealer == 1
+    shots = sorted((tmp_path / "shots").glob("*.png"))
+    assert shots, "the display showed the table"
