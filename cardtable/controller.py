@@ -267,9 +267,8 @@ class Controller:
             if choices and self.choice_index is not None:
                 self.submit(self.game.action_for_choice(self.state, choices[self.choice_index]))
                 return
-            plain = [k for k in prompt.kinds if k not in self.game.card_actions and k not in choices]
-            if len(plain) == 1:
-                self.submit(Action(plain[0], prompt.seat))
+            if len(prompt.kinds) == 1:                     # e.g. "discard" face down: the engine decides
+                self.submit(Action(prompt.kinds[0], prompt.seat))
                 return
         self.warning = f"The {name} button does nothing now: {prompt.text}"
         self.render()

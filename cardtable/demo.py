@@ -54,7 +54,7 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
              input_kind: str = "camera", out_dir: str | Path = "out/demo", displays=(),
              on_move=None, device_options: dict | None = None) -> DemoResult:
     """Play a whole game; returns the result and where the journal and snapshots are."""
-    from cardtable.sim_devices import SimButtons
+    from cardtable.sim_devices import DEMO_BUTTONS, SimButtons
     from hardware.display.snapshots import SnapshotDisplay
 
     started = time.perf_counter()
@@ -62,7 +62,7 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
     players = players or game.players[0]
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    moves, dealt = table_moves(game, players, seed=seed)
+    moves, dealt = table_moves(game, players, seed=seed, buttons=frozenset(DEMO_BUTTONS))
     seat_zones = [f"seat{n + 1}" for n in range(players)]
     devices = open_devices(input_kind, game, seat_zones + shared_zones(game), **(device_options or {}))
     buttons = SimButtons(players)

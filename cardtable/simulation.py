@@ -36,23 +36,50 @@ def physical(deck_name: str, faces, taken: set[str]) -> list[PhysicalCard]:
     deck = get_deck(deck_name)
     chosen = []
     for face in faces:
-        card = next(c for c in deck.cards if c.face == face and c.id not in taken)
+        if isinstance(face, PhysicalCard):
+            card = face
+        elif isinstance(face, str) and face in deck:      # a physical card named by its id
+            card = deck.card(face)
+        else:
+            card = next(c for c in deck.cards if c.face == face and c.id not in taken)
         taken.add(card.id)
         chosen.append(card)
     return chosen
 
 
-def moves_for(game: Game, action: Action, prompt, seat_zones, on_table: set[str]) -> list[Move]:
-    """The physical moves that make ``action`` at a table."""
+def moves_for(game: Game, action: Action, prompt, seat_zones, on_table: set[str],
+              buttons=frozenset()) -> list[Move]:
+    """The physical moves that make ``action`` at a table with the named ``buttons``.
+
+    A decision with its own button is one press; any other shown choice is highlighted with
+    "right" and confirmed with "ok"; a decision with no choices is "ok".
+    """
     slot = game.card_actions.get(action.kind)
     if slot is not None and action.cards:
         zone = seat_zones[action.seat] if slot.zone == "seat" else slot.zone
         return [Move("place", card, zone) for card in physical(game.deck, action.cards, on_table)]
-    return [Move("press", button=action.kind if action.kind in prompt.choices else "ok")]
+    moves = []
+    if action.cards:
+        # a decision that carries cards (an It's 15 bet): lay them where the prompt takes cards first
+        carrier = next((game.card_actions[k] for k in prompt.kinds if k in game.card_actions), None)
+        if carrier is not None:
+            zone = seat_zones[action.seat] if carrier.zone == "seat" else carrier.zone
+            moves = [Move("place", card, zone) for card in physical(game.deck, action.cards, on_table)]
+    return moves + _press(action, prompt, buttons)
+
+
+def _press(action: Action, prompt, buttons) -> list[Move]:
+    choice = action.choice if isinstance(action.choice, str) else action.kind
+    if choice in buttons:
+        return [Move("press", button=choice)]
+    if choice in prompt.choices:
+        steps = prompt.choices.index(choice) + 1
+        return [Move("press", button="right")] * steps + [Move("press", button="ok")]
+    return [Move("press", button="ok")]
 
 
 def table_moves(game: Game, players: int, *, seed: int = 0, options: dict | None = None,
-                seat_zones=None) -> tuple[list[Move], object]:
+                seat_zones=None, buttons=frozenset()) -> tuple[list[Move], object]:
     """Every move of a whole bot game, and the dealer-mode final state to check the result by."""
     seat_zones = seat_zones or [f"seat{n + 1}" for n in range(players)]
     bots = [(GreedyBot if n % 2 else RandomBot)(random.Random(seed * 7 + n)) for n in range(players)]
@@ -61,7 +88,7 @@ def table_moves(game: Game, players: int, *, seed: int = 0, options: dict | None
     moves: list[Move] = []
     on_table: set[str] = set()
     for step in run.steps:
-        moves += moves_for(game, step.table_action, game.prompt(table), seat_zones, on_table)
+        moves += moves_for(game, step.table_action, game.prompt(table), seat_zones, on_table, buttons)
         table = step.table_state
         if any(event.kind in GATHER_AFTER for event in step.events):
             moves.append(Move("gather"))

@@ -7,11 +7,11 @@ action the journal has committed (N = actions in the game so far).
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).parent)]
 
 from cardtable.controller import Controller, TableSetup  # noqa: E402
 from cardtable.journal import Journal  # noqa: E402
-from tests.cardtable.crash_script import script  # noqa: E402
+from crash_script import script  # noqa: E402
 
 
 def main(path: str, seed: int) -> None:
