@@ -9,7 +9,7 @@ SYSTEM_STAMP := $(VENV)/.system-libs
 # On a Raspberry Pi, picamera2 comes from apt, so the venv sees the system site packages.
 VENV_FLAGS := $(shell [ -e /usr/lib/python3/dist-packages/picamera2 ] && echo --system-site-packages)
 SUDO := $(shell [ "$$(id -u)" = 0 ] && echo "" || (command -v sudo >/dev/null && echo "sudo -n"))
-APT_PACKAGES := libzbar0
+APT_PACKAGES := libzbar0 fonts-dejavu-core
 
 .DEFAULT_GOAL := help
 .PHONY: help setup demo test bench clean

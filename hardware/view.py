@@ -30,7 +30,8 @@ class TableView:
     "Trump" ["QS"], "Up-card", or Le Quinze's table cards. ``play_label``/``play_cards``: the trick
     in progress or the cribbage count ("Count 23", ["7H", "9C", "7D"]). ``last_score`` is the latest
     scoring breakdown as words; ``warning`` a refused play or a detected revoke, worded for people.
-    Cards are given as text ("10H", "V2R") so displays need no card types.
+    Cards are given as text ("10H", "V2R") so displays need no card types. ``selected`` is the
+    choice that the ok button would take, moved by the left/right buttons (``None``: none).
     """
 
     game: str
@@ -45,3 +46,4 @@ class TableView:
     last_score: str = ""
     warning: str = ""
     finished: bool = False
+    selected: int | None = None   # index in ``choices`` the left/right buttons have highlighted

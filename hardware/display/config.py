@@ -1,0 +1,154 @@
+"""Choosing and opening a display from the configuration: one ``kind`` per display.
+
+``parse_display_config`` checks a ``display`` table and fills in defaults (pure, no device
+libraries), so ``cardtable config check`` can name every mistake on any machine;
+``open_display`` creates the backend. Kinds: ``luma`` (SPI/I2C panels), ``hdmi`` (pygame),
+``png`` (snapshots into a folder), ``terminal`` (rich).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from hardware.display.base import Display, DisplayGroup
+from hardware.display.layout import MODES
+from hardware.display.panel import DEFAULTS, DRIVERS, INTERFACES, PanelDisplay, open_luma_device
+from hardware.errors import DisplayConfigError
+
+KINDS = ("luma", "hdmi", "png", "terminal")
+_KEYS = {
+    "luma": {"driver", "interface", "port", "address", "device", "gpio_dc", "gpio_rst", "backlight",
+             "bus_speed_hz", "width", "height", "rotate", "mode"},
+    "hdmi": {"width", "height", "fullscreen"},
+    "png": {"folder", "width", "height", "mode", "prefix"},
+    "terminal": {"live"},
+}
+
+
+def parse_display_config(config: Mapping[str, object], *, prefix: str = "display") -> dict[str, object]:
+    """Check one display table and return it with every default filled in.
+
+    :raises DisplayConfigError: naming every key with a problem.
+    """
+    problems: list[str] = []
+    kind = config.get("kind")
+    if kind not in KINDS:
+        raise DisplayConfigError(f"{prefix}.kind: expected one of {', '.join(KINDS)}, got {kind!r}")
+    spec: dict[str, object] = {"kind": kind}
+    for key in sorted(set(config) - _KEYS[kind] - {"kind"}):
+        problems.append(f"{prefix}.{key}: not a setting of a {kind} display; "
+                        f"expected {', '.join(sorted(_KEYS[kind]))}")
+
+    def number(key: str, default, low: int, high: int, *, optional: bool = False):
+        value = config.get(key, default)
+        if value is None and optional:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            problems.append(f"{prefix}.{key}: expected a whole number from {low} to {high}, got {value!r}")
+            return default
+        return value
+
+    if kind == "luma":
+        driver = config.get("driver")
+        if driver not in DRIVERS:
+            raise DisplayConfigError(f"{prefix}.driver: expected one of {', '.join(DRIVERS)}, got {driver!r}")
+        known = DRIVERS[driver]
+        interface = config.get("interface", known.interface if driver != "dummy" else "noop")
+        if interface not in INTERFACES:
+            problems.append(f"{prefix}.interface: expected one of {', '.join(INTERFACES)}, got {interface!r}")
+        spi = interface == "spi"
+        spec |= {
+            "driver": driver, "interface": interface,
+            "port": number("port", DEFAULTS["spi_port" if spi else "i2c_port"], 0, 22),
+            "address": number("address", DEFAULTS["i2c_address"], 0x03, 0x77),
+            "device": number("device", DEFAULTS["spi_device"], 0, 2),
+            "gpio_dc": number("gpio_dc", DEFAULTS["gpio_dc"], 2, 27),
+            "gpio_rst": number("gpio_rst", DEFAULTS["gpio_rst"], 2, 27, optional=True),
+            "backlight": number("backlight", DEFAULTS["backlight"], 2, 27, optional=True),
+            "bus_speed_hz": number("bus_speed_hz", DEFAULTS["bus_speed_hz"], 500_000, 125_000_000),
+            "width": number("width", known.width, 64, 4096),
+            "height": number("height", known.height, 32, 4096),
+            "rotate": number("rotate", 0, 0, 3),
+            "mode": config.get("mode", "1" if known.width < 160 else "RGB"),
+        }
+    elif kind == "hdmi":
+        spec |= {"width": number("width", None, 64, 8192, optional=True),
+                 "height": number("height", None, 32, 8192, optional=True),
+                 "fullscreen": config.get("fullscreen", True)}
+        if not isinstance(spec["fullscreen"], bool):
+            problems.append(f"{prefix}.fullscreen: expected true or false, got {spec['fullscreen']!r}")
+    elif kind == "png":
+        folder = config.get("folder")
+        if not isinstance(folder, str) or not folder:
+            problems.append(f"{prefix}.folder: expected the folder to write the PNG snapshots into")
+        spec |= {"folder": folder, "width": number("width", 1280, 64, 8192),
+                 "height": number("height", 720, 32, 8192), "mode": config.get("mode", "RGB"),
+                 "prefix": str(config.get("prefix", "frame"))}
+    else:
+        spec["live"] = config.get("live")
+        if spec["live"] not in (None, True, False):
+            problems.append(f"{prefix}.live: expected true or false, got {spec['live']!r}")
+    if "mode" in spec and spec["mode"] not in MODES:
+        problems.append(f"{prefix}.mode: expected one of {', '.join(MODES)}, got {spec['mode']!r}")
+    if problems:
+        raise DisplayConfigError("; ".join(problems))
+    return spec
+
+
+def reserved_pins(spec: Mapping[str, object]) -> dict[int, str]:
+    """The GPIOs a checked display spec occupies, for :func:`hardware.pins.parse_panel_config`."""
+    if spec.get("kind") != "luma" or spec["interface"] == "noop":
+        return {}
+    name = f"the {spec['driver']} display"
+    if spec["interface"] == "i2c":
+        return {2: f"{name} (I2C SDA)", 3: f"{name} (I2C SCL)"}
+    pins = {10: f"{name} (SPI MOSI)", 11: f"{name} (SPI SCLK)", 9: f"{name} (SPI MISO)",
+            8 if spec["device"] == 0 else 7: f"{name} (SPI CE{spec['device']})",
+            spec["gpio_dc"]: f"{name} (DC)"}
+    for key, what in (("gpio_rst", "RST"), ("backlight", "backlight")):
+        if spec[key] is not None:
+            pins[spec[key]] = f"{name} ({what})"
+    return pins
+
+
+def open_display(config: Mapping[str, object], *, serial_interface=None, gpio=None, console=None) -> Display:
+    """Open the display a ``display`` table describes.
+
+    :param serial_interface: for ``luma``: an already made luma interface (tests: ``noop()``).
+    :param gpio: for ``luma`` LCDs: the GPIO module for DC/RST/backlight (tests: a mock).
+    :param console: for ``terminal``: the rich console to draw on.
+    :raises DisplayConfigError: the table is wrong (every key with a problem is named).
+    :raises DeviceUnavailable: the device or its library is missing.
+    """
+    spec = parse_display_config(config)
+    kind = spec["kind"]
+    if kind == "luma":
+        return PanelDisplay(open_luma_device(spec, serial_interface=serial_interface, gpio=gpio))
+    if kind == "hdmi":
+        from hardware.display.hdmi import HdmiDisplay
+
+        return HdmiDisplay(spec["width"], spec["height"], fullscreen=spec["fullscreen"])
+    if kind == "png":
+        from hardware.display.snapshots import SnapshotDisplay
+
+        return SnapshotDisplay(spec["folder"], spec["width"], spec["height"], spec["mode"], prefix=spec["prefix"])
+    from hardware.display.terminal import TerminalDisplay
+
+    return TerminalDisplay(console, live=spec["live"])
+
+
+def open_displays(configs: Sequence[Mapping[str, object]], **inject) -> DisplayGroup:
+    """Open several displays that show the same views; on failure, close those already open.
+
+    :raises DisplayConfigError: a table is wrong.
+    :raises DeviceUnavailable: a device or its library is missing.
+    """
+    opened: list[Display] = []
+    try:
+        for config in configs:
+            opened.append(open_display(config, **inject))
+    except BaseException:
+        for display in opened:
+            display.close()
+        raise
+    return DisplayGroup(opened)

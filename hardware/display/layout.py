@@ -1,0 +1,333 @@
+"""The pure renderer: one :class:`~hardware.view.TableView` to one Pillow image of any panel size.
+
+Sections (scores, the table's cards, a warning, the prompt, the choices, the last score, a header)
+get their room by priority: the scores always, then a warning, the prompt and its choices, the
+cards on the table, the last scoring, the header. A section that gets no room is listed in
+``Frame.dropped``; text that does not fit is wrapped, and cut with an ellipsis only at the last
+line it may use. Small panels (128x64) use a compact style: plain text, highlights inverted.
+Landscape panels (320x240, HDMI) put the scores in a column on the left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PIL import Image
+
+from hardware.display.fonts import font, line_height
+from hardware.display.sheet import Box, Frame, Sheet
+from hardware.display.text import width, wrap
+from hardware.view import SeatView, TableView
+
+MODES = ("1", "L", "RGB", "RGBA")
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Font sizes and spacing for one panel size."""
+
+    compact: bool
+    body: int
+    small: int
+    big: int
+    pad: int
+    gap: int
+
+
+def metrics(width_px: int, height_px: int) -> Metrics:
+    """Sizes that keep text readable on a panel of this size (body text about 1/16 of the height)."""
+    if height_px < 100 or width_px < 160:
+        return Metrics(True, 10, 10, 10, 1, 0)
+    scale = min(width_px / 280, height_px / 240)
+    body = max(11, min(60, round(15 * scale)))
+    return Metrics(False, body, max(10, round(body * 0.8)), round(body * 1.7),
+                   max(2, body // 3), max(2, body // 4))
+
+
+@dataclass
+class _Section:
+    name: str
+    priority: int
+    unit: int                      # pixels per line or row
+    extra: int                     # fixed pixels (padding)
+    wanted: int                    # lines it would like
+    paint: Callable[[Box, int], None]
+    minimum: int = 1
+
+
+def render(view: TableView, width_px: int, height_px: int, mode: str = "RGB") -> Image.Image:
+    """The image of ``view`` for a panel ``width_px`` x ``height_px`` in Pillow ``mode``.
+
+    :raises ValueError: a size under 64x32 or a mode other than "1", "L", "RGB", "RGBA".
+    """
+    return render_frame(view, width_px, height_px, mode)[0]
+
+
+def render_frame(view: TableView, width_px: int, height_px: int, mode: str = "RGB") -> tuple[Image.Image, Frame]:
+    """Like :func:`render`, also returning the :class:`Frame` that records what was drawn.
+
+    :raises ValueError: a size under 64x32 or a mode other than "1", "L", "RGB", "RGBA".
+    """
+    if mode not in MODES:
+        raise ValueError(f"display mode must be one of {', '.join(MODES)}, not {mode!r}")
+    if width_px < 64 or height_px < 32:
+        raise ValueError(f"a display of {width_px}x{height_px} is too small; the least is 64x32")
+    sheet = Sheet(width_px, height_px, mode)
+    _Layout(sheet, view, metrics(width_px, height_px)).run()
+    return sheet.image, sheet.frame
+
+
+class _Layout:
+    def __init__(self, sheet: Sheet, view: TableView, m: Metrics) -> None:
+        self.s, self.v, self.m = sheet, view, m
+        self.body, self.bold = font(m.body), font(m.body, bold=True)
+        self.small = font(m.small)
+        self.w, self.h = sheet.image.size
+
+    # -- placing sections ---------------------------------------------------------------------------
+
+    def run(self) -> None:
+        m, top = self.m, 0
+        side = not m.compact and self.w >= 1.3 * self.h
+        if not m.compact:
+            top = self._header()
+        if side:
+            column = max(120, int(self.w * 0.34))
+            self._score_column((m.gap, top + m.gap, column, self.h - m.gap))
+            box = (column + 2 * m.gap, top + m.gap, self.w - m.gap, self.h - m.gap)
+        else:
+            box = (m.gap if not m.compact else 0, top, self.w - (m.gap if not m.compact else 0), self.h)
+        sections = self._sections(box[2] - box[0], with_scores=not side)
+        self._place(sections, box)
+
+    def _place(self, sections: list[_Section], box: Box) -> None:
+        x0, y0, x1, y1 = box
+        granted: dict[str, int] = {}
+        used = 0
+        for sec in sorted(sections, key=lambda sec: sec.priority):
+            need = sec.extra + sec.minimum * sec.unit + (self.m.gap if granted else 0)
+            if used + need <= y1 - y0:
+                granted[sec.name] = sec.minimum
+                used += need
+            else:
+                self.s.frame.dropped.append(sec.name)
+        for sec in sorted(sections, key=lambda sec: sec.priority):
+            while sec.name in granted and granted[sec.name] < sec.wanted and used + sec.unit <= y1 - y0:
+                granted[sec.name] += 1
+                used += sec.unit
+        y = y0
+        for sec in sections:
+            if sec.name in granted:
+                units = granted[sec.name]
+                height = sec.extra + units * sec.unit
+                sec.paint((x0, y, x1, y + height), units)
+                y += height + self.m.gap
+
+    def _sections(self, width_px: int, with_scores: bool) -> list[_Section]:
+        v, m = self.v, self.m
+        text_w = width_px - 2 * m.pad
+        out = []
+        if with_scores:
+            cols = len(v.seats) if len(v.seats) <= 2 or (not m.compact and width_px >= 300) else 2
+            rows = -(-len(v.seats) // cols)
+            out.append(_Section("scores", 0, self._cell_height(), 0, rows,
+                                lambda box, n: self._score_grid(box, cols), minimum=rows))
+        if v.centre_cards or v.play_cards or v.centre_label or v.play_label:
+            both = (v.centre_cards or v.centre_label) and (v.play_cards or v.play_label)
+            out.append(_Section("table", 4, self._chip_height(), 0, 2 if both else 1, self._table))
+        if v.warning:
+            lines = len(wrap(v.warning, self.bold, text_w)[0])
+            out.append(_Section("warning", 1, line_height(self.bold), 2 * m.pad, lines,
+                                lambda box, n: self._paragraph("warning", v.warning, box, n, self.bold,
+                                                               "warn_fg", "warn_bg"),
+                                minimum=min(lines, 2)))
+        if v.prompt:
+            lines = len(wrap(v.prompt, self.bold, text_w)[0])
+            out.append(_Section("prompt", 2, line_height(self.bold), 0, lines,
+                                lambda box, n: self._paragraph("prompt", v.prompt, box, n, self.bold, "fg")))
+        if v.choices:
+            out.append(_Section("choices", 3, self._pill_height() + m.gap, -m.gap,
+                                self._pill_rows_wanted(width_px), self._choices))
+        if v.last_score:
+            lines = len(wrap(v.last_score, self.small, text_w)[0])
+            out.append(_Section("last_score", 5, line_height(self.small), 0, lines,
+                                lambda box, n: self._paragraph("last_score", v.last_score, box, n,
+                                                               self.small, "muted")))
+        return out
+
+    # -- header and scores --------------------------------------------------------------------------
+
+    def _header(self) -> int:
+        v, m = self.v, self.m
+        height = line_height(self.small) + 2 * m.pad
+        self.s.rect((0, 0, self.w, height), "panel")
+        right = "Game over" if v.finished else v.status
+        right_w = 0
+        if right:
+            drawn = self.s.text("status", right, self.w - m.pad * 2, height // 2, self.small,
+                                "accent" if v.finished else "muted", self.w // 2, anchor="rm")
+            right_w = drawn.box[2] - drawn.box[0] + 3 * m.pad
+        self.s.text("game", v.game, m.pad * 2, height // 2, self.small, "fg",
+                    self.w - right_w - 4 * m.pad, anchor="lm")
+        return height
+
+    def _cell_height(self) -> int:
+        return line_height(self.bold) + (0 if self.m.compact else 2 * self.m.pad)
+
+    def _score_grid(self, box: Box, cols: int) -> None:
+        x0, y0, x1, _ = box
+        cell_w = (x1 - x0 - (cols - 1) * self.m.gap) // cols
+        cell_h = self._cell_height()
+        for n, seat in enumerate(self.v.seats):
+            row, col = divmod(n, cols)
+            cx = x0 + col * (cell_w + self.m.gap)
+            cy = y0 + row * cell_h
+            self._seat((cx, cy, cx + cell_w, cy + cell_h - (0 if self.m.compact else 1)), seat,
+                       self.bold, self.bold, note=False)
+
+    def _score_column(self, box: Box) -> None:
+        x0, y0, x1, y1 = box
+        seats = self.v.seats
+        big = font(self.m.big, bold=True)
+        ideal = max(line_height(big), line_height(self.bold) + line_height(self.small)) + 2 * self.m.pad
+        row_h = min(ideal, (y1 - y0) // max(1, len(seats)))
+        if row_h < ideal:
+            big = font(max(10, row_h - 2 * self.m.pad), bold=True)
+        for n, seat in enumerate(seats):
+            top = y0 + n * row_h
+            self._seat((x0, top, x1, top + row_h - self.m.gap), seat, self.bold, big,
+                       note=row_h >= ideal)
+
+    def _seat(self, box: Box, seat: SeatView, name_font, score_font, note: bool) -> None:
+        x0, y0, x1, y1 = box
+        pad = self.m.pad
+        ink = "accent_fg" if seat.is_turn else "fg"
+        if seat.is_turn or not self.m.compact:
+            self.s.rect(box, "accent" if seat.is_turn else "panel", radius=pad)
+        score = self.s.text("score", str(seat.score), x1 - pad - 1, (y0 + y1) // 2, score_font, ink,
+                            x1 - x0, anchor="rm")
+        room = score.box[0] - x0 - 3 * pad
+        badge = width(self.small, "D") + 2 * pad if seat.is_dealer else 0
+        two_lines = note and seat.note
+        name_y = y0 + pad + line_height(name_font) // 2 if two_lines else (y0 + y1) // 2
+        name = self.s.text("name", seat.name, x0 + pad + 1, y0 + pad if two_lines else name_y, name_font,
+                           ink, room - badge - pad, anchor="la" if two_lines else "lm")
+        if seat.is_dealer:
+            bx = name.box[2] + pad + 1
+            self.s.rect((bx, name_y - line_height(self.small) // 2, bx + badge,
+                         name_y + line_height(self.small) // 2), "badge", radius=pad)
+            self.s.text("dealer", "D", bx + badge // 2, name_y, self.small, "badge_fg", badge, anchor="mm")
+        if two_lines:
+            self.s.text("note", seat.note, x0 + pad + 1, y0 + pad + line_height(name_font),
+                        self.small, "accent_fg" if seat.is_turn else "muted", room, anchor="la")
+
+    # -- the table ----------------------------------------------------------------------------------
+
+    def _chip_height(self) -> int:
+        return line_height(self.body) + (0 if self.m.compact else self.m.pad)
+
+    def _table(self, box: Box, rows: int) -> None:
+        v = self.v
+        x0, y0, x1, _ = box
+        h = self._chip_height()
+        parts = [(role, label, cards) for role, label, cards in
+                 (("centre", v.centre_label, v.centre_cards), ("play", v.play_label, v.play_cards))
+                 if label or cards]
+        if rows >= len(parts):
+            for n, (role, label, cards) in enumerate(parts):
+                self.s.chip_row(role, label, cards, (x0, y0 + n * h, x1, y0 + (n + 1) * h),
+                                self.body, self.small, chips=not self.m.compact)
+            return
+        # one row: the centre (a card or two) gets what it needs, at most half; the play the rest
+        split = x0 + min((x1 - x0) // 2, self.s.chip_row_width(
+            "" if self.m.compact else v.centre_label, v.centre_cards, self.body, self.small,
+            chips=not self.m.compact))
+        self.s.chip_row("centre", v.centre_label, v.centre_cards, (x0, y0, split, y0 + h),
+                        self.body, self.small, chips=not self.m.compact)
+        self.s.chip_row("play", v.play_label, v.play_cards, (split + self.m.gap, y0, x1, y0 + h),
+                        self.body, self.small, chips=not self.m.compact)
+
+    # -- text blocks and choices --------------------------------------------------------------------
+
+    def _paragraph(self, role: str, text: str, box: Box, lines: int, f, ink: str,
+                   fill: str | None = None) -> None:
+        x0, y0, x1, y1 = box
+        pad = self.m.pad
+        if fill:
+            self.s.rect(box, fill, radius=pad)
+        inset = pad if fill else 0
+        wrapped, cut = wrap(text, f, x1 - x0 - 2 * inset, lines)
+        self.s.lines(role, wrapped, x0 + inset, y0 + (pad if fill else 0), f, ink, x1 - x0 - 2 * inset, cut)
+
+    def _pill_height(self) -> int:
+        return line_height(self.body) + (0 if self.m.compact else self.m.pad)
+
+    def _pill_spacing(self) -> tuple[int, int]:
+        """(padding inside a pill, gap between pills)."""
+        return (0, width(self.body, "  ")) if self.m.compact else (self.m.pad * 2, self.m.gap)
+
+    def _pill_size(self, text: str, cap: int) -> int:
+        pad, _ = self._pill_spacing()
+        return min(cap, width(self.body, text) + 2 * pad + (0 if pad else 2))
+
+    def _flow(self, sizes: list[int], width_px: int) -> list[list[int]]:
+        """Item indices per row when items of ``sizes`` flow left to right in ``width_px``."""
+        _, gap = self._pill_spacing()
+        rows: list[list[int]] = [[]]
+        x = 0
+        for index, size in enumerate(sizes):
+            if rows[-1] and x + size > width_px:
+                rows.append([])
+                x = 0
+            rows[-1].append(index)
+            x += size + gap
+        return rows
+
+    def _pill_rows_wanted(self, width_px: int) -> int:
+        return len(self._flow([self._pill_size(c, width_px) for c in self.v.choices], width_px))
+
+    def _visible_choices(self, width_px: int, n_rows: int) -> tuple[list[int], int]:
+        """The choices that fit in ``n_rows`` and the widest a pill may be.
+
+        When some do not fit, room is kept for a "+N more" pill and the window starts at the
+        highlighted choice if it would be hidden otherwise.
+        """
+        choices, selected = self.v.choices, self.v.selected
+        if len(self._flow([self._pill_size(c, width_px) for c in choices], width_px)) <= n_rows:
+            return list(range(len(choices))), width_px
+        more = self._pill_size(f"+{len(choices)} more", width_px)
+        cap = width_px - more - self._pill_spacing()[1]
+        shown: list[int] = []
+        for start in (0, selected or 0):
+            order = list(range(start, len(choices)))
+            sizes = [self._pill_size(choices[i], cap) for i in order]
+            count = len(order) if start else len(order) - 1    # something is hidden: "+N more"
+            while count and len(self._flow(sizes[:count] + [more], width_px)) > n_rows:
+                count -= 1
+            shown = order[:max(1, count)]
+            if selected is None or selected in shown:
+                break
+        return shown, cap
+
+    def _choices(self, box: Box, n_rows: int) -> None:
+        x0, y0, x1, _ = box
+        choices, selected = self.v.choices, self.v.selected
+        shown, cap = self._visible_choices(x1 - x0, n_rows)
+        items = [(choices[i], i == selected, "selected_choice" if i == selected else "choice") for i in shown]
+        if len(shown) < len(choices):
+            items.append((f"+{len(choices) - len(shown)} more", False, "choice_more"))
+        pad, gap = self._pill_spacing()
+        pill_h = self._pill_height()
+        x, y = x0, y0
+        for text, is_selected, role in items:
+            size = self._pill_size(text, x1 - x0 if role == "choice_more" else cap)
+            if x + size > x1 and x > x0:
+                x, y = x0, y + pill_h + self.m.gap
+            if is_selected or not self.m.compact:
+                self.s.rect((x, y, x + size, y + pill_h), "accent" if is_selected else "pill",
+                            radius=pill_h // 2 if pad else 0)
+            self.s.text(role, text, x + size // 2, y + pill_h // 2, self.body,
+                        "accent_fg" if is_selected else "fg", size - 2 * pad, anchor="mm",
+                        cut=role == "choice_more")
+            x += size + gap

@@ -1,0 +1,79 @@
+"""Sample renders of representative table views for every panel size, for a person to look at.
+
+Run ``python -m hardware.display.samples OUTDIR`` (the project keeps them in the git-ignored
+``out/display_samples/``). Small panels are also written enlarged (``*_preview.png``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+from hardware.display.layout import render
+from hardware.view import SeatView, TableView
+
+#: The panels the project supports: name → (width, height, Pillow mode).
+SIZES: dict[str, tuple[int, int, str]] = {
+    "oled_128x64": (128, 64, "1"),
+    "lcd_240x240": (240, 240, "RGB"),
+    "lcd_320x240": (320, 240, "RGB"),
+    "hdmi_1280x720": (1280, 720, "RGB"),
+}
+
+VIEWS: dict[str, TableView] = {
+    "cribbage_count": TableView(
+        game="Cribbage", status="Game to 121",
+        seats=(SeatView("Ann", 87, note="partner of Cy"), SeatView("Bob", 74, is_dealer=True, note="partner of Di"),
+               SeatView("Cy", 87, is_turn=True, note="partner of Ann"), SeatView("Di", 74, note="partner of Bob")),
+        prompt="Cy: play a card or say go", choices=("Go",), selected=0,
+        centre_label="Starter", centre_cards=("5H",), play_label="Count 23", play_cards=("7H", "9C", "7D"),
+        last_score="Bob: fifteen 2, pair 2 = 4"),
+    "all_fours_beg": TableView(
+        game="All Fours", status="Hand 3 · game to 7",
+        seats=(SeatView("Seat 1", 4, is_turn=True), SeatView("Seat 2", 6, is_dealer=True)),
+        prompt="Seat 1, eldest hand: look at your cards, then stand to play the trump turned up, "
+               "or beg the dealer for a new trump",
+        choices=("Stand", "Beg"), selected=1, centre_label="Trump", centre_cards=("QS",),
+        last_score="Last hand: High Seat 2, Low Seat 1, Jack Seat 2, Game Seat 2"),
+    "refused_play": TableView(
+        game="Le Quinze", status="Round 4 of 10",
+        seats=(SeatView("Alice", 12), SeatView("Benoît", 9, is_turn=True, is_dealer=True),
+               SeatView("Claire", 15)),
+        prompt="Benoît: take cards from the table that add up to 15",
+        centre_label="Table", centre_cards=("7C", "8D", "AS", "3H", "KH", "2C"),
+        warning="Benoît cannot play 9S: it is Alice's turn. Take the card back."),
+}
+
+
+def write_samples(folder: Path) -> list[Path]:
+    """Render every sample view at every size into ``folder``; return the files written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for view_name, view in VIEWS.items():
+        for size_name, (w, h, mode) in SIZES.items():
+            image = render(view, w, h, mode)
+            path = folder / f"{view_name}_{size_name}.png"
+            image.save(path)
+            written.append(path)
+            if w < 400:
+                scale = 800 // w
+                preview = image.convert("RGB").resize((w * scale, h * scale), Image.NEAREST)
+                preview.save(folder / f"{view_name}_{size_name}_preview.png")
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the samples to the folder named on the command line."""
+    parser = argparse.ArgumentParser(prog="python -m hardware.display.samples", description=__doc__)
+    parser.add_argument("outdir", type=Path, nargs="?", default=Path("out/display_samples"))
+    args = parser.parse_args(argv)
+    for path in write_samples(args.outdir):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

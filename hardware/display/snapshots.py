@@ -1,0 +1,57 @@
+"""PNG snapshots: each shown view written as a numbered PNG in a folder, or under a given name.
+
+Used by the demo (a record of the game as the table showed it) and for reviewing layouts.
+A view equal to the last one shown is not written again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hardware.display.base import ClosingDisplay
+from hardware.display.layout import render
+from hardware.errors import DeviceUnavailable
+from hardware.view import TableView
+
+
+class SnapshotDisplay(ClosingDisplay):
+    """Writes ``<prefix>_00001.png``, ``<prefix>_00002.png``, ... into ``folder``.
+
+    :raises DeviceUnavailable: the folder cannot be created.
+    """
+
+    name = "snapshot display"
+
+    def __init__(self, folder: str | Path, width: int = 1280, height: int = 720, mode: str = "RGB",
+                 *, prefix: str = "frame") -> None:
+        self.folder = Path(folder)
+        self.size = (width, height)
+        self.mode = mode
+        self.prefix = prefix
+        self.written: list[Path] = []
+        self._last: TableView | None = None
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DeviceUnavailable(f"display.folder: cannot create {self.folder}: {exc.strerror}") from exc
+
+    def show(self, view: TableView) -> None:
+        """Write ``view`` as the next numbered PNG, unless it equals the last one shown.
+
+        :raises DeviceUnavailable: after :meth:`close`.
+        """
+        self._check_open()
+        if view != self._last:
+            self.save(view, f"{self.prefix}_{len(self.written) + 1:05d}")
+            self._last = view
+
+    def save(self, view: TableView, name: str) -> Path:
+        """Write ``view`` as ``<name>.png`` in the folder and return its path.
+
+        :raises DeviceUnavailable: after :meth:`close`.
+        """
+        self._check_open()
+        path = self.folder / f"{name}.png"
+        render(view, *self.size, self.mode).save(path)
+        self.written.append(path)
+        return path

@@ -1,0 +1,170 @@
+"""The pure renderer at every panel size: sizes, modes, fields present, nothing outside its place."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+from PIL import Image
+
+from hardware.display import fonts
+from hardware.display.fonts import has_suit_symbols
+from hardware.display.layout import render, render_frame
+from hardware.display.samples import SIZES, VIEWS, write_samples
+from hardware.display.text import ELLIPSIS, card_label
+from hardware.view import SeatView, TableView
+
+LONG_PROMPT = ("Seat 3, you are eldest hand: look at your six cards, choose two for the crib, "
+               "place them face down in the crib zone, and then wait for the dealer to cut the "
+               "pack and turn up the starter card before the play begins. ") * 3
+
+
+def inside(box, frame):
+    x0, y0, x1, y1 = box
+    return 0 <= x0 <= x1 <= frame.width and 0 <= y0 <= y1 <= frame.height
+
+
+def overlaps(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def check_frame(frame):
+    assert all(inside(d.box, frame) for d in frame.texts), [d for d in frame.texts if not inside(d.box, frame)]
+    boxes = [d for d in frame.texts if d.text]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not overlaps(a.box, b.box), (a, b)
+    assert all(d.text.endswith(ELLIPSIS) or d.role in ("choice_more", "centre", "play") or d.text == ""
+               for d in frame.texts if d.cut)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name", VIEWS)
+def test_every_sample_renders_at_every_size(name, size):
+    w, h, mode = SIZES[size]
+    view = VIEWS[name]
+    image, frame = render_frame(view, w, h, mode)
+    assert image.size == (w, h) and image.mode == mode
+    check_frame(frame)
+    assert frame.text_of("score").split() == [str(s.score) for s in view.seats]
+    assert frame.text_of("prompt")
+    if view.warning:
+        assert frame.text_of("warning").startswith(view.warning.split()[0])
+    if not size.startswith("oled"):         # the small OLED may drop the least important parts
+        assert frame.dropped == []
+        assert " ".join(view.prompt.split()) == frame.text_of("prompt")
+        shown = [d.text for d in frame.texts if d.role in ("choice", "selected_choice")]
+        assert shown == list(view.choices)
+        if view.selected is not None:
+            assert frame.text_of("selected_choice") == view.choices[view.selected]
+
+
+def ink_in(image, box):
+    region = image.convert("L").crop(box)
+    low, high = region.getextrema()
+    return high - low > 60
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_text_areas_have_ink(size):
+    w, h, mode = SIZES[size]
+    image, frame = render_frame(VIEWS["cribbage_count"], w, h, mode)
+    for role in ("score", "name", "prompt", "play"):
+        drawn = [d for d in frame.texts if d.role == role and d.text]
+        assert drawn and all(ink_in(image, d.box) for d in drawn), role
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_long_prompt_wraps_then_ends_in_an_ellipsis(size):
+    w, h, mode = SIZES[size]
+    image, frame = render_frame(replace(VIEWS["cribbage_count"], prompt=LONG_PROMPT), w, h, mode)
+    check_frame(frame)
+    prompt = [d for d in frame.texts if d.role == "prompt"]
+    assert prompt[-1].text.endswith(ELLIPSIS) and "prompt" in frame.cut_roles()
+    if h >= 240:
+        assert len(prompt) >= 3                                   # wrapped over several lines
+    assert "selected_choice" in {d.role for d in frame.texts}     # the choices still show
+
+
+def test_the_highlighted_choice_stays_visible_among_many():
+    choices = tuple(f"Choice number {n}" for n in range(30))
+    view = replace(VIEWS["all_fours_beg"], choices=choices, selected=27)
+    for size in SIZES:
+        w, h, mode = SIZES[size]
+        _, frame = render_frame(view, w, h, mode)
+        check_frame(frame)
+        highlighted = frame.text_of("selected_choice")
+        assert "Choice number 27".startswith(highlighted.rstrip(ELLIPSIS)) and len(highlighted) > 3, size
+        if w >= 640:
+            assert highlighted == "Choice number 27"
+        assert frame.text_of("choice_more").startswith("+")
+
+
+def test_many_cards_keep_the_latest():
+    view = replace(VIEWS["cribbage_count"], play_cards=tuple(["AS", "2H", "3C", "4D"] * 6) + ("KS",))
+    _, frame = render_frame(view, 240, 240, "RGB")
+    assert frame.text_of("play").split()[-1] == card_label("KS", has_suit_symbols())[0]
+    assert ELLIPSIS in frame.text_of("play")
+
+
+def test_mono_image_is_pure_black_and_white():
+    image = render(VIEWS["refused_play"], 128, 64, "1")
+    histogram = image.convert("L").histogram()
+    assert {level for level, count in enumerate(histogram) if count} == {0, 255}
+
+
+def test_bad_sizes_and_modes_are_refused():
+    with pytest.raises(ValueError, match="too small"):
+        render(VIEWS["cribbage_count"], 40, 20)
+    with pytest.raises(ValueError, match="mode"):
+        render(VIEWS["cribbage_count"], 320, 240, "CMYK")
+
+
+names = st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyzÉé ABCDEFGHIJK"), min_size=1, max_size=20)
+words = st.lists(st.text(st.sampled_from("abcdefghijklmnop,.:'"), min_size=1, max_size=14), max_size=40).map(" ".join)
+cards = st.lists(st.sampled_from(["10H", "QS", "AD", "7C", "V2R", "5H", "KC"]), max_size=14).map(tuple)
+
+
+@st.composite
+def views(draw):
+    seats = draw(st.lists(st.builds(SeatView, names, st.integers(0, 999), st.booleans(), st.booleans(), words),
+                          min_size=2, max_size=6))
+    choices = tuple(draw(st.lists(words.filter(bool), max_size=8)))
+    return TableView(
+        game=draw(names), seats=tuple(seats), prompt=draw(words), choices=choices,
+        status=draw(words), centre_label=draw(st.sampled_from(["", "Starter", "Trump", "Table"])),
+        centre_cards=draw(cards), play_label=draw(st.sampled_from(["", "Count 23", "Trick"])),
+        play_cards=draw(cards), last_score=draw(words), warning=draw(words),
+        selected=draw(st.none() | st.integers(0, len(choices) - 1)) if choices else None)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(views(), st.sampled_from(sorted(SIZES.values()) + [(160, 128, "RGB"), (800, 480, "RGB"), (256, 64, "1")]))
+def test_any_view_stays_inside_its_places(view, size):
+    w, h, mode = size
+    image, frame = render_frame(view, w, h, mode)
+    assert image.size == (w, h)
+    check_frame(frame)
+    assert frame.text_of("score").split() == [str(s.score) for s in view.seats]
+
+
+def test_samples_script_writes_every_size(tmp_path):
+    paths = write_samples(tmp_path)
+    assert len(paths) == len(VIEWS) * len(SIZES)
+    for path in paths:
+        with Image.open(path) as image:
+            assert image.size in {(w, h) for w, h, _ in SIZES.values()}
+
+
+def test_without_dejavu_pillows_own_font_is_used(monkeypatch):
+    monkeypatch.setattr(fonts, "_FILES", {False: "NoSuchFont.ttf", True: "NoSuchFont-Bold.ttf"})
+    fonts.font.cache_clear()
+    try:
+        assert not has_suit_symbols()
+        for w, h, mode in SIZES.values():
+            _, frame = render_frame(VIEWS["cribbage_count"], w, h, mode)
+            check_frame(frame)
+            assert "7H" in frame.text_of("play")
+    finally:
+        fonts.font.cache_clear()
