@@ -196,12 +196,11 @@ class Controller:
         if kind is None:
             self._refuse(self._misplaced(event.zone, prompt), self._seat_of(event.zone), (card,))
             return
-        slot = self.game.card_actions[kind]
         cards = self.pending.setdefault(kind, [])
         if any(c.id == card.id for c in cards):
             return                                        # seen again: nothing new
         cards.append(card)
-        if len(cards) < slot.count:
+        if len(cards) < self.game.cards_needed(self.state, kind):
             self.render()
             return
         del self.pending[kind]
@@ -287,7 +286,7 @@ class Controller:
         collecting = ""
         for kind, cards in self.pending.items():
             if cards:
-                collecting = f"{len(cards)} of {self.game.card_actions[kind].count} cards seen"
+                collecting = f"{len(cards)} of {self.game.cards_needed(self.state, kind)} cards seen"
         return build_view(self.game, self.state, list(self.setup.names), last_score=self.last_score,
                           warning=self.warning, choice_index=self.choice_index, collecting=collecting)
 

@@ -245,6 +245,10 @@ class Game:
         """Each seat's score (partners share theirs)."""
         raise NotImplementedError
 
+    def cards_needed(self, state, kind: str) -> int:
+        """How many cards the card action ``kind`` takes now (usually its slot's count)."""
+        return self.card_actions[kind].count
+
     def public_view(self, state) -> PublicView:
         """The public part of ``state`` for displays (never a hand or a face-down card)."""
         return PublicView()

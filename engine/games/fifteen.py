@@ -90,6 +90,10 @@ class Fifteen(TrickGame):
     hidden_kinds = frozenset({"discard"})
     card_actions = {**TrickGame.card_actions, "discard": CardSlot(2, "crib"), "give": CardSlot(1, "starter"),
                     "crib": CardSlot(4, "crib")}
+
+    def cards_needed(self, state, kind: str) -> int:
+        """The crib is four cards, or five after a switch (N6)."""
+        return state.crib_size if kind == "crib" else super().cards_needed(state, kind)
     cut_rule = "lowest deals (ace low)"
     options = (TrickGame.penalty_option, TrickGame.reader_option)
 
