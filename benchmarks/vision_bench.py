@@ -13,7 +13,7 @@ It prints event recall (an expected event matched by kind, card, zone and time),
 false removals under the two-second hand, wrong zones, and CPU per frame on one core (OpenCV
 limited to one thread, process time). QR decks run at 1080p, ArUco decks at 720p.
 
-    .venv/bin/python benchmarks/vision_bench.py            # 200 QR scenes + 60 ArUco scenes
+    .venv/bin/python benchmarks/vision_bench.py            # 200 QR scenes + 40 ArUco scenes
     .venv/bin/python benchmarks/vision_bench.py --quick    # a short run
 """
 
@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a short run: 16 QR scenes, 8 ArUco scenes")
     parser.add_argument("--scenes", type=int, default=200, help="QR scenes at 1080p (default 200)")
-    parser.add_argument("--aruco-scenes", type=int, default=60, help="ArUco scenes at 720p (default 60)")
+    parser.add_argument("--aruco-scenes", type=int, default=40, help="ArUco scenes at 720p (default 40)")
     parser.add_argument("--pyzbar-every", type=int, default=20, help="run the pyzbar loop on every Nth scene")
     parser.add_argument("--fps", type=float, default=10.0, help="frames per second of the scenes (default 10)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="scenes run in parallel")

@@ -19,7 +19,7 @@ DPI = 300
 PX_PER_MM = DPI / 25.4
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 LAYOUTS = ("cards", "stickers")
-_MARGIN_MM = 8.0
+_MARGIN_MM = 7.0
 _MARK_MM = 5.0
 
 

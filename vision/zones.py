@@ -62,7 +62,7 @@ class ZoneMap:
 
     def image_polygons(self) -> dict[str, np.ndarray]:
         """Each zone as a polygon in image pixels (for drawing)."""
-        if self.units == "px":
+        if self.units == "px" or not self.polygons:
             return dict(self.polygons)
         table_to_image = np.linalg.inv(self.image_to_table)
         return {name: cv2.perspectiveTransform(p.reshape(-1, 1, 2).astype(np.float64), table_to_image).reshape(-1, 2)
