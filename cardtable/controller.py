@@ -89,6 +89,7 @@ class Controller:
         self.outputs = outputs or NoOutputs()
         self.refused: dict[str, PhysicalCard] = {}      # cards to be taken back before play goes on
         self.pending: dict[str, list[PhysicalCard]] = {}  # cards collected for a multi-card action
+        self.taking: list[PhysicalCard] = []              # cards taken off the table for a capture
         self.warning = ""
         self.last_score = ""
         self.choice_index: int | None = None
@@ -138,6 +139,7 @@ class Controller:
         self.state = state
         self.warning = ""
         self.choice_index = None
+        self.taking = []
         self.last_score = last_score_text(events) or self.last_score
         for event in events:
             if event.kind in ("revoke", "false_go"):
@@ -157,6 +159,7 @@ class Controller:
         self.state = replay.state
         self.pending.clear()
         self.refused.clear()
+        self.taking = []
         self.warning = "Undone: the last action was taken back"
         self.render()
         return True
@@ -178,6 +181,10 @@ class Controller:
         card = event.card
         if event.kind == REMOVED:
             self._on_removed(card)
+            return
+        if any(c.id == card.id for c in self.taking):   # a card taken off is put back
+            self.taking = [c for c in self.taking if c.id != card.id]
+            self.render()
             return
         if event.kind == MOVED and not self._is_new(card):
             return                                        # an accepted card slid aside: no play
@@ -210,6 +217,11 @@ class Controller:
         return card.id in self.refused or all(card.id not in {c.id for c in v} for v in self.pending.values())
 
     def _on_removed(self, card: PhysicalCard) -> None:
+        prompt = self.game.prompt(self.state)
+        taking = [k for k in prompt.kinds if k in self.game.card_actions and self.game.card_actions[k].taken]
+        if taking and not self.setup.swipe and not self.refused and not self.finished:
+            self._on_taken(taking[0], prompt, card)
+            return
         if self.refused.pop(card.id, None) is not None:
             if not self.refused:
                 self.warning = ""
@@ -222,10 +234,27 @@ class Controller:
                 cards[:] = [c for c in cards if c.id != card.id]
                 self.render()
 
+    def _on_taken(self, kind: str, prompt, card: PhysicalCard) -> None:
+        """A capture is named by the cards that leave the table: once they make one of the
+        prompt's choices, that is the action."""
+        choices = [frozenset(choice.split()) for choice in prompt.choices]
+        if not any(str(card.face) in choice for choice in choices):
+            return                                        # the played card itself, swept up with them
+        self.taking.append(card)
+        taken = frozenset(str(c.face) for c in self.taking)
+        if taken in choices:
+            cards, self.taking = tuple(self.taking), []
+            self.submit(Action(kind, prompt.seat, tuple(c.face for c in cards)))
+            return
+        if not any(taken <= choice for choice in choices):
+            self.warning = (f"{' '.join(sorted(taken))} is not one of the captures "
+                            f"({', '.join(prompt.choices)}): put back what is not taken")
+        self.render()
+
     def _kind_for(self, zone: str, prompt) -> str | None:
         for kind in prompt.kinds:
             slot = self.game.card_actions.get(kind)
-            if slot is None:
+            if slot is None or slot.taken:
                 continue
             if slot.zone == "seat":
                 if prompt.seat is not None and zone == self.setup.seat_zones[prompt.seat]:

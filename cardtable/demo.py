@@ -62,9 +62,9 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
     players = players or game.players[0]
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    moves, dealt = table_moves(game, players, seed=seed, buttons=frozenset(DEMO_BUTTONS))
     seat_zones = [f"seat{n + 1}" for n in range(players)]
     devices = open_devices(input_kind, game, seat_zones + shared_zones(game), **(device_options or {}))
+    moves, dealt = table_moves(game, players, seed=seed, buttons=frozenset(DEMO_BUTTONS), swipe=devices.swipe)
     buttons = SimButtons(players)
     snapshots = SnapshotDisplay(out / "snapshots", 320, 240, "RGB", prefix="lcd")
     outputs = TableOutputs(displays, panel=buttons.panel)
@@ -79,6 +79,8 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
             start = time.perf_counter()
             if move.kind == "place":
                 inputs = devices.place(move.card, move.zone)
+            elif move.kind == "take":
+                inputs = devices.take(move.card)
             elif move.kind == "press":
                 inputs = buttons.press(move.button)
             else:

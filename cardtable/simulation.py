@@ -10,7 +10,7 @@ mock button pins), so the controller sees exactly what it would see at a real ta
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.bots import GreedyBot, RandomBot
 from engine.decks import PhysicalCard, get_deck
@@ -23,7 +23,8 @@ GATHER_AFTER = frozenset({"dealer", "hand_over", "reset", "trick", "deal_over", 
 
 @dataclass(frozen=True)
 class Move:
-    """``place`` a card in a zone, ``press`` a button, or ``gather`` every card on the table."""
+    """``place`` a card in a zone, ``take`` one off the table, ``press`` a button, or ``gather``
+    every card on the table."""
 
     kind: str
     card: PhysicalCard | None = None
@@ -31,8 +32,9 @@ class Move:
     button: str = ""
 
 
-def physical(deck_name: str, faces, taken: set[str]) -> list[PhysicalCard]:
-    """Physical cards showing ``faces``, never one already on the table (``taken`` ids)."""
+def physical(deck_name: str, faces, taken: set[str], in_play: set[str] = frozenset()) -> list[PhysicalCard]:
+    """Physical cards showing ``faces``: never one already on the table (``taken`` ids), or, with
+    ``in_play``, only ones that are on it."""
     deck = get_deck(deck_name)
     chosen = []
     for face in faces:
@@ -41,20 +43,29 @@ def physical(deck_name: str, faces, taken: set[str]) -> list[PhysicalCard]:
         elif isinstance(face, str) and face in deck:      # a physical card named by its id
             card = deck.card(face)
         else:
-            card = next(c for c in deck.cards if c.face == face and c.id not in taken)
+            card = next(c for c in deck.cards if c.face == face and c.id not in taken
+                        and (not in_play or c.id in in_play))
         taken.add(card.id)
         chosen.append(card)
     return chosen
 
 
 def moves_for(game: Game, action: Action, prompt, seat_zones, on_table: set[str],
-              buttons=frozenset()) -> list[Move]:
+              buttons=frozenset(), swipe: bool = False) -> list[Move]:
     """The physical moves that make ``action`` at a table with the named ``buttons``.
 
     A decision with its own button is one press; any other shown choice is highlighted with
     "right" and confirmed with "ok"; a decision with no choices is "ok".
     """
     slot = game.card_actions.get(action.kind)
+    if slot is not None and slot.taken and action.cards:
+        taken = {str(c) for c in action.cards}
+        # the action may name the played card too: the label is the set of table cards it takes
+        label = next((c for c in prompt.choices if set(c.split()) <= taken
+                      and len(taken - set(c.split())) <= 1), None)
+        if swipe and label is not None:                   # readers see no card leave: a button says it
+            return _press(replace(action, choice=label, cards=()), prompt, buttons)
+        return [Move("take", card) for card in physical(game.deck, action.cards, set(), in_play=on_table)]
     if slot is not None and action.cards:
         zone = seat_zones[action.seat] if slot.zone == "seat" else slot.zone
         return [Move("place", card, zone) for card in physical(game.deck, action.cards, on_table)]
@@ -79,7 +90,7 @@ def _press(action: Action, prompt, buttons) -> list[Move]:
 
 
 def table_moves(game: Game, players: int, *, seed: int = 0, options: dict | None = None,
-                seat_zones=None, buttons=frozenset()) -> tuple[list[Move], object]:
+                seat_zones=None, buttons=frozenset(), swipe: bool = False) -> tuple[list[Move], object]:
     """Every move of a whole bot game, and the dealer-mode final state to check the result by."""
     seat_zones = seat_zones or [f"seat{n + 1}" for n in range(players)]
     bots = [(GreedyBot if n % 2 else RandomBot)(random.Random(seed * 7 + n)) for n in range(players)]
@@ -88,7 +99,9 @@ def table_moves(game: Game, players: int, *, seed: int = 0, options: dict | None
     moves: list[Move] = []
     on_table: set[str] = set()
     for step in run.steps:
-        moves += moves_for(game, step.table_action, game.prompt(table), seat_zones, on_table, buttons)
+        made = moves_for(game, step.table_action, game.prompt(table), seat_zones, on_table, buttons, swipe)
+        on_table -= {m.card.id for m in made if m.kind == "take"}
+        moves += made
         table = step.table_state
         if any(event.kind in GATHER_AFTER for event in step.events):
             moves.append(Move("gather"))

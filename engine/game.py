@@ -99,7 +99,8 @@ class Event:
 
 @dataclass(frozen=True)
 class CardSlot:
-    """How a card action is made at a physical table: ``count`` cards laid face up in ``zone``.
+    """How a card action is made at a physical table: ``count`` cards laid face up in ``zone``
+    (or, with ``taken``, the cards that leave the table, which must match one of the prompt's choices).
 
     ``zone`` is ``"seat"`` for the acting seat's own play area, or the name of a shared zone
     ("starter", "crib", "centre", "pot"). The controller collects cards seen there into the action.
@@ -107,6 +108,8 @@ class CardSlot:
 
     count: int
     zone: str = "seat"
+    #: the action is made by cards *leaving* the table (a capture), not by cards laid down
+    taken: bool = False
 
 
 @dataclass(frozen=True)

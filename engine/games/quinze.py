@@ -163,7 +163,8 @@ class LeQuinze(Game):
     deck = "french40"
     players = (2, 3, 4)
     state_type = QuinzeState
-    card_actions = {"cut": CardSlot(1), "turn_up": CardSlot(1, "centre"), "play": CardSlot(1)}
+    card_actions = {"cut": CardSlot(1), "turn_up": CardSlot(1, "centre"), "play": CardSlot(1),
+                    "capture": CardSlot(1, "centre", taken=True)}
     options = (
         Option("target", 11, "points to win, totalled after each deal (Q10)"),
         Option("capture_optional", False, "a card that can take may stay on the table instead (Q3)"),
