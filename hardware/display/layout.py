@@ -133,9 +133,10 @@ class _Layout:
             rows = -(-len(v.seats) // cols)
             out.append(_Section("scores", 0, self._cell_height(), 0, rows,
                                 lambda box, n: self._score_grid(box, cols), minimum=rows))
-        if v.centre_cards or v.play_cards or v.centre_label or v.play_label:
-            both = (v.centre_cards or v.centre_label) and (v.play_cards or v.play_label)
-            out.append(_Section("table", 4, self._chip_height(), 0, 2 if both else 1, self._table))
+        if self._table_parts():
+            unit = self._chip_height() + (0 if m.compact else m.gap)
+            out.append(_Section("table", 4, unit, 0 if m.compact else -m.gap,
+                                self._table_rows_wanted(width_px), self._table))
         if v.warning:
             lines = len(wrap(v.warning, self.bold, text_w)[0])
             out.append(_Section("warning", 1, line_height(self.bold), 2 * m.pad, lines,
@@ -227,26 +228,55 @@ class _Layout:
     def _chip_height(self) -> int:
         return line_height(self.body) + (0 if self.m.compact else self.m.pad)
 
+    def _table_parts(self) -> list[tuple[str, str, tuple[str, ...]]]:
+        v = self.v
+        return [(role, label, cards) for role, label, cards in
+                (("centre", v.centre_label, v.centre_cards), ("play", v.play_label, v.play_cards))
+                if label or cards]
+
+    def _chip_lines(self, label: str, cards: tuple[str, ...], width_px: int) -> list[tuple[str, tuple[str, ...]]]:
+        """``label`` and ``cards`` broken into rows of chips that fit ``width_px``."""
+        lines = []
+        while True:
+            count = len(cards)
+            while count > 1 and self.s.chip_row_width(label, cards[:count], self.body, self.small,
+                                                      chips=not self.m.compact) > width_px:
+                count -= 1
+            lines.append((label, cards[:count]))
+            if count >= len(cards):
+                return lines
+            label, cards = "", cards[count:]
+
+    def _table_rows_wanted(self, width_px: int) -> int:
+        return sum(len(self._chip_lines(label, cards, width_px)) for _, label, cards in self._table_parts())
+
     def _table(self, box: Box, rows: int) -> None:
         v = self.v
         x0, y0, x1, _ = box
         h = self._chip_height()
-        parts = [(role, label, cards) for role, label, cards in
-                 (("centre", v.centre_label, v.centre_cards), ("play", v.play_label, v.play_cards))
-                 if label or cards]
-        if rows >= len(parts):
-            for n, (role, label, cards) in enumerate(parts):
-                self.s.chip_row(role, label, cards, (x0, y0 + n * h, x1, y0 + (n + 1) * h),
-                                self.body, self.small, chips=not self.m.compact)
+        parts = self._table_parts()
+        if rows < len(parts):
+            # one row: the centre (a card or two) gets what it needs, at most half; the play the rest
+            split = x0 + min((x1 - x0) // 2, self.s.chip_row_width(
+                "" if self.m.compact else v.centre_label, v.centre_cards, self.body, self.small,
+                chips=not self.m.compact))
+            self.s.chip_row("centre", v.centre_label, v.centre_cards, (x0, y0, split, y0 + h),
+                            self.body, self.small, chips=not self.m.compact)
+            self.s.chip_row("play", v.play_label, v.play_cards, (split + self.m.gap, y0, x1, y0 + h),
+                            self.body, self.small, chips=not self.m.compact)
             return
-        # one row: the centre (a card or two) gets what it needs, at most half; the play the rest
-        split = x0 + min((x1 - x0) // 2, self.s.chip_row_width(
-            "" if self.m.compact else v.centre_label, v.centre_cards, self.body, self.small,
-            chips=not self.m.compact))
-        self.s.chip_row("centre", v.centre_label, v.centre_cards, (x0, y0, split, y0 + h),
-                        self.body, self.small, chips=not self.m.compact)
-        self.s.chip_row("play", v.play_label, v.play_cards, (split + self.m.gap, y0, x1, y0 + h),
-                        self.body, self.small, chips=not self.m.compact)
+        spare = rows - len(parts)
+        y = y0
+        for role, label, cards in parts:
+            lines = self._chip_lines(label, cards, x1 - x0)
+            keep = min(len(lines), 1 + spare)
+            spare -= keep - 1
+            for n, (line_label, line_cards) in enumerate(lines[:keep]):
+                if n == keep - 1:      # the last row it may use shows the rest, latest cards first
+                    line_cards = cards[sum(len(c) for _, c in lines[:n]):]
+                self.s.chip_row(role, line_label, line_cards, (x0, y, x1, y + h), self.body, self.small,
+                                chips=not self.m.compact)
+                y += h + (self.m.gap if not self.m.compact else 0)
 
     # -- text blocks and choices --------------------------------------------------------------------
 

@@ -125,8 +125,9 @@ class Sheet:
         labels, sizes, pad, gap = self._chips(cards, f, chips)
         lead = width(f, ELLIPSIS) + gap
         spacing = max(4, line_height(f) // 3)
-        if label:   # the label gives way to its numbers ("Count 23" → "23:"), the latest card shows
-            room = x1 - x - (sizes[-1] + lead + spacing if sizes else 0)
+        if label:   # the label gives way to its numbers ("Count 23" → "23:"), then to the cards
+            all_cards = row_width(sizes, gap) + spacing if sizes else 0
+            room = x1 - x - (all_cards if all_cards <= x1 - x else sizes[-1] + lead + spacing)
             short = label if width(label_font, label) <= room else short_label(label)
             if short and width(label_font, short) <= room:
                 drawn = self.text(role, short, x, (y0 + y1) // 2, label_font, "muted", room,

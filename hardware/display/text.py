@@ -15,10 +15,14 @@ _RANKS = {"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "T", "J", "Q", "K"}
 
 
 def width(f: Font, text: str) -> int:
-    """Pixels ``text`` takes in ``f``: its advance, or its ink where a glyph reaches further."""
+    """Pixels ``text`` takes in ``f``: its advance, or its ink where a glyph reaches further.
+
+    One pixel is added for the rounding of non-anti-aliased (monochrome) glyphs.
+    """
     if not text:
         return 0
-    return max(math.ceil(f.getlength(text)), f.getbbox(text)[2])
+    left, _, right, _ = f.getbbox(text)
+    return max(math.ceil(f.getlength(text)), right - min(0, left)) + 1
 
 
 def row_width(sizes: list[int], gap: int) -> int:

@@ -102,7 +102,7 @@ def test_the_highlighted_choice_stays_visible_among_many():
 
 
 def test_many_cards_keep_the_latest():
-    view = replace(VIEWS["cribbage_count"], play_cards=tuple(["AS", "2H", "3C", "4D"] * 6) + ("KS",))
+    view = replace(VIEWS["cribbage_count"], play_cards=tuple(["AS", "2H", "3C", "4D"] * 30) + ("KS",))
     _, frame = render_frame(view, 240, 240, "RGB")
     assert frame.text_of("play").split()[-1] == card_label("KS", has_suit_symbols())[0]
     assert ELLIPSIS in frame.text_of("play")
