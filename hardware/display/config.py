@@ -41,7 +41,7 @@ def parse_display_config(config: Mapping[str, object], *, prefix: str = "display
 
     def number(key: str, default, low: int, high: int, *, optional: bool = False):
         value = config.get(key, default)
-        if value is None and optional:
+        if optional and value in (None, False):     # TOML has no null: false means "not wired"
             return None
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             problems.append(f"{prefix}.{key}: expected a whole number from {low} to {high}, got {value!r}")

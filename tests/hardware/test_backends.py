@@ -44,7 +44,9 @@ def test_real_drivers_run_on_a_noop_bus(driver, size, mode):
 
 
 def test_lcd_with_its_backlight_wired_to_3v3_needs_no_gpio():
-    display = open_display({"kind": "luma", "driver": "st7789", "interface": "noop", "backlight": None})
+    config = {"kind": "luma", "driver": "st7789", "interface": "noop", "backlight": False}
+    assert 18 not in reserved_pins(parse_display_config(config))
+    display = open_display(config)
     display.show(VIEW)
     display.close()
 
