@@ -85,7 +85,7 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
                 inputs = buttons.press(move.button)
             else:
                 snapshots.save(controller.view(), f"lcd_{len(snapshots.written) + 1:03d}")
-                inputs = devices.gather()
+                inputs = devices.gather(move.cards)
             for item in inputs:
                 controller.handle(item)
             if move.kind == "place" and outputs.shown > before:

@@ -67,7 +67,10 @@ class SimReaders:
         self.twin.remove(reader)
         return events + self._wait(lambda e: e.card.id == card.id and e.kind == "removed", self.timeout)
 
-    def gather(self) -> list[TableEvent]:
+    def take(self, card: PhysicalCard) -> list[TableEvent]:
+        return []                                         # swiped cards are off the readers already
+
+    def gather(self, cards) -> list[TableEvent]:
         return []
 
     def close(self) -> None:

@@ -2,7 +2,8 @@
 
 :func:`table_moves` turns a whole bot game (played in dealer mode, mirrored in table mode by
 :func:`engine.simulate.play_at_table`) into the physical moves of people at a table: a card laid
-in a zone, a button pressed, the cards of a finished count or trick gathered up. The demo and the
+in a zone, a button pressed, and the face-up cards that stop being part of the game's public view
+(a finished count or trick, the cards of a capture, the cuts once the deal starts) picked up. The demo and the
 tests feed these moves to the simulated devices (the synthetic camera, the microcontroller twin,
 mock button pins), so the controller sees exactly what it would see at a real table.
 """
@@ -17,24 +18,21 @@ from engine.decks import PhysicalCard, get_deck
 from engine.game import Action, Game
 from engine.simulate import play_at_table
 
-#: engine events after which people gather the face-up cards (a new deal, a count or trick over)
-GATHER_AFTER = frozenset({"dealer", "hand_over", "reset", "trick", "deal_over", "round_over"})
-
-
 @dataclass(frozen=True)
 class Move:
-    """``place`` a card in a zone, ``take`` one off the table, ``press`` a button, or ``gather``
-    every card on the table."""
+    """``place`` a card in a zone, ``take`` one off the table (a capture, card by card), ``press``
+    a button, or ``gather`` several ``cards`` at once."""
 
     kind: str
     card: PhysicalCard | None = None
     zone: str = ""
     button: str = ""
+    cards: tuple[PhysicalCard, ...] = ()
 
 
-def physical(deck_name: str, faces, taken: set[str], in_play: set[str] = frozenset()) -> list[PhysicalCard]:
-    """Physical cards showing ``faces``: never one already on the table (``taken`` ids), or, with
-    ``in_play``, only ones that are on it."""
+def physical(deck_name: str, faces, on_table: dict[str, PhysicalCard], *, lying: bool = False) -> list[PhysicalCard]:
+    """Physical cards showing ``faces``: ones not on the table yet (added to ``on_table``), or,
+    with ``lying``, ones that lie there (taken off it)."""
     deck = get_deck(deck_name)
     chosen = []
     for face in faces:
@@ -43,14 +41,16 @@ def physical(deck_name: str, faces, taken: set[str], in_play: set[str] = frozens
         elif isinstance(face, str) and face in deck:      # a physical card named by its id
             card = deck.card(face)
         else:
-            card = next(c for c in deck.cards if c.face == face and c.id not in taken
-                        and (not in_play or c.id in in_play))
-        taken.add(card.id)
+            card = next(c for c in deck.cards if c.face == face and (c.id in on_table) == lying)
+        if lying:
+            on_table.pop(card.id, None)
+        else:
+            on_table[card.id] = card
         chosen.append(card)
     return chosen
 
 
-def moves_for(game: Game, action: Action, prompt, seat_zones, on_table: set[str],
+def moves_for(game: Game, action: Action, prompt, seat_zones, on_table: dict[str, PhysicalCard],
               buttons=frozenset(), swipe: bool = False) -> list[Move]:
     """The physical moves that make ``action`` at a table with the named ``buttons``.
 
@@ -65,7 +65,7 @@ def moves_for(game: Game, action: Action, prompt, seat_zones, on_table: set[str]
                       and len(taken - set(c.split())) <= 1), None)
         if swipe and label is not None:                   # readers see no card leave: a button says it
             return _press(replace(action, choice=label, cards=()), prompt, buttons)
-        return [Move("take", card) for card in physical(game.deck, action.cards, set(), in_play=on_table)]
+        return [Move("take", card) for card in physical(game.deck, action.cards, on_table, lying=True)]
     if slot is not None and action.cards:
         zone = seat_zones[action.seat] if slot.zone == "seat" else slot.zone
         return [Move("place", card, zone) for card in physical(game.deck, action.cards, on_table)]
@@ -97,13 +97,15 @@ def table_moves(game: Game, players: int, *, seed: int = 0, options: dict | None
     run = play_at_table(game, players, bots, seed=seed, options=options)
     table = game.new_game(players, options=options, mode="table", seed=seed)
     moves: list[Move] = []
-    on_table: set[str] = set()
+    on_table: dict[str, PhysicalCard] = {}
     for step in run.steps:
-        made = moves_for(game, step.table_action, game.prompt(table), seat_zones, on_table, buttons, swipe)
-        on_table -= {m.card.id for m in made if m.kind == "take"}
-        moves += made
+        moves += moves_for(game, step.table_action, game.prompt(table), seat_zones, on_table, buttons, swipe)
         table = step.table_state
-        if any(event.kind in GATHER_AFTER for event in step.events):
-            moves.append(Move("gather"))
-            on_table.clear()
+        public = game.public_view(table)
+        visible = {str(card) for card in public.centre_cards + public.play_cards}
+        gone = tuple(card for card in on_table.values() if str(card.face) not in visible)
+        if gone:
+            moves.append(Move("gather", cards=gone))
+            for card in gone:
+                del on_table[card.id]
     return moves, run.dealer_state

@@ -46,7 +46,7 @@ DEFAULT_ZONES = {
     "seat4": _rect(232, -115, 448, 115),
     "centre": _rect(-220, -110, 220, 110),
 }
-_SLOT_OFFSETS = (0.0, 66.0, -66.0, 132.0, -132.0)
+_SLOT_STEP = 66.0   # mm between the centres of cards laid side by side in a zone
 _HAND_TRAVEL = 0.25
 
 
@@ -170,7 +170,7 @@ class SyntheticCamera:
         self._hands: list[_HandPass] = []
         self._rng = random.Random(seed)
         for move in sorted(script, key=lambda m: m.t):
-            self._add(move)
+            self.add(move)
         self._background, self._gain, self._glare, self._noise = _backdrop(self.resolution, effects, seed % 4)
         if mat:
             self._background = self._background.copy()
@@ -185,32 +185,49 @@ class SyntheticCamera:
         keys = self._keys.get(card)
         return keys[-1].pose if keys else None
 
-    def _free_slot(self, zone: str, t: float) -> int:
+    def _slots(self, zone: str) -> list[tuple[float, float]]:
+        """Where cards land in ``zone``, as offsets from its centre: the middle first, then outwards,
+        in as many columns (and rows, when the zone is tall enough) as fit without overlapping."""
+        pts = np.asarray(self.zones[zone], dtype=float)
+        half_w = (pts[:, 0].max() - pts[:, 0].min()) / 2
+        half_h = (pts[:, 1].max() - pts[:, 1].min()) / 2
+        side = max(0, int((half_w - 36) // _SLOT_STEP))
+        columns = [0.0] + [sign * _SLOT_STEP * k for k in range(1, side + 1) for sign in (1, -1)]
+        rows = (-48.0, 48.0) if half_h >= 96 else (0.0,)
+        return sorted(((dx, dy) for dy in rows for dx in columns), key=lambda o: (abs(o[0]), o[1]))
+
+    def _free_slot(self, zone: str, t: float) -> tuple[float, float]:
+        slots = self._slots(zone)
         taken = set()
         for card, keys in self._keys.items():
             pose = keys[-1].pose
             if pose is not None and self.zone_of(pose.x, pose.y) == zone:
-                taken.add(self._slot_of(zone, pose))
-        return next((i for i in range(len(_SLOT_OFFSETS)) if i not in taken), len(taken) % len(_SLOT_OFFSETS))
+                taken.add(self._slot_of(zone, pose, slots))
+        return slots[next((i for i in range(len(slots)) if i not in taken), len(taken) % len(slots))]
 
-    def _slot_of(self, zone: str, pose: Pose) -> int:
-        cx, _ = zone_centre(self.zones[zone])
-        return min(range(len(_SLOT_OFFSETS)), key=lambda i: abs(cx + _SLOT_OFFSETS[i] - pose.x))
+    def _slot_of(self, zone: str, pose: Pose, slots) -> int:
+        cx, cy = zone_centre(self.zones[zone])
+        return min(range(len(slots)), key=lambda i: abs(cx + slots[i][0] - pose.x) + abs(cy + slots[i][1] - pose.y))
 
     def _landing(self, zone: str, t: float, x=None, y=None, angle=None) -> Pose:
         if zone not in self.zones:
             raise InvalidInput(f"the script names zone {zone!r}, but the table has {', '.join(self.zones)}")
         cx, cy = zone_centre(self.zones[zone])
         jitter = self.effects.jitter
+        dx, dy = self._free_slot(zone, t) if x is None or y is None else (0.0, 0.0)
         if x is None:
-            x = cx + _SLOT_OFFSETS[self._free_slot(zone, t)] + (self._rng.uniform(-6, 6) if jitter else 0)
+            x = cx + dx + (self._rng.uniform(-6, 6) if jitter else 0)
         if y is None:
-            y = cy + (self._rng.uniform(-8, 8) if jitter else 0)
+            y = cy + dy + (self._rng.uniform(-8, 8) if jitter else 0)
         if angle is None:
             angle = self._rng.uniform(-10, 10) if jitter else 0.0
         return Pose(x, y, angle)
 
-    def _add(self, move: Move) -> None:
+    def add(self, move: Move) -> None:
+        """Add one move to the script (moves may keep coming while frames are taken, in time order).
+
+        :raises InvalidInput: for a move that cannot happen (see the class docstring).
+        """
         if isinstance(move, Hand):
             self._add_hand(move.t, move.t + move.duration, self._target(move.target, move.t), hover=True)
             return

@@ -11,7 +11,7 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("demo", help="play a whole game between bots on simulated devices")
     parser.add_argument("--game", default="cribbage", help="which game (see 'cardtable games')")
     parser.add_argument("--players", type=int, default=None, help="how many seats (default: the game's smallest)")
-    parser.add_argument("--input", choices=INPUTS, default="rfid", help="simulated camera or RFID readers")
+    parser.add_argument("--input", choices=INPUTS, default="camera", help="simulated camera or RFID readers")
     parser.add_argument("--seed", type=int, default=1, help="the shuffle's seed, to replay a game")
     parser.add_argument("--out", default="out/demo", help="folder for the journal and display snapshots")
     parser.set_defaults(func=run)

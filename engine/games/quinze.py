@@ -163,7 +163,7 @@ class LeQuinze(Game):
     deck = "french40"
     players = (2, 3, 4)
     state_type = QuinzeState
-    card_actions = {"cut": CardSlot(1), "turn_up": CardSlot(1, "centre"), "play": CardSlot(1),
+    card_actions = {"cut": CardSlot(1), "turn_up": CardSlot(1, "centre"), "play": CardSlot(1, "centre"),
                     "capture": CardSlot(1, "centre", taken=True)}
     options = (
         Option("target", 11, "points to win, totalled after each deal (Q10)"),

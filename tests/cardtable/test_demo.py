@@ -21,6 +21,15 @@ def test_every_game_plays_to_the_end_through_the_readers_and_keeps_the_dealt_sco
     assert result.snapshots and all(p.stat().st_size > 0 for p in result.snapshots)
 
 
+@pytest.mark.parametrize("game, players", [("cribbage", 2), ("quinze", 3)])
+def test_the_camera_demo_reads_every_card_through_the_vision_pipeline(game, players, tmp_path):
+    """Rendered frames, real decoder, tracker and zones; Le Quinze captures are named by the
+    cards that leave the table."""
+    result = run_demo(game, players=players, input_kind="camera", seed=1, out_dir=tmp_path)
+    assert result.agrees, result.outcome
+    assert not result.notices
+
+
 def test_demo_command_prints_the_result_and_where_things_were_written(tmp_path, capsys):
     assert main(["demo", "--input", "rfid", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out

@@ -1,0 +1,103 @@
+"""The camera twin for the demo: bots' cards drawn by the synthetic camera, read by the real
+vision pipeline.
+
+Time is simulated: each frame is taken 1/fps later than the last, and a move waits for the
+pipeline's event about it. The zones are laid out for the number of seats and the game's shared
+zones on the synthetic table (900 x 520 mm), and the pipeline is calibrated with the synthetic
+camera's own homography, as ``cardtable calibrate`` would find it from the mat.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from engine.decks import PhysicalCard
+from engine.table_events import TableEvent
+from vision.calibration import Calibration
+from vision.config import VisionConfig
+from vision.pipeline import Pipeline
+from vision.script import Place, Remove
+from vision.synthetic import TABLE_MM, Effects, SyntheticCamera, table_homography
+
+
+def table_layout(zones: list[str]) -> dict[str, list[tuple[float, float]]]:
+    """Zone polygons in table mm: seats along the near and far edges, shared zones between."""
+    seats = [z for z in zones if z.startswith("seat")]
+    shared = [z for z in zones if z not in seats]
+    half_w, half_h = TABLE_MM[0] / 2 - 10, TABLE_MM[1] / 2 - 2
+    near, far = seats[: (len(seats) + 1) // 2], seats[(len(seats) + 1) // 2:]
+    layout = {}
+    for row, (y0, y1) in ((near, (120, half_h)), (far, (-half_h, -120))):
+        width = 2 * half_w / max(1, len(row))
+        for i, zone in enumerate(row):
+            x0 = -half_w + i * width
+            layout[zone] = [(x0, y0), (x0 + width, y0), (x0 + width, y1), (x0, y1)]
+    width = 2 * half_w / max(1, len(shared))
+    for i, zone in enumerate(shared):
+        x0 = -half_w + i * width
+        layout[zone] = [(x0, -110), (x0 + width, -110), (x0 + width, 110), (x0, 110)]
+    return layout
+
+
+class SimCamera:
+    """An overhead camera over the simulated table; each move returns the events it caused."""
+
+    swipe = False
+
+    def __init__(self, deck: str, zones: list[str], *, marker: str = "qr", resolution: str = "1080p",
+                 fps: float = 30.0, place_after: float = 0.05, remove_after: float = 0.4,
+                 effects: Effects = Effects(hands=False), seed: int = 0, timeout: float = 3.0) -> None:
+        layout = table_layout(zones)
+        self.camera = SyntheticCamera(deck, marker, (), resolution=resolution, zones=layout,
+                                      effects=effects, seed=seed)
+        size = self.camera.resolution
+        calibration = Calibration(np.linalg.inv(table_homography(size)), size, 0.0)
+        config = VisionConfig(deck=deck, marker=marker, zones=layout, zone_units="mm",
+                              place_after=place_after, remove_after=remove_after, fps=fps)
+        self.pipeline = Pipeline(config, calibration=calibration)
+        self.fps, self.timeout = fps, timeout
+        self.now = 0.0
+        self.on_table: dict[str, PhysicalCard] = {}
+        self.frame_seconds: list[float] = []        # wall time to draw and process each frame
+        self.notices: list[str] = []
+        self._step(lambda e: False, 2 / fps)        # the empty table is the first reference
+
+    def _step(self, done, limit: float) -> list[TableEvent]:
+        events, end = [], self.now + limit
+        while self.now < end:
+            self.now += 1 / self.fps
+            start = time.perf_counter()
+            got = self.pipeline.process(self.camera.frame_at(self.now), self.now)
+            self.frame_seconds.append(time.perf_counter() - start)
+            events += got
+            if any(done(e) for e in got):
+                break
+        return events
+
+    def place(self, card: PhysicalCard, zone: str) -> list[TableEvent]:
+        self.camera.add(Place(self.now + 0.5 / self.fps, card.id, zone))
+        self.on_table[card.id] = card
+        return self._step(lambda e: e.card.id == card.id and e.kind == "placed", self.timeout)
+
+    def take(self, card: PhysicalCard) -> list[TableEvent]:
+        self.camera.add(Remove(self.now + 0.5 / self.fps, card.id))
+        self.on_table.pop(card.id, None)
+        return self._step(lambda e: e.card.id == card.id and e.kind == "removed", self.timeout)
+
+    def gather(self, cards) -> list[TableEvent]:
+        """Pick ``cards`` up together; returns when the pipeline has seen them all go."""
+        waiting = {card.id for card in cards if card.id in self.on_table}
+        for card_id in sorted(waiting):
+            self.camera.add(Remove(self.now + 0.5 / self.fps, card_id))
+            del self.on_table[card_id]
+
+        def done(event):
+            waiting.discard(event.card.id if event.kind == "removed" else None)
+            return not waiting
+
+        return self._step(done, self.timeout) if waiting else []
+
+    def close(self) -> None:
+        self.notices = list(self.pipeline.warnings)
