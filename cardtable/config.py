@@ -151,22 +151,29 @@ def check_config(data: dict, path: Path) -> tuple[TableConfig | None, list[str]]
 
 def _check_parts(sections: dict, path: Path, seat_zones) -> list[str]:
     """The sections that belong to other packages, checked by those packages."""
-    from hardware.display.config import parse_display_config
+    from hardware.display.config import parse_display_config, reserved_pins
     from hardware.pins import parse_panel_config
     from vision.config import load_vision_config
 
     problems: list[str] = []
-    checks = [(lambda: load_vision_config(sections["vision"], path.parent)) if sections["vision"] else None]
-    if sections["gpio"]:
-        checks.append(lambda: parse_panel_config(sections["gpio"], prefix="gpio"))
+
+    def check(part, *args, **kwargs):
+        try:
+            return part(*args, **kwargs)
+        except InvalidInput as err:
+            problems.extend(line.strip(" -") for line in str(err).splitlines() if line.strip(" -"))
+            return None
+
+    if sections["vision"]:
+        check(load_vision_config, sections["vision"], path.parent)
+    reserved: dict[int, str] = {}
     for i, display in enumerate(sections["display"]):
         prefix = "display" if len(sections["display"]) == 1 else f"display[{i}]"
-        checks.append(lambda display=display, prefix=prefix: parse_display_config(display, prefix=prefix))
-    for check in filter(None, checks):
-        try:
-            check()
-        except InvalidInput as err:
-            problems += [line.strip(" -") for line in str(err).splitlines() if line.strip(" -")]
+        spec = check(parse_display_config, display, prefix=prefix)
+        if spec is not None:
+            reserved.update(reserved_pins(spec))
+    if sections["gpio"]:
+        check(parse_panel_config, sections["gpio"], prefix="gpio", reserved=reserved)
     readers = sections["rfid"].get("readers")
     if readers is not None and not (isinstance(readers, list) and all(isinstance(r, str) for r in readers)):
         problems.append("rfid.readers: expected a list of zone names, one per reader, e.g. [\"seat1\", \"seat2\"]")

@@ -51,14 +51,12 @@ def build_view(game: Game, state, names: list[str], *, last_score: str = "", war
         )
         for seat in range(len(scores))
     )
-    choices = prompt.choices
-    if choice_index is not None and choices:
-        choices = tuple(f"[{c}]" if i == choice_index else c for i, c in enumerate(choices))
     text = with_names(prompt.text, names)
     if collecting:
         text = f"{text} ({collecting})"
     return TableView(
-        game=game.title, seats=seats, prompt=text, choices=choices, status=public.status,
+        game=game.title, seats=seats, prompt=text, choices=prompt.choices, selected=choice_index,
+        status=public.status,
         centre_label=public.centre_label, centre_cards=card_text(public.centre_cards),
         play_label=public.play_label, play_cards=card_text(public.play_cards),
         last_score=with_names(last_score, names), warning=with_names(warning, names), finished=game.is_terminal(state),
