@@ -47,7 +47,7 @@ class SimCamera:
     swipe = False
 
     def __init__(self, deck: str, zones: list[str], *, marker: str = "qr", resolution: str = "1080p",
-                 fps: float = 30.0, place_after: float = 0.05, remove_after: float = 0.4,
+                 fps: float = 30.0, place_after: float = 0.0, remove_after: float = 0.4,
                  effects: Effects = Effects(hands=False), seed: int = 0, timeout: float = 3.0) -> None:
         layout = table_layout(zones)
         self.camera = SyntheticCamera(deck, marker, (), resolution=resolution, zones=layout,
