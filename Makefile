@@ -20,13 +20,14 @@ help: ## list the targets
 $(SYSTEM_STAMP):
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
 	  { echo "cardtable needs Python 3.11 or newer (found $$($(PYTHON) --version))."; exit 1; }
-	@if ldconfig -p 2>/dev/null | grep -q libzbar.so.0; then :; \
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -z "$$missing" ] || ! command -v dpkg >/dev/null; then :; \
 	elif command -v apt-get >/dev/null && { [ "$$(id -u)" = 0 ] || sudo -n true 2>/dev/null; }; then \
-	  echo "installing system libraries: $(APT_PACKAGES)"; \
-	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $(APT_PACKAGES) >/dev/null; \
+	  echo "installing system packages: $$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	else \
-	  echo "note: libzbar0 is missing and cannot be installed here (no root, no sudo):"; \
-	  echo "      run 'sudo apt-get install libzbar0' for the pyzbar decoder; everything else works."; \
+	  echo "note: $$missing not installed and no root or sudo here: run 'sudo apt-get install $$missing'"; \
+	  echo "      (libzbar0: the pyzbar decoder; fonts-dejavu-core: display fonts). Everything else works."; \
 	fi
 	@$(PYTHON) -m venv $(VENV_FLAGS) $(VENV) || \
 	  { echo "could not create a virtual environment: install python3-venv (sudo apt-get install python3-venv)"; exit 1; }
