@@ -64,26 +64,29 @@ class ChangeMap:
         raw = (cv2.absdiff(small, self._prev) > self.threshold).view(np.uint8)
         moving = cv2.dilate(cv2.morphologyEx(raw, cv2.MORPH_OPEN, self._pair), self._kernel)
         self._still = np.where(moving > 0, 0, np.minimum(self._still + 1, 250)).astype(np.uint8)
-        self.changed = cv2.absdiff(small, self._ref) > self.threshold
+        # The same opening keeps sensor noise from making lone cells dirty on a quiet frame.
+        differs = (cv2.absdiff(small, self._ref) > self.threshold).view(np.uint8)
+        self.changed = cv2.morphologyEx(differs, cv2.MORPH_OPEN, self._pair).view(bool)
         self.dirty = self.changed & (self._still >= self.settle)
         self._prev, self.small = small, small
 
-    def regions(self, margin: int = 4) -> list[tuple[int, int, int, int]]:
+    def regions(self, margin: int = 4) -> list[tuple[tuple[int, int, int, int], bool]]:
         """Boxes (x0, y0, x1, y1) in frame pixels around each patch of dirty cells, grown by
-        ``margin`` cells so a marker at the edge of a patch is decoded whole. A patch with moving
-        cells in it (a hand hovering, a card being slid) waits until it is still."""
+        ``margin`` cells so a marker at the edge of a patch is decoded whole, each with whether
+        the patch is *busy*: something in it still moves (a hand beside a card just laid down,
+        a card being slid). A busy patch is decoded too, but only markers whose cells are all
+        still count (:meth:`is_still`), and a failure there is not a try (:meth:`failed`)."""
         if not self.dirty.any():
             return []
         grown = cv2.dilate(self.dirty.view(np.uint8), np.ones((2 * margin + 1, 2 * margin + 1), np.uint8))
         count, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
         busy = set(np.unique(labels[self._still < self.settle]).tolist())
-        ready = set(np.unique(labels[self.dirty]).tolist()) - busy - {0}
         h, w = self.dirty.shape
         boxes = []
-        for label in sorted(ready):
+        for label in sorted(set(np.unique(labels[self.dirty]).tolist()) - {0}):
             x, y, bw, bh, _ = stats[label]
-            boxes.append((int(x) * self.cell, int(y) * self.cell,
-                          int(min(x + bw, w)) * self.cell, int(min(y + bh, h)) * self.cell))
+            boxes.append(((int(x) * self.cell, int(y) * self.cell,
+                           int(min(x + bw, w)) * self.cell, int(min(y + bh, h)) * self.cell), label in busy))
         return boxes
 
     def cells(self, polygon: np.ndarray) -> np.ndarray:
@@ -95,6 +98,15 @@ class ChangeMap:
     def is_clean(self, mask: np.ndarray) -> bool:
         """True when no cell of ``mask`` changed since it was explained."""
         return not (self.changed & mask).any()
+
+    def is_still(self, mask: np.ndarray) -> bool:
+        """True when no cell of ``mask`` moved in the last ``settle`` frames."""
+        return bool((self._still[mask] >= self.settle).all())
+
+    def has_dirty(self, box: tuple[int, int, int, int]) -> bool:
+        """True while some cell of ``box`` (frame pixels) is dirty (changed, still, unexplained)."""
+        x0, y0, x1, y1 = (v // self.cell for v in box)
+        return bool(self.dirty[y0:y1, x0:x1].any())
 
     def explain(self, mask: np.ndarray) -> None:
         """The cells of ``mask`` are accounted for: what they show now is the reference."""

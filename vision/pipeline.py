@@ -4,7 +4,8 @@
 >>> events = pipeline.process(frame, now=time.monotonic())             # doctest: +SKIP
 
 Per frame: the change map (:mod:`vision.changes`) says which cells changed and are still; only
-those regions are decoded. Cards already known are followed for free while the cells under
+those regions are decoded, each as hard as it takes (:mod:`vision.regions`: enlarged, and
+averaged over the frames it stayed still), which a decode of every full frame cannot afford. Cards already known are followed for free while the cells under
 their marker stay unchanged. Decoded markers become cards (:mod:`vision.markers`), foreign codes
 are counted and ignored, a card read in two places at once is a warning, and the tracker
 (:mod:`vision.tracker`) turns the sightings into :class:`TableEvent` values.
@@ -27,6 +28,7 @@ from vision.changes import ChangeMap
 from vision.config import VisionConfig
 from vision.decoders import Decoder, Detection, make_decoder
 from vision.markers import MAT_MARKER_IDS, ForeignMarker, card_for_aruco, card_for_payload
+from vision.regions import Box, RegionReader
 from vision.tracker import Sighting, Tracker
 from vision.zones import ZoneMap
 
@@ -40,10 +42,12 @@ WHOLE_FRAME_SHARE = 0.6
 
 @dataclass
 class PipelineStats:
-    """Counters since the pipeline started."""
+    """Counters since the pipeline started: ``decodes`` regions decoded (``decoded_pixels``
+    in all), ``views`` decoder calls on them (a region may be tried enlarged, then averaged)."""
 
     frames: int = 0
     decodes: int = 0
+    views: int = 0
     decoded_pixels: int = 0
     foreign_codes: int = 0
     duplicates: int = 0
@@ -90,6 +94,7 @@ class Pipeline:
                                       image_to_table=None if calibration is None else calibration.image_to_table)
         self.tracker = Tracker(place_after=self.config.place_after, remove_after=self.config.remove_after)
         self.changes = ChangeMap()
+        self.reader = RegionReader(enlarge=self.decoder.name != "aruco")
         self.known: dict[str, KnownCard] = {}
         self.stats = PipelineStats()
         self.warnings: deque[str] = deque(maxlen=20)
@@ -109,23 +114,26 @@ class Pipeline:
         self.stats.frames += 1
         self.changes.observe(frame)
         detected: dict[str, tuple[PhysicalCard, Detection]] = {}
-        for box in self._boxes((height, width)):
-            for card, detection in self._decode(frame, box):
+        for box, busy in self._boxes((height, width)):
+            for card, detection in self._decode(frame, box, busy):
                 self._note(detected, card, detection)
-            self._give_up(self.changes.failed(box))
+            if not busy:
+                self._give_up(self.changes.failed(box))
+        self.reader.end_frame()
         for card, detection in detected.values():
             self._follow(card, detection)
         self.sightings = [Sighting(k.card, k.zone, k.center) for k in self.known.values()
                           if k.visible and (k.card.id in detected or self.changes.is_clean(k.cells))]
         return self.tracker.update(self.sightings, now)
 
-    def _boxes(self, shape: tuple[int, int]) -> list[tuple[int, int, int, int]]:
-        """The regions to decode: patches of dirty cells, each grown to take in whole any known
-        marker it touches (a card half uncovered by a leaving hand is decoded whole)."""
-        boxes = [self._grow(box, shape) for box in self.changes.regions()]
-        area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
+    def _boxes(self, shape: tuple[int, int]) -> list[tuple[Box, bool]]:
+        """The regions to decode and whether each is busy (see :meth:`ChangeMap.regions`):
+        patches of dirty cells, each grown to take in whole any known marker it touches (a card
+        half uncovered by a leaving hand is decoded whole)."""
+        boxes = [(self._grow(box, shape), busy) for box, busy in self.changes.regions()]
+        area = sum((x1 - x0) * (y1 - y0) for (x0, y0, x1, y1), _ in boxes)
         if area > WHOLE_FRAME_SHARE * shape[0] * shape[1]:
-            return [(0, 0, shape[1], shape[0])]
+            return [((0, 0, shape[1], shape[0]), any(busy for _, busy in boxes))]
         return boxes
 
     def _grow(self, box: tuple[int, int, int, int], shape: tuple[int, int]) -> tuple[int, int, int, int]:
@@ -138,19 +146,29 @@ class Pipeline:
                 x1, y1 = max(x1, int(kx1 + pad) + 1), max(y1, int(ky1 + pad) + 1)
         return max(x0, 0), max(y0, 0), min(x1, shape[1]), min(y1, shape[0])
 
-    def _decode(self, frame: np.ndarray, box: tuple[int, int, int, int]) -> list[tuple[PhysicalCard, Detection]]:
+    def _decode(self, frame: np.ndarray, box: Box, busy: bool) -> list[tuple[PhysicalCard, Detection]]:
+        """Decode the region's views (:meth:`RegionReader.views`) until its dirty cells are all
+        explained. In a busy region only markers lying still count: a card carried by a hand is
+        not a sighting."""
         x0, y0, x1, y1 = box
-        self.stats.decodes += 1
-        self.stats.decoded_pixels += (x1 - x0) * (y1 - y0)
         crop = frame[y0:y1, x0:x1]
         gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else np.ascontiguousarray(crop)
+        self.stats.decodes += 1
+        self.stats.decoded_pixels += gray.size
         cards = []
-        for found in self.decoder.decode(gray):
-            detection = found.shifted(x0, y0)
-            self.changes.explain(self.changes.cells(_extent(detection.corners, CARD_EXTENT)))
-            card = self._card(detection.value)
-            if card is not None:
-                cards.append((card, detection))
+        for image, scale in self.reader.views(gray, box, still=not busy):
+            self.stats.views += 1
+            for found in self.decoder.decode(image):
+                detection = found.shifted(x0, y0, scale)
+                extent = self.changes.cells(_extent(detection.corners, CARD_EXTENT))
+                if busy and not self.changes.is_still(self.changes.cells(detection.corners)):
+                    continue
+                self.changes.explain(extent)
+                card = self._card(detection.value)
+                if card is not None:
+                    cards.append((card, detection))
+            if not self.changes.has_dirty(box):
+                break
         return cards
 
     def _card(self, value: str | int) -> PhysicalCard | None:

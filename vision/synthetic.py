@@ -48,6 +48,7 @@ DEFAULT_ZONES = {
 }
 _SLOT_STEP = 66.0   # mm between the centres of cards laid side by side in a zone
 _HAND_TRAVEL = 0.25
+_NOISE_PAD = 32     # noise fields are this much larger than the frame: each frame takes a shifted window
 
 
 @dataclass(frozen=True)
@@ -94,11 +95,12 @@ class _HandPass:
     shade: int
 
 
-def table_homography(resolution: tuple[int, int]) -> np.ndarray:
+def table_homography(resolution: tuple[int, int], view: float = 1.0) -> np.ndarray:
     """The table-mm to image-px homography of the synthetic camera at ``resolution``: a camera
-    above seat 1, tilted so the far edge of the table looks narrower."""
+    above seat 1, tilted so the far edge of the table looks narrower, seeing ``view`` times
+    :data:`TABLE_MM` (1.4: a camera hung higher, seeing a 1.26 m wide strip of table)."""
     w, h = resolution
-    half_w, half_h = TABLE_MM[0] / 2, TABLE_MM[1] / 2
+    half_w, half_h = view * TABLE_MM[0] / 2, view * TABLE_MM[1] / 2
     table = np.float32([(-half_w, -half_h), (half_w, -half_h), (half_w, half_h), (-half_w, half_h)])
     image = np.float32([(0.09 * w, 0.03 * h), (0.91 * w, 0.03 * h), (w - 1, 0.985 * h), (0, 0.985 * h)])
     return cv2.getPerspectiveTransform(table, image)
@@ -131,7 +133,7 @@ def _backdrop(resolution: tuple[int, int], effects: Effects, variant: int):
     background = np.clip(felt * gain[:, :, None] + glare[:, :, None], 0, 255).astype(np.uint8)
     pool = []
     for _ in range(4 if effects.noise > 0 else 0):
-        field = rng.normal(0, effects.noise, (h, w, 3)).astype(np.float32)
+        field = rng.normal(0, effects.noise, (h + _NOISE_PAD, w + _NOISE_PAD, 3)).astype(np.float32)
         pool.append((np.clip(field, 0, 255).astype(np.uint8), np.clip(-field, 0, 255).astype(np.uint8)))
     return background, gain, glare, pool
 
@@ -147,13 +149,18 @@ class SyntheticCamera:
     :param effects: lighting, glare, noise, blur, hands, jitter.
     :param seed: varies jitter, glare position, hands and noise.
     :param mat: draw the calibration mat in the middle of the table.
+    :param view: how much table the camera sees, in multiples of :data:`TABLE_MM` (more is a
+        higher camera: fewer pixels per marker module).
     :raises InvalidInput: for an unknown deck, card, zone or resolution, or an impossible script
         (removing a card that is not on the table, placing one that already is).
     """
 
     def __init__(self, deck: Deck | str, marker: str, script: list[Move] | tuple = (), *,
                  resolution: tuple[int, int] | str = "1080p", zones: dict | None = None,
-                 effects: Effects = Effects(), seed: int = 0, mat: bool = False) -> None:
+                 effects: Effects = Effects(), seed: int = 0, mat: bool = False,
+                 view: float = 1.0) -> None:
+        if not 0.5 <= view <= 3.0:
+            raise InvalidInput(f"the camera view {view:g} is out of range: give 0.5 to 3 times the table")
         self.deck = deck if isinstance(deck, Deck) else get_deck(deck)
         if isinstance(resolution, str):
             if resolution not in RESOLUTIONS:
@@ -163,8 +170,8 @@ class SyntheticCamera:
         self.zones = dict(DEFAULT_ZONES if zones is None else zones)
         self.effects, self.seed, self.mat = effects, seed, mat
         self.art = CardArt(self.deck, marker)
-        self.homography = table_homography(self.resolution)
-        self._px_per_mm = self.resolution[0] / TABLE_MM[0]
+        self.homography = table_homography(self.resolution, view)
+        self._px_per_mm = self.resolution[0] / (view * TABLE_MM[0])
         self._sprite_ppm = round(1.4 * self._px_per_mm, 2)
         self._keys: dict[str, list[_Key]] = {}
         self._hands: list[_HandPass] = []
@@ -337,9 +344,13 @@ class SyntheticCamera:
             self._cache_key = key
         frame = self._cache.copy()
         if self._noise:
+            # A pool of fields, each read through a window shifted frame by frame: sensor noise
+            # that is new in every frame (averaging frames reduces it) at no cost per frame.
             plus, minus = self._noise[self._frames % len(self._noise)]
-            cv2.add(frame, plus, dst=frame)
-            cv2.subtract(frame, minus, dst=frame)
+            h, w = frame.shape[:2]
+            dy, dx = (self._frames * 7) % _NOISE_PAD, (self._frames * 13) % _NOISE_PAD
+            cv2.add(frame, plus[dy:dy + h, dx:dx + w], dst=frame)
+            cv2.subtract(frame, minus[dy:dy + h, dx:dx + w], dst=frame)
         self._frames += 1
         return frame
 

@@ -1,11 +1,13 @@
 """The whole pipeline on real rendered frames of the synthetic camera, with the real decoders."""
 
+import cv2
 import numpy as np
 import pytest
 
 from engine.errors import InvalidInput
 from vision.calibration import Calibration
 from vision.config import VisionConfig
+from vision.decoders import make_decoder
 from vision.pipeline import Pipeline
 from vision.script import parse_script
 from vision.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera, expected_events
@@ -90,3 +92,36 @@ def test_a_frame_of_the_wrong_size_for_the_calibration_is_refused():
     pipeline = Pipeline(VisionConfig(), calibration=Calibration(np.eye(3), (1280, 720), 0.0))
     with pytest.raises(InvalidInput, match="calibrate again"):
         pipeline.process(np.zeros((1080, 1920, 3), np.uint8), 0.0)
+
+
+def calibrated(camera, **config):
+    calibration = Calibration(np.linalg.inv(camera.homography), camera.resolution, 0.0)
+    return Pipeline(VisionConfig(zones=DEFAULT_ZONES, **config), calibration=calibration)
+
+
+def test_a_card_laid_beside_a_hand_that_keeps_moving_is_placed_on_time():
+    # A hand hovers (and wobbles) over QS for two seconds; 10H lands just beside it meanwhile.
+    # (Before regions beside a moving hand were decoded, 10H waited for the hand: placed at 3.1 s.)
+    script = parse_script("0.2 place QS seat1 x=0 y=190\n0.6 hand 2.0 over QS\n0.9 place 10H seat1 x=88 y=190")
+    camera = SyntheticCamera("standard", "qr", script, seed=5)
+    pipeline = calibrated(camera)
+    events = [e for i in range(30) for e in pipeline.process(camera.frame_at(i / 10), i / 10)]
+    placed = {e.card.id: e.time for e in events if e.kind == "placed"}
+    assert set(placed) == {"QS", "10H"}  # QS once the hand leaves it, at 2.6 s
+    assert placed["10H"] <= 0.9 + 1.0  # while the hand still moves beside it
+    assert [e.kind for e in events] == ["placed", "placed"]  # nothing removed under the hand
+
+
+def test_a_small_blurred_code_no_full_frame_decode_reads_is_read_from_the_enlarged_region():
+    # A high camera (1.35 m of table across at 1080p: about 2.6 px a module at the far seat),
+    # defocus and noise: zxing-cpp on the full frame reads nothing, the enlarged region does.
+    effects = Effects(noise=6, blur=1.2, glare=60, lighting=0.4)
+    script = parse_script("0.2 place 7C seat3")
+    camera = SyntheticCamera("standard", "qr", script, effects=effects, seed=1, view=1.5)
+    full = make_decoder("zxing")
+    assert not any(full.decode(cv2.cvtColor(camera.frame_at(1 + i / 10), cv2.COLOR_BGR2GRAY)) for i in range(5))
+    camera = SyntheticCamera("standard", "qr", script, effects=effects, seed=1, view=1.5)
+    pipeline = calibrated(camera)
+    events = [e for i in range(15) for e in pipeline.process(camera.frame_at(i / 10), i / 10)]
+    assert as_expected(events) == [("placed", "7C", "seat3")]
+    assert pipeline.stats.views > pipeline.stats.decodes  # it took more than the plain crop
