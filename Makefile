@@ -35,7 +35,7 @@ $(SYSTEM_STAMP):
 
 $(STAMP): pyproject.toml $(SYSTEM_STAMP)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,hdmi]'
 	@touch $@
 
 setup: $(STAMP) ## create .venv and install cardtable with its test tools
