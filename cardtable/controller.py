@@ -16,8 +16,8 @@ from typing import Protocol
 
 from engine.decks import PhysicalCard
 from engine.errors import IllegalAction
-from engine.game import Action, Event, Game
-from engine.table_events import MOVED, PLACED, REMOVED, TableEvent
+from engine.game import Action, Event, Game, get_game
+from engine.table_events import MOVED, REMOVED, TableEvent
 from cardtable.journal import Journal
 from cardtable.view import build_view, last_score_text
 from hardware.gpio import ButtonPress
@@ -81,8 +81,6 @@ class Controller:
 
     def __init__(self, setup: TableSetup, journal: Journal, outputs: Outputs | None = None,
                  *, resume: bool = True) -> None:
-        from engine.game import get_game
-
         self.setup = setup
         self.game: Game = get_game(setup.game)
         self.journal = journal
@@ -90,6 +88,7 @@ class Controller:
         self.refused: dict[str, PhysicalCard] = {}      # cards to be taken back before play goes on
         self.pending: dict[str, list[PhysicalCard]] = {}  # cards collected for a multi-card action
         self.taking: list[PhysicalCard] = []              # cards taken off the table for a capture
+        self.accepted: set[str] = set()                   # physical cards that made accepted actions
         self.warning = ""
         self.last_score = ""
         self.choice_index: int | None = None
@@ -186,8 +185,8 @@ class Controller:
             self.taking = [c for c in self.taking if c.id != card.id]
             self.render()
             return
-        if event.kind == MOVED and not self._is_new(card):
-            return                                        # an accepted card slid aside: no play
+        if event.kind == MOVED and (card.id in self.accepted or card.id in self.refused):
+            return                                        # a card slid aside is not a new play
         if self.finished:
             self._refuse("the game is over", None, (card,))
             return
@@ -211,10 +210,8 @@ class Controller:
             self.render()
             return
         del self.pending[kind]
-        self.submit(Action(kind, prompt.seat, tuple(c.face for c in cards)), tuple(cards))
-
-    def _is_new(self, card: PhysicalCard) -> bool:
-        return card.id in self.refused or all(card.id not in {c.id for c in v} for v in self.pending.values())
+        if self.submit(Action(kind, prompt.seat, tuple(c.face for c in cards)), tuple(cards)) is not None:
+            self.accepted |= {c.id for c in cards}
 
     def _on_removed(self, card: PhysicalCard) -> None:
         prompt = self.game.prompt(self.state)

@@ -82,6 +82,13 @@ def test_a_card_out_of_turn_is_refused_and_play_waits_until_it_is_taken_back(jou
     assert c.state.count == 7 and not c.warning
 
 
+def test_a_played_card_slid_aside_is_not_a_new_play(journal):
+    c = _at_play(journal)
+    c.handle(placed("7C", "seat1"))
+    c.handle(TableEvent("moved", DECK.card("7C"), "seat2", 0.0, "test", from_zone="seat1"))
+    assert c.state.count == 7 and not c.warning and not c.refused
+
+
 def test_an_illegal_card_is_refused_with_the_engines_reason(journal):
     c = _at_play(journal)
     for card, zone in (("KH", "seat1"), ("QH", "seat2"), ("JH", "seat1")):
