@@ -59,5 +59,5 @@ def build_view(game: Game, state, names: list[str], *, last_score: str = "", war
         status=public.status,
         centre_label=public.centre_label, centre_cards=card_text(public.centre_cards),
         play_label=public.play_label, play_cards=card_text(public.play_cards),
-        last_score=with_names(last_score, names), warning=with_names(warning, names), finished=game.is_terminal(state),
+        last_score=with_names(last_score if last_score != prompt.text else "", names), warning=with_names(warning, names), finished=game.is_terminal(state),
     )

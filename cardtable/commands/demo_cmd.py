@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 
 from cardtable.demo import INPUTS, run_demo
 
@@ -14,6 +15,8 @@ def register(subparsers) -> None:
     parser.add_argument("--input", choices=INPUTS, default="camera", help="simulated camera or RFID readers")
     parser.add_argument("--seed", type=int, default=1, help="the shuffle's seed, to replay a game")
     parser.add_argument("--out", default="out/demo", help="folder for the journal and display snapshots")
+    parser.add_argument("--pace", type=float, default=None, metavar="S",
+                        help="seconds to pause after each move, to watch it (default 0.05 on a terminal, else 0)")
     parser.set_defaults(func=run)
 
 
@@ -26,7 +29,10 @@ def run(args) -> int:
     display = TerminalDisplay(console) if console.is_terminal else None
     last_text = []
 
+    pace = args.pace if args.pace is not None else (0.05 if display else 0.0)
+
     def narrate(move, controller):
+        time.sleep(pace)
         if display is None:
             view = controller.view()
             line = view.last_score or view.warning
