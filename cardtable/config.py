@@ -174,6 +174,12 @@ def _check_parts(sections: dict, path: Path, seat_zones) -> list[str]:
             reserved.update(reserved_pins(spec))
     if sections["gpio"]:
         check(parse_panel_config, sections["gpio"], prefix="gpio", reserved=reserved)
+    compat = sections["rfid"].get("compat", False)
+    if not isinstance(compat, bool):
+        problems.append("rfid.compat: expected true (one reader running a stock example sketch) or false")
+    remove_after = sections["rfid"].get("remove_after", 1.5)
+    if isinstance(remove_after, bool) or not isinstance(remove_after, (int, float)) or remove_after <= 0:
+        problems.append(f"rfid.remove_after: expected seconds greater than 0, got {remove_after!r}")
     readers = sections["rfid"].get("readers")
     if readers is not None and not (isinstance(readers, list) and all(isinstance(r, str) for r in readers)):
         problems.append("rfid.readers: expected a list of zone names, one per reader, e.g. [\"seat1\", \"seat2\"]")

@@ -77,4 +77,9 @@ def _open_bridge(config, items: queue.Queue):
     if port == "auto":
         port, _hello = find_board()
     zones = rfid.get("readers") or list(config.seat_zones)
-    return Bridge(port, registry, zones=zones, on_event=items.put).start()
+    options = {}
+    if rfid.get("compat"):                           # one reader running a stock example sketch
+        from firmware_bridge.compat import CompatSession
+
+        options["session"] = CompatSession(removal_after=float(rfid.get("remove_after", 1.5)))
+    return Bridge(port, registry, zones=zones, on_event=items.put, **options).start()

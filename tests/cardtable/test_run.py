@@ -56,3 +56,39 @@ path = "journal.sqlite"
     assert replay.state.dealer == 1
     shots = sorted((tmp_path / "shots").glob("*.png"))
     assert shots, "the display showed the table"
+
+
+def test_config_check_names_every_mistake(tmp_path, capsys):
+    path = tmp_path / "bad.toml"
+    path.write_text("""
+[game]
+name = "crib"
+players = 5
+mode = "x"
+[gmae]
+[table]
+names = ["a"]
+[rfid]
+compat = "yes"
+remove_after = 0
+[gpio]
+buttons = { ok = 5, go = 5 }
+[[display]]
+kind = "lcd"
+""")
+    assert main(["config", "check", str(path)]) == 1
+    out = capsys.readouterr().out
+    for problem in ("config.gmae: unknown key (did you mean 'game'?)", "game.players: Cribbage is for 2, 3, 4 players, not 5",
+                    "game.mode:", "table.names: 1 names for 5 players", "rfid.compat:", "rfid.remove_after:",
+                    "gpio.buttons.go: GPIO5 is already used by gpio.buttons.ok", "display.kind:"):
+        assert problem in out
+
+
+def test_config_example_for_every_game_checks_clean(tmp_path, capsys):
+    from engine.game import all_games
+
+    for game in all_games():
+        for players in game.players:
+            path = tmp_path / f"{game.name}{players}.toml"
+            assert main(["config", "example", "--game", game.name, "--players", str(players), "--out", str(path)]) == 0
+            assert main(["config", "check", str(path)]) == 0, capsys.readouterr().out
