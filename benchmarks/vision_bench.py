@@ -77,7 +77,7 @@ def scene_script(seed: int, deck_name: str) -> list:
     t += 2.4
     if rng.random() < 0.5:
         card = rng.choice(cards)
-        zone = next(iter(sorted(set(zones) - {z for z in zones if used.get(z, 0) >= 3}, key=lambda z: rng.random())))
+        zone = rng.choice([z for z in zones if used.get(z, 0) < 3])
         moves.append(Slide(round(t, 2), card, zone, 0.5))
         t += 1.2
         cards.remove(card)
@@ -112,14 +112,16 @@ def _card_of(value, deck):
     return card_for_aruco(value, deck) if isinstance(value, int) else card_for_payload(value)
 
 
-def score(expected: list, observed: list, hands: list) -> dict:
-    """Match observed events to expected ones by kind, card, zone and time window."""
+def score(expected: list, observed: list, camera: SyntheticCamera) -> dict:
+    """Match observed events to expected ones by kind, card, zone and time: a placed or moved
+    card must be reported within 1.5 s of being left in clear view (no hand over its marker)
+    for half a second; a removal within ``REMOVE_AFTER`` + 1.5 s."""
     unmatched = list(observed)
     result = {"expected": {}, "matched": {}, "false": 0, "false_removals": 0, "wrong_zone": 0}
     for kind, card, zone, t in expected:
         result["expected"][kind] = result["expected"].get(kind, 0) + 1
-        window = REMOVE_AFTER + 1.5 if kind == "removed" else 1.5
-        hit = next((e for e in unmatched if e.kind == kind and e.card.id == card and t <= e.time <= t + window), None)
+        end = t + REMOVE_AFTER + 1.5 if kind == "removed" else camera.in_clear_view(card, t) + 1.5
+        hit = next((e for e in unmatched if e.kind == kind and e.card.id == card and t <= e.time <= end), None)
         if hit is None:
             continue
         unmatched.remove(hit)
@@ -160,8 +162,7 @@ def run_scene(job: tuple) -> dict:
             events[name] += runner.process(frame, now)
             cpu[name].append(time.process_time() - start)
     expected = expected_events(camera, script)
-    hands = [m for m in script if isinstance(m, Hand)]
-    return {"cpu": cpu, "kinds": kinds, "scores": {n: score(expected, ev, hands) for n, ev in events.items()}}
+    return {"cpu": cpu, "kinds": kinds, "scores": {n: score(expected, ev, camera) for n, ev in events.items()}}
 
 
 def summarise(title: str, results: list[dict], names: list[str]) -> dict:
@@ -220,24 +221,27 @@ def main(argv: list[str] | None = None) -> int:
     full = summarise("QR deck at 1080p, all scenes", qr, ["pipeline", "zxing"])
     sample = [r for r in qr if "pyzbar" in r["scores"]]
     same = summarise("QR deck at 1080p, the pyzbar sample", sample, ["pipeline", "zxing", "pyzbar"])
-    summarise("ArUco deck (its15) at 720p", aruco, ["pipeline"])
-    p, z, b = full["pipeline"], full["zxing"], same["pyzbar"]
-    sp = same["pipeline"]
+    aruco_out = summarise("ArUco deck (its15) at 720p", aruco, ["pipeline"])
+    p, z, b, sp, a = full["pipeline"], full["zxing"], same["pyzbar"], same["pipeline"], aruco_out["pipeline"]
     print("\ntargets")
     checks = [
-        ("placed recall >= 99.5% (QR 1080p)", p["placed_recall"] >= 0.995, f"{p['placed_recall']:.2%}"),
-        ("zero false events", p["false"] == 0, str(p["false"])),
-        ("zero false removals under a 2 s hand", p["false_removals"] == 0, str(p["false_removals"])),
-        ("right zone for every event", p["wrong_zone"] == 0, str(p["wrong_zone"])),
-        ("median CPU, nothing changed < 5 ms", p["quiet"] < 5, f"{p['quiet']:.2f} ms"),
-        ("median CPU, a card arrives < 15 ms", p["arrive"] < 15, f"{p['arrive']:.2f} ms"),
+        ("event recall >= 99.5% (QR 1080p)", p["recall"] >= 0.995, f"{p['recall']:.2%}"),
+        ("event recall >= 99.5% (ArUco 720p)", a["recall"] >= 0.995, f"{a['recall']:.2%}"),
+        ("zero false events", p["false"] + a["false"] == 0, f"QR {p['false']}, ArUco {a['false']}"),
+        ("zero false removals under a 2 s hand", p["false_removals"] + a["false_removals"] == 0,
+         f"QR {p['false_removals']}, ArUco {a['false_removals']}"),
+        ("right zone for every event", p["wrong_zone"] + a["wrong_zone"] == 0, f"QR {p['wrong_zone']}, ArUco {a['wrong_zone']}"),
+        ("median CPU, nothing changed < 5 ms (1080p)", p["quiet"] < 5, f"{p['quiet']:.2f} ms"),
+        ("median CPU, a card arrives < 15 ms (1080p)", p["arrive"] < 15, f"{p['arrive']:.2f} ms"),
         ("20x less CPU than pyzbar every frame", b["mean"] >= 20 * sp["mean"], f"{b['mean'] / sp['mean']:.1f}x"),
         ("3x less CPU than zxing every frame", z["mean"] >= 3 * p["mean"], f"{z['mean'] / p['mean']:.1f}x"),
-        ("recall at least that of both naive loops", p["recall"] >= z["recall"] and sp["recall"] >= b["recall"],
-         f"{p['recall']:.2%} vs zxing {z['recall']:.2%}; sample {sp['recall']:.2%} vs pyzbar {b['recall']:.2%}"),
+        ("recall better than zxing every frame", p["recall"] > z["recall"], f"{p['recall']:.2%} vs {z['recall']:.2%}"),
+        ("recall better than pyzbar every frame (sample)", sp["recall"] > b["recall"],
+         f"{sp['recall']:.2%} vs {b['recall']:.2%}"),
     ]
+    width = max(len(text) for text, _, _ in checks)
     for text, ok, value in checks:
-        print(f"  [{'ok' if ok else 'MISS'}] {text}: {value}")
+        print(f"  {'PASS' if ok else 'FAIL'}  {text:<{width}}  {value}")
     print(f"\nwall time {time.monotonic() - started:.0f} s")
     return 0
 

@@ -29,7 +29,7 @@ class ChangeMap:
     :param attempts: decodes of an unexplained cell before it is accepted as background.
     """
 
-    def __init__(self, *, cell: int = 8, threshold: int = 10, settle: int = 2, attempts: int = 6) -> None:
+    def __init__(self, *, cell: int = 8, threshold: int = 10, settle: int = 2, attempts: int = 8) -> None:
         self.cell, self.threshold, self.settle, self.attempts = cell, threshold, settle, attempts
         self.small: np.ndarray | None = None
         self._prev: np.ndarray | None = None
@@ -59,11 +59,13 @@ class ChangeMap:
             self._tries = np.zeros(small.shape, np.uint8)
             self.changed = np.ones(small.shape, bool)
             self.dirty = self.changed.copy()
+            self.moving = np.zeros(small.shape, bool)
             return
         # Opening drops lone noisy cells; a hand moves whole blocks of cells.
         raw = (cv2.absdiff(small, self._prev) > self.threshold).view(np.uint8)
         moving = cv2.dilate(cv2.morphologyEx(raw, cv2.MORPH_OPEN, self._pair), self._kernel)
-        self._still = np.where(moving > 0, 0, np.minimum(self._still + 1, 250)).astype(np.uint8)
+        self.moving = moving.view(bool)
+        self._still = np.where(self.moving, 0, np.minimum(self._still + 1, 250)).astype(np.uint8)
         # The same opening keeps sensor noise from making lone cells dirty on a quiet frame.
         differs = (cv2.absdiff(small, self._ref) > self.threshold).view(np.uint8)
         self.changed = cv2.morphologyEx(differs, cv2.MORPH_OPEN, self._pair).view(bool)

@@ -94,7 +94,7 @@ class Pipeline:
                                       image_to_table=None if calibration is None else calibration.image_to_table)
         self.tracker = Tracker(place_after=self.config.place_after, remove_after=self.config.remove_after)
         self.changes = ChangeMap()
-        self.reader = RegionReader(enlarge=self.decoder.name != "aruco")
+        self.reader = RegionReader(enlarge=self.decoder.name != "aruco", cell=self.changes.cell)
         self.known: dict[str, KnownCard] = {}
         self.stats = PipelineStats()
         self.warnings: deque[str] = deque(maxlen=20)
@@ -113,13 +113,15 @@ class Pipeline:
                                f"{width}x{height}: calibrate again at this resolution")
         self.stats.frames += 1
         self.changes.observe(frame)
+        self.reader.begin_frame((height, width), self.changes.moving)
         detected: dict[str, tuple[PhysicalCard, Detection]] = {}
         for box, busy in self._boxes((height, width)):
+            if busy and self.stats.frames % 2:
+                continue  # something moves there: every other frame is soon enough
             for card, detection in self._decode(frame, box, busy):
                 self._note(detected, card, detection)
             if not busy:
                 self._give_up(self.changes.failed(box))
-        self.reader.end_frame()
         for card, detection in detected.values():
             self._follow(card, detection)
         self.sightings = [Sighting(k.card, k.zone, k.center) for k in self.known.values()
@@ -148,15 +150,15 @@ class Pipeline:
 
     def _decode(self, frame: np.ndarray, box: Box, busy: bool) -> list[tuple[PhysicalCard, Detection]]:
         """Decode the region's views (:meth:`RegionReader.views`) until its dirty cells are all
-        explained. In a busy region only markers lying still count: a card carried by a hand is
-        not a sighting."""
+        explained. A busy region gets the cheap views only, and only markers lying still count
+        there: a card carried by a hand is not a sighting."""
         x0, y0, x1, y1 = box
         crop = frame[y0:y1, x0:x1]
         gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else np.ascontiguousarray(crop)
         self.stats.decodes += 1
         self.stats.decoded_pixels += gray.size
         cards = []
-        for image, scale in self.reader.views(gray, box, still=not busy):
+        for image, scale in self.reader.views(gray, box, average=not busy):
             self.stats.views += 1
             for found in self.decoder.decode(image):
                 detection = found.shifted(x0, y0, scale)

@@ -26,7 +26,7 @@ import numpy as np
 from engine.decks import Deck, get_deck
 from engine.errors import InvalidInput
 from vision.markers import MAT_MARKER_CENTRES, MAT_MARKER_IDS, MAT_MARKER_MM, aruco_modules
-from vision.render import CARD_MM, CardArt
+from vision.render import CARD_MARKER_MM, CARD_MM, CardArt
 from vision.script import Hand, Move, Place, Remove, Slide
 
 #: The part of the table the synthetic camera sees, in millimetres, centred on the origin.
@@ -48,6 +48,7 @@ DEFAULT_ZONES = {
 }
 _SLOT_STEP = 66.0   # mm between the centres of cards laid side by side in a zone
 _HAND_TRAVEL = 0.25
+_HAND_HALF_WIDTH, _HAND_FINGERS, _HAND_PALM = 52.0, 108.0, 62.0   # mm from the palm centre (see _draw_hand)
 _NOISE_PAD = 32     # noise fields are this much larger than the frame: each frame takes a shifted window
 
 
@@ -117,7 +118,7 @@ def zone_centre(polygon) -> tuple[float, float]:
     return float(pts[:, 0].mean()), float(pts[:, 1].mean())
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=4)
 def _backdrop(resolution: tuple[int, int], effects: Effects, variant: int):
     """Felt, light and glare for one resolution: (background BGR, gain, glare add, noise pool)."""
     w, h = resolution
@@ -132,10 +133,19 @@ def _backdrop(resolution: tuple[int, int], effects: Effects, variant: int):
     felt = np.float32([40, 105, 45])[None, None, :] + texture[:, :, None]
     background = np.clip(felt * gain[:, :, None] + glare[:, :, None], 0, 255).astype(np.uint8)
     pool = []
-    for _ in range(4 if effects.noise > 0 else 0):
-        field = rng.normal(0, effects.noise, (h + _NOISE_PAD, w + _NOISE_PAD, 3)).astype(np.float32)
+    for unit in (_unit_noise(resolution) if effects.noise > 0 else ()):
+        field = unit * np.float32(effects.noise)
         pool.append((np.clip(field, 0, 255).astype(np.uint8), np.clip(-field, 0, 255).astype(np.uint8)))
     return background, gain, glare, pool
+
+
+@functools.lru_cache(maxsize=2)
+def _unit_noise(resolution: tuple[int, int]) -> list[np.ndarray]:
+    """Two fields of unit Gaussian noise, a little larger than the frame, drawn once per
+    resolution (the slow part of a backdrop); frames read them through shifted windows."""
+    w, h = resolution
+    rng = np.random.default_rng(2000)
+    return [rng.standard_normal((h + _NOISE_PAD, w + _NOISE_PAD, 3), np.float32) for _ in range(2)]
 
 
 class SyntheticCamera:
@@ -173,6 +183,7 @@ class SyntheticCamera:
         self.homography = table_homography(self.resolution, view)
         self._px_per_mm = self.resolution[0] / (view * TABLE_MM[0])
         self._sprite_ppm = round(1.4 * self._px_per_mm, 2)
+        self._sprites: dict[str, np.ndarray] = {}
         self._keys: dict[str, list[_Key]] = {}
         self._hands: list[_HandPass] = []
         self._rng = random.Random(seed)
@@ -312,6 +323,34 @@ class SyntheticCamera:
                 return name
         return None
 
+    def hidden(self, card: str, t: float) -> bool:
+        """True when a hand covers part of ``card``'s marker at time ``t`` (the hand taken as
+        its bounding box: palm and fingers)."""
+        pose = self.pose_at(card, t)
+        if pose is None:
+            return False
+        a = math.radians(pose.angle)
+        reach = CARD_MARKER_MM / 2 * (abs(math.cos(a)) + abs(math.sin(a)))
+        for hand in self._hands:
+            at = self._hand_at(hand, t)
+            if at is not None and abs(at[0] - pose.x) < reach + _HAND_HALF_WIDTH and \
+                    at[1] - _HAND_FINGERS - reach < pose.y < at[1] + _HAND_PALM + reach:
+                return True
+        return False
+
+    def in_clear_view(self, card: str, t: float, hold: float = 0.5) -> float:
+        """The first time from ``t`` when ``card`` lies on the table with no hand over its marker
+        for ``hold`` seconds (the time a tracker can first be asked to have seen it), or
+        infinity if that never happens within ten seconds."""
+        step, start = 0.05, t
+        for i in range(int(10 / step)):
+            now = t + i * step
+            if self.pose_at(card, now) is None or self.hidden(card, now):
+                start = now + step
+            elif now - start >= hold:
+                return start
+        return math.inf
+
     # -- rendering --------------------------------------------------------------------------
 
     def _hand_at(self, hand: _HandPass, t: float) -> tuple[float, float] | None:
@@ -364,12 +403,14 @@ class SyntheticCamera:
             cv2.GaussianBlur(frame, (0, 0), self.effects.blur, dst=frame)
         return frame
 
-    @functools.lru_cache(maxsize=128)
     def _sprite(self, card: str) -> np.ndarray:
-        bgr = self.art.card_bgr(self.deck.card(card), self._sprite_ppm)
-        alpha = np.zeros(bgr.shape[:2], np.uint8)
-        cv2.rectangle(alpha, (0, 0), (bgr.shape[1] - 1, bgr.shape[0] - 1), 255, -1)
-        return cv2.merge([*cv2.split(bgr), alpha])
+        # Cached on the camera, not in a global cache that would keep every camera alive.
+        if card not in self._sprites:
+            bgr = self.art.card_bgr(self.deck.card(card), self._sprite_ppm)
+            alpha = np.zeros(bgr.shape[:2], np.uint8)
+            cv2.rectangle(alpha, (0, 0), (bgr.shape[1] - 1, bgr.shape[0] - 1), 255, -1)
+            self._sprites[card] = cv2.merge([*cv2.split(bgr), alpha])
+        return self._sprites[card]
 
     def _draw_card(self, frame: np.ndarray, card: str, pose: Pose) -> None:
         sprite = self._sprite(card)
