@@ -50,7 +50,21 @@ def _usb_io():
             data += sys.stdin.buffer.read(1) if hasattr(sys.stdin, "buffer") else sys.stdin.read(1).encode()
         return data
 
-    return out.write, read, time.ticks_ms
+    return out.write, read, uptime_ms(time.ticks_ms, time.ticks_diff)
+
+
+def uptime_ms(ticks_ms, ticks_diff):
+    """A millisecond clock that never wraps: ``time.ticks_ms`` wraps (after about 12 days on
+    the Pico) and must only be compared through ``ticks_diff``; this adds up those differences."""
+    state = [ticks_ms(), 0]
+
+    def now():
+        current = ticks_ms()
+        state[1] += ticks_diff(current, state[0])
+        state[0] = current
+        return state[1]
+
+    return now
 
 
 if __name__ == "__main__":

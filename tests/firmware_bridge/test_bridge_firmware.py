@@ -261,3 +261,26 @@ def test_main_wires_readers_to_their_chip_select_pins(monkeypatch):
     readers = main.build(4)
     assert [r.cs.number for r in readers] == [5, 6, 7, 8]
     assert all(r.version() == 0x92 for r in readers)
+
+
+def test_the_board_clock_keeps_counting_when_ticks_ms_wraps(monkeypatch):
+    """MicroPython's ticks_ms wraps at 2**30 ms on the Pico; the board's clock must not."""
+    import importlib
+
+    monkeypatch.setitem(sys.modules, "machine", types.ModuleType("machine"))
+    main = importlib.import_module("main")
+    period = 1 << 30
+    ticks = [period - 5]
+
+    def ticks_ms():
+        return ticks[0] % period
+
+    def ticks_diff(a, b):                    # MicroPython's definition
+        return ((a - b + period // 2) % period) - period // 2
+
+    clock = main.uptime_ms(ticks_ms, ticks_diff)
+    readings = []
+    for step in (3, 4, 1000):
+        ticks[0] += step
+        readings.append(clock())
+    assert readings == [3, 7, 1007]
