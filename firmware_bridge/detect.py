@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 import serial
 from serial.tools import list_ports
@@ -83,6 +84,26 @@ def probe(port: str, *, timeout: float = 3.0, opener: Callable[[str], serial.Ser
     return None
 
 
+#: Where udev keeps names for serial devices that stay the same when a board is plugged in again.
+BY_ID = Path("/dev/serial/by-id")
+
+
+def stable_path(device: str, by_id: Path = BY_ID) -> str:
+    """The ``/dev/serial/by-id/...`` name of ``device`` when there is one, else ``device``.
+
+    ``/dev/ttyACM0`` may come back as ``/dev/ttyACM1`` after an unplug; the by-id link follows the
+    board, so the link reopens the right port without detecting it again.
+    """
+    try:
+        target = Path(device).resolve()
+        for link in sorted(by_id.iterdir()):
+            if link.resolve() == target:
+                return str(link)
+    except OSError:
+        pass
+    return device
+
+
 def find_board(ports: Iterable | None = None, *, timeout: float = 3.0,
                opener: Callable[[str], serial.SerialBase] = open_port) -> tuple[str, Hello]:
     """The first candidate port that answers the handshake, with its HELLO.
@@ -97,7 +118,7 @@ def find_board(ports: Iterable | None = None, *, timeout: float = 3.0,
             tried.append(f"{candidate.device} ({candidate.board}): {err}")
             continue
         if hello is not None:
-            return candidate.device, hello
+            return stable_path(candidate.device), hello
         tried.append(f"{candidate.device} ({candidate.board}): no answer to HELLO?")
     if not tried:
         raise BoardNotFound("no reader board found: no Pico, Arduino or ESP32 is plugged in; "

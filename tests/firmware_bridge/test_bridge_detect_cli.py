@@ -90,3 +90,16 @@ def test_enroll_rfid_walks_stops_and_resumes(twin, tmp_path, capsys):
     assert "place the three of spades on any reader (3/40)" in capsys.readouterr().out
     registry = TagRegistry.load(path)
     assert [registry.card_for(uid_of(n)).id for n in range(3)] == ["AS", "2S", "3S"]
+
+
+def test_a_found_board_is_named_by_its_stable_by_id_link(tmp_path):
+    from firmware_bridge.detect import stable_path
+
+    device = tmp_path / "ttyACM0"
+    device.touch()
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    (by_id / "usb-Raspberry_Pi_Pico_E660-if00").symlink_to(device)
+    assert stable_path(str(device), by_id) == str(by_id / "usb-Raspberry_Pi_Pico_E660-if00")
+    assert stable_path(str(tmp_path / "ttyACM9"), by_id) == str(tmp_path / "ttyACM9")
+    assert stable_path("/dev/pts/3", tmp_path / "missing") == "/dev/pts/3"
