@@ -129,13 +129,7 @@ class AllFives(TrickGame):
         return (state, []) if state.phase == DEAL else self._turn_up(state)
 
     # -- the prompt ---------------------------------------------------------------------------
-    def prompt(self, state: AllFivesState) -> Prompt:
-        if state.outcome:
-            return Prompt(None, (), state.outcome.text)
-        if state.phase == CUT:
-            return self._cut_prompt(state)
-        if state.phase == DEAL:
-            return self._deal_prompt(state)
+    def _hand_prompt(self, state: AllFivesState) -> Prompt | None:
         if state.phase == TURN_UP:
             if state.turn_ups:
                 return Prompt(None, ("turn_up",), "Deal three more cards to each player and turn up the next card")
@@ -156,7 +150,7 @@ class AllFives(TrickGame):
             buttons = () if self.knows_hands(state) else ("discard",)
             return Prompt(seat, ("discard",), f"Seat {seat + 1}: discard {plural(extra, 'card')} face down to keep six",
                           buttons)
-        return self._play_prompt(state)
+        return None
 
     def _no_gift(self, state) -> bool:
         return state.options["no_gift_game_point"] and state.scores[self._eldest(state)] + 1 >= state.options["target"]

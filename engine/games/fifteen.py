@@ -125,13 +125,7 @@ class Fifteen(TrickGame):
         return replace(state, phase=CHOOSE), [event]
 
     # -- the prompt ---------------------------------------------------------------------------
-    def prompt(self, state: FifteenState) -> Prompt:
-        if state.outcome:
-            return Prompt(None, (), state.outcome.text)
-        if state.phase == CUT:
-            return self._cut_prompt(state)
-        if state.phase == DEAL:
-            return self._deal_prompt(state)
+    def _hand_prompt(self, state: FifteenState) -> Prompt | None:
         if state.phase == DISCARD:
             seat = self._discard_seat(state)
             return Prompt(seat, ("discard",), f"Seat {seat + 1}: lay two cards away to seat {state.dealer + 1}'s crib")
@@ -152,7 +146,7 @@ class Fifteen(TrickGame):
             return Prompt(dealer, kinds, text, kinds)
         if state.phase == CRIB:
             return Prompt(dealer, ("crib",), f"Seat {dealer + 1}: lay the crib out face up to count it")
-        return self._play_prompt(state)
+        return None
 
     def _discard_seat(self, state) -> int:
         return self._pone(state) if not state.discarded[self._pone(state)] else state.dealer

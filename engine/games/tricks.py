@@ -277,6 +277,19 @@ class TrickGame(Game):
         state, more = self._start_hand(replace(state, cuts=cuts), dealer, 0)
         return state, events + more
 
+    def prompt(self, state) -> Prompt:
+        if state.outcome:
+            return Prompt(None, (), state.outcome.text)
+        if state.phase == CUT:
+            return self._cut_prompt(state)
+        if state.phase == DEAL:
+            return self._deal_prompt(state)
+        return self._hand_prompt(state) or self._play_prompt(state)
+
+    def _hand_prompt(self, state) -> Prompt | None:
+        """The game's own phases between the deal and the play (``None``: the play is on)."""
+        return None
+
     def _cut_prompt(self, state) -> Prompt:
         seat = len(state.cuts)
         return Prompt(seat, ("cut",), f"Seat {seat + 1}: cut the pack and show a card; {self.cut_rule}")
