@@ -210,7 +210,11 @@ class Game:
 
     # -- the protocol -------------------------------------------------------------------------
     def prompt(self, state) -> Prompt:
-        raise NotImplementedError
+        """Who must act now, which kinds of action, a sentence for the display, the buttons;
+        once the game is over, nobody, and the result."""
+        if self.is_terminal(state):
+            return Prompt(None, (), self.outcome(state).text)
+        return self._prompt(state)
 
     def legal_actions(self, state) -> list[Action]:
         """Every legal action, where the engine knows enough to list them (sorted, stable).
@@ -292,6 +296,10 @@ class Game:
 
     # -- hooks for subclasses -------------------------------------------------------------------
     def _new_game(self, players: int, options: dict, mode: str, seed: int):
+        raise NotImplementedError
+
+    def _prompt(self, state) -> Prompt:
+        """The prompt of a game that is not over."""
         raise NotImplementedError
 
     def _apply(self, state, action: Action):

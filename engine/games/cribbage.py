@@ -124,9 +124,7 @@ class Cribbage(Game):
         return replace(state, hands=hands, stock=stock, turn=_next(state, dealer), **common, crib=crib)
 
     # -- the prompt ---------------------------------------------------------------------------
-    def prompt(self, state: CribbageState) -> Prompt:
-        if state.outcome:
-            return Prompt(None, (), state.outcome.text)
+    def _prompt(self, state: CribbageState) -> Prompt:
         if state.phase == CUT:
             seat = len(state.cuts)
             return Prompt(seat, ("cut",), f"Seat {seat + 1}: cut the pack and show a card; lowest deals")

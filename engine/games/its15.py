@@ -174,9 +174,7 @@ class Its15(Game):
         return state, [Event("centre", None, cards=(card,), text=f"Round {state.round_no + 1}: the centre card is {card.value}")]
 
     # -- the prompt ---------------------------------------------------------------------------
-    def prompt(self, state: Its15State) -> Prompt:
-        if state.outcome:
-            return Prompt(None, (), state.outcome.text)
+    def _prompt(self, state: Its15State) -> Prompt:
         seat, who = state.turn, f"Seat {state.turn + 1}"
         if state.phase == CENTRE:
             return Prompt(None, ("centre",), "Turn a green card up in the centre and deal each player "

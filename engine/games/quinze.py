@@ -229,9 +229,7 @@ class LeQuinze(Game):
         return self._score(state, state.dealer, items, events)
 
     # -- the prompt ---------------------------------------------------------------------------
-    def prompt(self, state: QuinzeState) -> Prompt:
-        if state.outcome:
-            return Prompt(None, (), state.outcome.text)
+    def _prompt(self, state: QuinzeState) -> Prompt:
         if state.phase == CUT:
             seat = len(state.cuts)
             return Prompt(seat, ("cut",), f"Seat {seat + 1}: draw a card and show it; the lowest deals")

@@ -277,9 +277,7 @@ class TrickGame(Game):
         state, more = self._start_hand(replace(state, cuts=cuts), dealer, 0)
         return state, events + more
 
-    def prompt(self, state) -> Prompt:
-        if state.outcome:
-            return Prompt(None, (), state.outcome.text)
+    def _prompt(self, state) -> Prompt:
         if state.phase == CUT:
             return self._cut_prompt(state)
         if state.phase == DEAL:
