@@ -20,7 +20,6 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, ClassVar
 
-from engine.cards import Card
 from engine.errors import IllegalAction, InvalidInput
 
 DEALER = "dealer"

@@ -26,6 +26,7 @@ from engine.game import (
     DEALER, TABLE, Action, CardSlot, Event, Game, Option, Outcome, Prompt, PublicView, ScoreItem,
     Termination, register, shuffled,
 )
+from engine.games.cutting import seeded_cuts, take_cut
 from engine.games.cribbage_scoring import Breakdown, score_combinations, score_hand, score_pegging, value
 from engine.wording import number_words
 
@@ -99,13 +100,9 @@ class Cribbage(Game):
         return self._cut_for_deal(state) if mode == DEALER else state
 
     def _cut_for_deal(self, state: CribbageState) -> CribbageState:
-        """Dealer mode: each seat cuts from a seeded pack until one card is lowest."""
-        for attempt in range(100):
-            cuts = shuffled(standard_52(), state.seed, f"cut{attempt}")[: state.players]
-            lowest = min(card.rank for card in cuts)
-            if [card.rank for card in cuts].count(lowest) == 1:
-                break
-        return self._start_hand(replace(state, cuts=cuts), [c.rank for c in cuts].index(lowest))
+        """Dealer mode: each seat cuts from a seeded pack; the lowest card deals (C13)."""
+        cuts, dealer = seeded_cuts(state.players, state.seed, standard_52(), _cut_key)
+        return self._start_hand(replace(state, cuts=cuts), dealer)
 
     def _start_hand(self, state: CribbageState, dealer: int, hand_no: int = 0) -> CribbageState:
         n = state.players
@@ -184,20 +181,8 @@ class Cribbage(Game):
         return handler(state, action)
 
     def _do_cut(self, state, action):
-        card = self._one_card(action)
-        if card in state.cuts:
-            raise IllegalAction(f"{card} was already cut; cut again", seat=action.seat, card=card)
-        cuts = state.cuts + (card,)
-        events = [Event("cut", action.seat, cards=(card,), text=f"Seat {action.seat + 1} cuts {card.name}")]
-        if len(cuts) < state.players:
-            return replace(state, cuts=cuts), events
-        lowest = min(c.rank for c in cuts)
-        if [c.rank for c in cuts].count(lowest) > 1:
-            events.append(Event("cut", text="A tie for the lowest card: everyone cuts again"))
-            return replace(state, cuts=()), events
-        dealer = [c.rank for c in cuts].index(lowest)
-        events.append(Event("dealer", dealer, text=f"Seat {dealer + 1} deals"))
-        return self._start_hand(replace(state, cuts=cuts), dealer), events
+        state, events, dealer = take_cut(state, action, _cut_key)
+        return (state, events) if dealer is None else (self._start_hand(state, dealer), events)
 
     def _do_discard(self, state, action):
         seat = action.seat
@@ -464,6 +449,11 @@ class Cribbage(Game):
         if "crib" in kinds:
             return Action("crib", table_state.dealer, twin.crib)
         return None
+
+
+def _cut_key(card: Card) -> int:
+    """The lowest card deals, ace low."""
+    return -card.rank
 
 
 def _with(values: tuple, index: int, item) -> tuple:

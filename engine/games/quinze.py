@@ -38,6 +38,7 @@ from engine.game import (
     DEALER, TABLE, Action, CardSlot, Event, Game, Option, Outcome, Prompt, PublicView, ScoreItem,
     Termination, register, shuffled,
 )
+from engine.games.cutting import seeded_cuts, take_cut
 from engine.wording import join_words, number_words, plural
 
 __all__ = ["LeQuinze", "QuinzeState", "captures", "value"]
@@ -99,6 +100,11 @@ def captures(table, played) -> list[frozenset[Card]]:
 
     search(0, 15 - value(card), ())
     return sorted(found, key=lambda s: (len(s), sorted(s)))
+
+
+def _draw_key(card: Card) -> int:
+    """The lowest card deals (Q8), by its Le Quinze value."""
+    return -value(card)
 
 
 def _label(cards) -> str:
@@ -186,13 +192,9 @@ class LeQuinze(Game):
         return self._draw_for_deal(state) if mode == DEALER else state
 
     def _draw_for_deal(self, state: QuinzeState) -> QuinzeState:
-        """Dealer mode: each seat draws from a seeded pack until one card is lowest (Q8)."""
-        for attempt in range(100):
-            cuts = shuffled(french_40(), state.seed, f"cut{attempt}")[: state.players]
-            values = [value(c) for c in cuts]
-            if values.count(min(values)) == 1:
-                break
-        return self._start_deal(replace(state, cuts=cuts), values.index(min(values)), 0)[0]
+        """Dealer mode: each seat draws from a seeded pack; the lowest card deals (Q8)."""
+        cuts, dealer = seeded_cuts(state.players, state.seed, french_40(), _draw_key)
+        return self._start_deal(replace(state, cuts=cuts), dealer, 0)[0]
 
     def _start_deal(self, state: QuinzeState, dealer: int, deal_no: int):
         """A new deal: ``(state, events)``; dealer mode deals and turns up the four cards."""
@@ -270,20 +272,10 @@ class LeQuinze(Game):
         return getattr(self, f"_do_{action.kind}")(state, action)
 
     def _do_cut(self, state, action):
-        card = self._cards(action, 1, 1)[0]
-        if card in state.cuts:
-            raise IllegalAction(f"the {card.name} was already drawn; draw again", seat=action.seat, card=card)
-        cuts = state.cuts + (card,)
-        events = [Event("cut", action.seat, cards=(card,), text=f"Seat {action.seat + 1} draws the {card.name}")]
-        if len(cuts) < state.players:
-            return replace(state, cuts=cuts), events
-        values = [value(c) for c in cuts]
-        if values.count(min(values)) > 1:
-            events.append(Event("cut", text="A tie for the lowest card: everyone draws again"))
-            return replace(state, cuts=()), events
-        dealer = values.index(min(values))
-        events.append(Event("dealer", dealer, text=f"Seat {dealer + 1} deals"))
-        state, more = self._start_deal(replace(state, cuts=cuts), dealer, 0)
+        state, events, dealer = take_cut(state, action, _draw_key, verb="draw", done="drawn")
+        if dealer is None:
+            return state, events
+        state, more = self._start_deal(state, dealer, 0)
         return state, events + more
 
     def _do_turn_up(self, state, action):

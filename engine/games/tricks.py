@@ -27,6 +27,7 @@ from engine.errors import IllegalAction, InvalidInput
 from engine.game import (
     DEALER, TABLE, Action, CardSlot, Event, Game, Option, Outcome, Prompt, PublicView, ScoreItem, shuffled,
 )
+from engine.games.cutting import seeded_cuts, take_cut
 from engine.wording import plural
 
 CUT, DEAL, TURN_UP, PLAY = "cut", "deal", "turn_up", "play"
@@ -248,33 +249,15 @@ class TrickGame(Game):
 
     def _cut_for_deal(self, state):
         """Dealer mode: cut a seeded pack until one card alone decides."""
-        for attempt in range(100):
-            cuts = shuffled(standard_52(), state.seed, f"cut{attempt}")[: state.players]
-            dealer = self._cut_winner(cuts)
-            if dealer is not None:
-                break
+        cuts, dealer = seeded_cuts(state.players, state.seed, standard_52(), self.cut_key)
         state, _ = self._start_hand(replace(state, cuts=cuts), dealer, 0)
         return state
 
-    def _cut_winner(self, cuts) -> int | None:
-        keys = [self.cut_key(card) for card in cuts]
-        best = max(keys)
-        return keys.index(best) if keys.count(best) == 1 else None
-
     def _do_cut(self, state, action):
-        card = self._one_card(action)
-        if card in state.cuts:
-            raise IllegalAction(f"the {card.name} was already cut; cut again", seat=action.seat, card=card)
-        cuts = state.cuts + (card,)
-        events = [Event("cut", action.seat, cards=(card,), text=f"Seat {action.seat + 1} cuts the {card.name}")]
-        if len(cuts) < state.players:
-            return replace(state, cuts=cuts), events
-        dealer = self._cut_winner(cuts)
+        state, events, dealer = take_cut(state, action, self.cut_key)
         if dealer is None:
-            events.append(Event("cut", text="A tie decides nothing: everyone cuts again"))
-            return replace(state, cuts=()), events
-        events.append(Event("dealer", dealer, text=f"Seat {dealer + 1} deals"))
-        state, more = self._start_hand(replace(state, cuts=cuts), dealer, 0)
+            return state, events
+        state, more = self._start_hand(state, dealer, 0)
         return state, events + more
 
     def _prompt(self, state) -> Prompt:
