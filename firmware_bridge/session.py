@@ -14,10 +14,10 @@ import logging
 from dataclasses import dataclass, fields
 
 from firmware_bridge.protocol import (
-    PROTO_MAJOR, FrameError, Heartbeat, Hello, LineSplitter, Log, McuError, ReaderHealth, SeqTracker,
+    PROTO_MAJOR, FrameError, Hello, LineSplitter, Log, McuError, ReaderHealth, SeqTracker,
     State, Tag, decode_frame, encode_frame, parse_message,
 )
-from firmware_bridge.readers import ReaderChange, ReaderView
+from firmware_bridge.readers import ReaderView
 
 logger = logging.getLogger(__name__)
 

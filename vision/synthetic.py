@@ -27,7 +27,7 @@ from engine.decks import Deck, get_deck
 from engine.errors import InvalidInput
 from vision.markers import MAT_MARKER_CENTRES, MAT_MARKER_IDS, MAT_MARKER_MM, aruco_modules
 from vision.render import CARD_MARKER_MM, CARD_MM, CardArt
-from vision.script import Hand, Move, Place, Remove, Slide
+from vision.script import Hand, Move, Place, Remove
 
 #: The part of the table the synthetic camera sees, in millimetres, centred on the origin.
 TABLE_MM = (900.0, 520.0)

@@ -6,7 +6,6 @@ import sys
 import types
 from pathlib import Path
 
-import pytest
 
 import firmware_bridge.firmware as firmware_package
 from firmware_bridge.protocol import decode_message, encode_frame, Tag
