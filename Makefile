@@ -43,7 +43,8 @@ setup: $(STAMP) ## create .venv and install cardtable with its test tools
 demo: $(STAMP) ## play a whole game on simulated devices
 	$(VENV)/bin/cardtable demo
 
-test: $(STAMP) ## run the test suite
+test: $(STAMP) ## check the code (unused names, syntax) and run the test suite
+	$(VENV)/bin/ruff check -q .
 	GPIOZERO_PIN_FACTORY=mock SDL_VIDEODRIVER=dummy $(PY) -m pytest
 
 bench: $(STAMP) ## run the benchmarks
