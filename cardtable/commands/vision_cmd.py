@@ -9,6 +9,7 @@ import tomllib
 from pathlib import Path
 
 import cv2
+from PIL import Image
 
 from engine.errors import InvalidInput
 from vision.annotate import annotate
@@ -45,7 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     watch = commands.add_parser("watch", help="annotated frames from the camera, for setting it up")
     watch.add_argument("--config", metavar="FILE", help="table config (TOML) with a [vision] section")
     watch.add_argument("--source", help="camera to use instead of the config's (usb:0, picamera, synthetic:SCRIPT, ...)")
-    watch.add_argument("--out", metavar="DIR", required=True, help="folder for the annotated frames")
+    watch.add_argument("--out", metavar="DIR", help="folder for the annotated frames (on a headless machine)")
+    watch.add_argument("--window", action="store_true",
+                       help="show the annotated frames in a window (needs pygame: pip install 'cardtable[hdmi]')")
     watch.add_argument("--frames", type=int, default=0, help="stop after this many frames (default: never)")
     watch.add_argument("--every", type=int, default=1, help="write every Nth frame (default 1)")
     watch.set_defaults(func=run_watch)
@@ -76,9 +79,13 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def run_watch(args: argparse.Namespace) -> int:
+    if not args.out and not args.window:
+        raise InvalidInput("say where to show the frames: --window, or --out DIR on a headless machine")
     config, _ = read_config(args.config)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = Path(args.out) if args.out else None
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+    window = _open_window(config.resolution) if args.window else None
     pipeline = Pipeline(config)
     recent: list = []
     index = 0
@@ -92,8 +99,21 @@ def run_watch(args: argparse.Namespace) -> int:
             recent = (recent + events)[-5:]
             if index % max(args.every, 1) == 0:
                 image = annotate(frame, pipeline, recent)
-                cv2.imwrite(str(out / f"frame_{index:06d}.jpg"), image)
-                cv2.imwrite(str(out / "latest.jpg"), image)
+                if out:
+                    cv2.imwrite(str(out / f"frame_{index:06d}.jpg"), image)
+                    cv2.imwrite(str(out / "latest.jpg"), image)
+                if window:
+                    window.show_image(Image.fromarray(cv2.cvtColor(image, cv2.COLOR_BGR2RGB)))
             index += 1
-    print(f"wrote {index} annotated frames to {out}")
+    if window:
+        window.close()
+    print(f"showed {index} annotated frames" + (f"; they are in {out}" if out else ""))
     return 0
+
+
+def _open_window(resolution):
+    """A window half the camera's size (the HDMI display's pygame backend, not full screen)."""
+    from hardware.display.hdmi import HdmiDisplay
+
+    width, height = resolution
+    return HdmiDisplay(width // 2, height // 2, fullscreen=False)

@@ -57,8 +57,18 @@ class HdmiDisplay(ClosingDisplay):
         :raises DeviceUnavailable: after :meth:`close`.
         """
         self._check_open()
-        image = render(view, *self.size, "RGB")
-        surface = self._pygame.image.frombytes(image.tobytes(), image.size, "RGB")
+        self.show_image(render(view, *self.size, "RGB"))
+
+    def show_image(self, image) -> None:
+        """Put a Pillow image on the screen, scaled to fit (``cardtable vision watch`` shows the
+        camera's annotated frames this way).
+
+        :raises DeviceUnavailable: after :meth:`close`.
+        """
+        self._check_open()
+        if image.size != self.size:
+            image = image.convert("RGB").resize(self.size)
+        surface = self._pygame.image.frombytes(image.convert("RGB").tobytes(), image.size, "RGB")
         self.screen.blit(surface, (0, 0))
         self._pygame.display.flip()
         self._pygame.event.pump()          # keep the window responsive to the window manager

@@ -3,6 +3,7 @@
 import json
 
 import cv2
+import pytest
 import zxingcpp
 
 from cardtable.cli import main
@@ -67,3 +68,14 @@ def test_watch_writes_annotated_frames_and_errors_are_readable(tmp_path, capsys)
     assert (tmp_path / "w" / "latest.jpg").exists()
     assert main(["vision", "replay", str(tmp_path / "missing")]) == 2
     assert "no camera, video file or folder" in capsys.readouterr().err
+
+
+def test_watch_shows_the_annotated_frames_in_a_window(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    script = tmp_path / "s.txt"
+    script.write_text("0.1 place 7H seat1\n")
+    assert main(["vision", "watch", "--source", f"synthetic:{script}", "--window", "--frames", "4"]) == 0
+    assert "showed 4 annotated frames" in capsys.readouterr().out
+    assert main(["vision", "watch", "--source", f"synthetic:{script}"]) == 2
+    assert "--window, or --out DIR" in capsys.readouterr().err
