@@ -25,7 +25,7 @@ _KEYS = {
     "game": {"name", "players", "mode", "seed", "options"},
     "table": {"names", "seat_zones"},
     "input": {"kind"},
-    "rfid": {"port", "registry", "readers", "compat", "remove_after"},
+    "rfid": {"port", "ports", "registry", "readers", "compat", "remove_after"},
     "journal": {"path"},
 }
 
@@ -180,6 +180,17 @@ def _check_parts(sections: dict, path: Path, seat_zones) -> list[str]:
     remove_after = sections["rfid"].get("remove_after", 1.5)
     if isinstance(remove_after, bool) or not isinstance(remove_after, (int, float)) or remove_after <= 0:
         problems.append(f"rfid.remove_after: expected seconds greater than 0, got {remove_after!r}")
+    ports = sections["rfid"].get("ports")
+    if ports is not None:
+        if not compat:
+            problems.append("rfid.ports: only for compat = true (one stock single-reader board per port); "
+                            "the cardtable firmware serves all readers on one port")
+        elif not (isinstance(ports, list) and ports and all(isinstance(p, str) for p in ports)):
+            problems.append("rfid.ports: expected a list of serial ports, one per reader board")
+        elif len(ports) > len(sections["rfid"].get("readers") or ports):
+            problems.append("rfid.ports: more ports than rfid.readers zones; name the zone of each board's reader")
+    elif compat and "port" not in sections["rfid"]:
+        problems.append("rfid.port: compat mode needs the board's port (or ports = [...]), it cannot be found by itself")
     readers = sections["rfid"].get("readers")
     if readers is not None and not (isinstance(readers, list) and all(isinstance(r, str) for r in readers)):
         problems.append("rfid.readers: expected a list of zone names, one per reader, e.g. [\"seat1\", \"seat2\"]")

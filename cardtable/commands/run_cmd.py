@@ -64,22 +64,30 @@ def run(args) -> int:
 
 
 def _open_bridge(config, items: queue.Queue):
+    """The reader board's bridge; in compatibility mode, one bridge per stock single-reader
+    board (``ports``), each reporting for its own zone."""
+    from contextlib import ExitStack
+
     from engine.decks import get_deck
     from engine.game import get_game
     from firmware_bridge.bridge import Bridge
+    from firmware_bridge.compat import CompatSession
     from firmware_bridge.detect import find_board
     from firmware_bridge.registry import TagRegistry
 
     rfid = config.rfid
     deck = get_deck(get_game(config.game).deck)
     registry = TagRegistry.load(config.relative(rfid.get("registry", "tags.json")), deck=deck.name)
+    zones = rfid.get("readers") or list(config.seat_zones)
+    bridges = ExitStack()
+    if rfid.get("compat"):
+        ports = rfid.get("ports") or [rfid["port"]]
+        for port, zone in zip(ports, zones):
+            session = CompatSession(removal_after=float(rfid.get("remove_after", 1.5)))
+            bridges.callback(Bridge(port, registry, zones=[zone], on_event=items.put, session=session).start().close)
+        return bridges
     port = rfid.get("port", "auto")
     if port == "auto":
         port, _hello = find_board()
-    zones = rfid.get("readers") or list(config.seat_zones)
-    options = {}
-    if rfid.get("compat"):                           # one reader running a stock example sketch
-        from firmware_bridge.compat import CompatSession
-
-        options["session"] = CompatSession(removal_after=float(rfid.get("remove_after", 1.5)))
-    return Bridge(port, registry, zones=zones, on_event=items.put, **options).start()
+    bridges.callback(Bridge(port, registry, zones=zones, on_event=items.put).start().close)
+    return bridges

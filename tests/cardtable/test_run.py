@@ -92,3 +92,57 @@ def test_config_example_for_every_game_checks_clean(tmp_path, capsys):
             path = tmp_path / f"{game.name}{players}.toml"
             assert main(["config", "example", "--game", game.name, "--players", str(players), "--out", str(path)]) == 0
             assert main(["config", "check", str(path)]) == 0, capsys.readouterr().out
+
+
+def test_run_with_stock_single_reader_boards_in_compat_mode(tmp_path):
+    """Two boards running the MFRC522 library's example sketch, one per seat, on two ports."""
+    import pty
+    import tty
+
+    registry = demo_registry("standard")
+    registry.save(tmp_path / "tags.json")
+    boards = [pty.openpty() for _ in range(2)]
+    for master, _ in boards:
+        tty.setraw(master)
+    names = [os.ttyname(slave) for _, slave in boards]
+    (tmp_path / "table.toml").write_text(f"""
+[game]
+name = "cribbage"
+[input]
+kind = "rfid"
+[rfid]
+compat = true
+ports = ["{names[0]}", "{names[1]}"]
+registry = "tags.json"
+readers = ["seat1", "seat2"]
+[[display]]
+kind = "png"
+folder = "{tmp_path / 'shots'}"
+[journal]
+path = "journal.sqlite"
+""")
+
+    def card_line(card_id):
+        uid = registry.uid_for(card_id)
+        return ("Card UID: " + " ".join(uid[i:i + 2] for i in range(0, len(uid), 2)) + "\r\n").encode()
+
+    def table():
+        time.sleep(1.0)
+        os.write(boards[0][0], card_line("KH"))
+        time.sleep(0.4)
+        os.write(boards[1][0], card_line("AC"))
+        time.sleep(0.6)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    driver = threading.Thread(target=table)
+    driver.start()
+    try:
+        assert main(["run", "--config", str(tmp_path / "table.toml")]) == 0
+    finally:
+        driver.join()
+        for master, slave in boards:
+            os.close(master)
+            os.close(slave)
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        replay = journal.replay(journal.games()[-1].id)
+    assert [str(a) for a, _ in replay.steps] == ["seat 1 cut KH", "seat 2 cut AC"]
