@@ -60,7 +60,7 @@ class SimCamera:
         self.fps, self.timeout = fps, timeout
         self.now = 0.0
         self.on_table: dict[str, PhysicalCard] = {}
-        self.frame_seconds: list[float] = []        # wall time to draw and process each frame
+        self.frame_seconds: list[float] = []        # wall time the pipeline took on each frame
         self.notices: list[str] = []
         self._step(lambda e: False, 2 / fps)        # the empty table is the first reference
 
@@ -68,8 +68,9 @@ class SimCamera:
         events, end = [], self.now + limit
         while self.now < end:
             self.now += 1 / self.fps
+            frame = self.camera.frame_at(self.now)
             start = time.perf_counter()
-            got = self.pipeline.process(self.camera.frame_at(self.now), self.now)
+            got = self.pipeline.process(frame, self.now)
             self.frame_seconds.append(time.perf_counter() - start)
             events += got
             if any(done(e) for e in got):
