@@ -32,7 +32,6 @@ class DemoResult:
     game_id: int
     snapshots: list[Path] = field(default_factory=list)
     seconds: float = 0.0
-    card_latencies: list[float] = field(default_factory=list)
     notices: list = field(default_factory=list)
 
 
@@ -73,10 +72,7 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
     try:
         setup = TableSetup(game.name, players, seed=seed, seat_zones=seat_zones, swipe=devices.swipe)
         controller = Controller(setup, journal, outputs, resume=False)
-        latencies = []
         for move in moves:
-            before = outputs.shown
-            start = time.perf_counter()
             if move.kind == "place":
                 inputs = devices.place(move.card, move.zone)
             elif move.kind == "take":
@@ -88,8 +84,6 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
                 inputs = devices.gather(move.cards)
             for item in inputs:
                 controller.handle(item)
-            if move.kind == "place" and outputs.shown > before:
-                latencies.append(time.perf_counter() - start)
             if on_move:
                 on_move(move, controller)
             if controller.finished:
@@ -100,7 +94,7 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
             game=game.title, outcome=game.outcome(controller.state).text if controller.finished else "unfinished",
             scores=table_scores, agrees=controller.finished and table_scores == game.scores(dealt),
             journal=journal.path, game_id=controller.game_id, snapshots=list(snapshots.written),
-            card_latencies=latencies, notices=list(getattr(devices, "notices", [])),
+            notices=list(getattr(devices, "notices", [])),
         )
     finally:
         journal.close()

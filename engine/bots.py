@@ -41,9 +41,6 @@ class GreedyBot(Bot):
         return actions[max(rated)[2]]
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
-
-
 def _actions_for(game: Game, state, seat: int) -> list[Action]:
     actions = [a for a in game.legal_actions(state) if a.seat == seat]
     if not actions:

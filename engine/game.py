@@ -325,11 +325,6 @@ def shuffled(cards, seed: int, salt: str) -> tuple:
     return tuple(order)
 
 
-def with_changes(state, **changes):
-    """``dataclasses.replace`` under a short name: every state change makes a new value."""
-    return replace(state, **changes)
-
-
 # -- the registry --------------------------------------------------------------------------------
 _GAMES: dict[str, Game] = {}
 

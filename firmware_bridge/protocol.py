@@ -28,7 +28,6 @@ DUPLICATE_WINDOW = 32
 MIN_UID_BYTES, MAX_UID_BYTES = 4, 10
 EMPTY = "-"
 
-MCU_TYPES = ("HELLO", "TAG", "STATE", "HB", "RDR", "ERR", "LOG")
 HOST_TYPES = ("HELLO?", "SYNC?", "PING")
 
 _FIELD_CHARS = rb"[\x20-\x23\x25-\x29\x2b\x2d-\x7e]"

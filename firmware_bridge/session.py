@@ -11,7 +11,7 @@ seconds without a valid frame. The link (:mod:`firmware_bridge.link`) only moves
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from firmware_bridge.protocol import (
     PROTO_MAJOR, FrameError, Hello, LineSplitter, Log, McuError, ReaderHealth, SeqTracker,
@@ -59,9 +59,6 @@ class Counters:
     lost: int = 0
     duplicates: int = 0
     syncs: int = 0
-
-    def as_dict(self) -> dict:
-        return {item.name: getattr(self, item.name) for item in fields(self)}
 
 
 class LinkStateReporter:

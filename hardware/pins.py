@@ -33,9 +33,6 @@ KNOWN_BUTTONS: dict[str, str] = {
     "raise": "raise the stake",
 }
 
-#: The smallest useful set: every decision can be taken by moving through the shown choices.
-MINIMAL_BUTTONS = ("ok", "left", "right", "undo")
-
 #: Physical header pin → BCM GPIO number (40-pin header of every Pi since the B+).
 HEADER_TO_GPIO: dict[int, int] = {
     3: 2, 5: 3, 7: 4, 8: 14, 10: 15, 11: 17, 12: 18, 13: 27, 15: 22, 16: 23, 18: 24, 19: 10,

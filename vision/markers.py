@@ -29,7 +29,6 @@ from engine.errors import InvalidInput
 PAYLOAD_VERSION = 1
 PAYLOAD_PREFIX = "CT"
 ARUCO_DICTIONARY = "DICT_4X4_100"
-ARUCO_DICTIONARY_SIZE = 100
 #: ArUco ids of the calibration mat corners: top-left, top-right, bottom-right, bottom-left.
 MAT_MARKER_IDS = (96, 97, 98, 99)
 #: Calibration mat geometry: marker side and marker centres in table mm (origin at the mat centre).

@@ -28,7 +28,6 @@ from engine.errors import InvalidInput
 from engine.game import ScoreItem
 from engine.wording import join_words, number_words
 
-CATEGORIES = ("fifteens", "pairs", "runs", "flush", "nobs", "thirty-one", "go", "last card", "heels")
 _SET_NAMES = {2: "a pair", 3: "a pair royal", 4: "a double pair royal"}
 _RUN_SIZE = {3: "three", 4: "four", 5: "five"}
 
