@@ -20,14 +20,15 @@ help: ## list the targets
 $(SYSTEM_STAMP):
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
 	  { echo "cardtable needs Python 3.11 or newer (found $$($(PYTHON) --version))."; exit 1; }
-	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done; \
+	  $(PYTHON) -c 'import ensurepip' 2>/dev/null || echo python3-venv); \
 	if [ -z "$$missing" ] || ! command -v dpkg >/dev/null; then :; \
 	elif command -v apt-get >/dev/null && { [ "$$(id -u)" = 0 ] || sudo -n true 2>/dev/null; }; then \
 	  echo "installing system packages: $$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	else \
 	  echo "note: $$missing not installed and no root or sudo here: run 'sudo apt-get install $$missing'"; \
-	  echo "      (libzbar0: the pyzbar decoder; fonts-dejavu-core: display fonts). Everything else works."; \
+	  echo "      (python3-venv: the virtual environment; libzbar0: the pyzbar decoder; fonts-dejavu-core: display fonts)"; \
 	fi
 	@$(PYTHON) -m venv $(VENV_FLAGS) $(VENV) || \
 	  { echo "could not create a virtual environment: install python3-venv (sudo apt-get install python3-venv)"; exit 1; }
