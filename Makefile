@@ -24,7 +24,7 @@ $(SYSTEM_STAMP):
 	  $(PYTHON) -c 'import ensurepip' 2>/dev/null || echo python3-venv); \
 	if [ -z "$$missing" ] || ! command -v dpkg >/dev/null; then :; \
 	elif command -v apt-get >/dev/null && { [ "$$(id -u)" = 0 ] || sudo -n true 2>/dev/null; }; then \
-	  echo "installing system packages: $$missing"; \
+	  echo "installing system packages:" $$missing; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	else \
 	  echo "note: $$missing not installed and no root or sudo here: run 'sudo apt-get install $$missing'"; \
