@@ -366,14 +366,23 @@ class SyntheticCamera:
 
     def _scene(self, t: float) -> tuple:
         cards = tuple(sorted(
-            ((self._keys_order(card), card, round(p.x, 2), round(p.y, 2), round(p.angle, 2))
+            ((self._keys_order(card, t), card, round(p.x, 2), round(p.y, 2), round(p.angle, 2))
              for card, p in self.cards_at(t).items())))
         hands = tuple((h.shade, *(round(v, 1) for v in pos)) for h in self._hands
                       if (pos := self._hand_at(h, t)) is not None)
         return cards, hands
 
-    def _keys_order(self, card: str) -> float:
-        return self._keys[card][0].t
+    def _keys_order(self, card: str, t: float) -> float:
+        """When ``card`` was last laid down before ``t``: later cards lie on top of earlier ones,
+        also when a card comes back to the table after being picked up."""
+        keys = self._keys[card]
+        laid = keys[0].t
+        for before, key in zip(keys, keys[1:]):
+            if key.t > t:
+                break
+            if before.pose is None and key.pose is not None:
+                laid = key.t
+        return laid
 
     def frame_at(self, t: float) -> np.ndarray:
         """The BGR frame the camera sees at time ``t`` seconds (a new array each call)."""

@@ -29,3 +29,21 @@ def test_a_card_is_in_clear_view_once_the_hands_have_left_it():
     assert 0.6 < camera.in_clear_view("10H", 0.5) < 1.0
     assert 2.3 <= camera.in_clear_view("10H", 1.5) <= 2.6  # the hand leaves by 2.5 s
     assert camera.in_clear_view("QS", 0.0) == float("inf")  # never on the table
+
+
+def test_a_card_laid_again_lies_on_top_of_the_cards_laid_since():
+    """A card picked up and laid back (a value card won and bet again) is drawn over the others."""
+    import zxingcpp
+
+    from vision.synthetic import Effects
+
+    script = parse_script("0.1 place QS seat1 x=0 y=190\n0.5 remove QS\n1.0 place 7H seat1 x=0 y=190\n"
+                          "1.5 place QS seat1 x=0 y=190\n")
+    camera = SyntheticCamera("standard", "qr", script, resolution="1080p", effects=Effects(hands=False, jitter=False))
+
+    def read(t):
+        return {r.text for r in zxingcpp.read_barcodes(camera.frame_at(t))}
+
+    assert len(read(1.2)) == 1
+    on_top = read(2.0)
+    assert len(on_top) == 1 and on_top != read(1.2)
