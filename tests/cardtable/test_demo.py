@@ -7,12 +7,12 @@ from cardtable.demo import run_demo
 from cardtable.journal import Journal
 from engine.game import all_games
 
-GAMES = sorted(g.name for g in all_games())
+SETUPS = sorted((g.name, n) for g in all_games() for n in g.players)
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_every_game_plays_to_the_end_through_the_readers_and_keeps_the_dealt_score(game, tmp_path):
-    result = run_demo(game, input_kind="rfid", seed=2, out_dir=tmp_path)
+@pytest.mark.parametrize("game, players", SETUPS)
+def test_every_game_plays_to_the_end_through_the_readers_and_keeps_the_dealt_score(game, players, tmp_path):
+    result = run_demo(game, players=players, input_kind="rfid", seed=2, out_dir=tmp_path)
     assert result.agrees, result.outcome
     with Journal(result.journal) as journal:
         record = journal.game(result.game_id)
@@ -21,7 +21,7 @@ def test_every_game_plays_to_the_end_through_the_readers_and_keeps_the_dealt_sco
     assert result.snapshots and all(p.stat().st_size > 0 for p in result.snapshots)
 
 
-@pytest.mark.parametrize("game, players", [("cribbage", 2), ("quinze", 3)])
+@pytest.mark.parametrize("game, players", [("cribbage", 2), ("quinze", 3), ("its15", 5)])
 def test_the_camera_demo_reads_every_card_through_the_vision_pipeline(game, players, tmp_path):
     """Rendered frames, real decoder, tracker and zones; Le Quinze captures are named by the
     cards that leave the table."""
