@@ -35,11 +35,16 @@ def as_input(item):
 
 
 class CameraThread(threading.Thread):
-    """Reads frames from a source, runs the vision pipeline, puts its events on the queue."""
+    """Reads frames from a source, runs the vision pipeline, puts its events on the queue, and
+    tells the table (at most every ``quiet`` seconds) about codes that are not this deck's cards
+    and about a card seen in two places at once."""
 
-    def __init__(self, source, pipeline, put: Callable[[object], None], stop: threading.Event) -> None:
+    def __init__(self, source, pipeline, put: Callable[[object], None], stop: threading.Event,
+                 *, quiet: float = 10.0) -> None:
         super().__init__(name="camera", daemon=True)
-        self.source, self.pipeline, self.put, self.stop = source, pipeline, put, stop
+        self.source, self.pipeline, self.put, self.stop, self.quiet = source, pipeline, put, stop, quiet
+        self._foreign, self._told = 0, float("-inf")
+        self._warned: set[str] = set()
 
     def run(self) -> None:
         try:
@@ -51,9 +56,21 @@ class CameraThread(threading.Thread):
                 frame, now = got
                 for event in self.pipeline.process(frame, now):
                     self.put(event)
+                self._notices(now)
         except Exception as err:  # the camera thread must report, never die silently
             log.exception("camera loop failed")
             self.put(Notice(f"The camera failed: {err}", "camera"))
+
+    def _notices(self, now: float) -> None:
+        for message in self.pipeline.warnings:
+            if message not in self._warned:
+                self._warned.add(message)
+                self.put(Notice(message[0].upper() + message[1:], "camera"))
+        foreign = self.pipeline.stats.foreign_codes
+        if foreign > self._foreign and now - self._told >= self.quiet:
+            self._told = now
+            self.put(Notice("A code on the table is not one of this deck's cards: it is ignored", "camera"))
+        self._foreign = foreign
 
 
 def run_loop(controller: Controller, items: queue.Queue, stop: threading.Event, *,
