@@ -48,7 +48,7 @@ class NoOutputs:
     """Outputs that go nowhere (tests, replay)."""
 
     def show(self, view: TableView) -> None:
-        self.last = view
+        pass
 
     def turn(self, seat: int | None) -> None:
         pass
@@ -92,7 +92,6 @@ class Controller:
         self.warning = ""
         self.last_score = ""
         self.choice_index: int | None = None
-        self.problems: list[str] = []
         self.resumed = False
         self._start(resume)
         self.render()
@@ -104,8 +103,10 @@ class Controller:
         if record and record.players == s.players and record.mode == s.mode:
             replay = self.journal.replay(record.id)
             self.game_id, self.state = record.id, replay.state
-            self.problems = replay.problems
             self.resumed = True
+            if replay.problems:                           # bad journal rows: said, never fatal
+                self.warning = (f"{len(replay.problems)} journalled action(s) could not be replayed and were "
+                                f"skipped: see 'cardtable replay {record.id}'")
             events = [e for _, evs in replay.steps for e in evs]
             self.last_score = last_score_text(events)
             log.info("resumed game %s after %d actions", record.id, len(replay.steps))

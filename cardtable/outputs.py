@@ -12,13 +12,11 @@ class TableOutputs:
         self.displays = list(displays)
         self.panel = panel
         self.last_view: TableView | None = None
-        self.shown = 0
 
     def show(self, view: TableView) -> None:
         if view == self.last_view:
             return
         self.last_view = view
-        self.shown += 1
         for display in self.displays:
             display.show(view)
 

@@ -176,3 +176,17 @@ def test_the_view_never_shows_a_hand_or_the_crib_before_the_show(journal, output
     view = outputs.views[-1]
     shown = set(view.centre_cards) | set(view.play_cards)
     assert shown == {"2H", "7C"}
+
+
+def test_a_bad_journal_row_is_skipped_and_said_on_resume(tmp_path):
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal:
+        c = _at_play(journal)
+        c.handle(placed("7C", "seat1"))
+        state = c.state
+        journal._db.execute("INSERT INTO actions (game_id, seq, action, at) VALUES (?, 99, '{\"$type\": \"os.system\"}', 0)",
+                            (c.game_id,))
+    with Journal(path) as journal:
+        again = Controller(TableSetup("cribbage", 2), journal)
+        assert again.state == state
+        assert "1 journalled action(s) could not be replayed" in again.warning
