@@ -1,4 +1,4 @@
-"""The CT1 wire protocol as a pure byte codec: framing, CRC, messages and sequence numbers.
+"""The CT1 wire protocol as a pure byte codec: framing, CRC, messages and the sequence window.
 
 A frame is one ASCII line ``$CT1,<seq>,<TYPE>,<fields...>*<CRC>\\n``: the CRC is
 CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF) of the bytes between ``$`` and ``*``,
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import binascii
 import re
+from array import array
 from dataclasses import dataclass, field
 
 from engine.errors import InvalidInput
@@ -23,8 +24,10 @@ from engine.errors import InvalidInput
 PROTO_MAJOR = 1
 MAX_LINE = 128
 SEQ_MODULO = 1 << 16
-#: Frames older than this many sequence numbers count as repeats, not as a jump ahead.
-DUPLICATE_WINDOW = 32
+#: How far ahead of the last accepted frame a frame may be numbered and still be believed. While
+#: the link is up no more frames than this can be lost in a row (it goes down after 3 s without a
+#: frame); anything further ahead, or behind, is an old line or a board that counts from 0 again.
+FORWARD_WINDOW = 1024
 MIN_UID_BYTES, MAX_UID_BYTES = 4, 10
 EMPTY = "-"
 
@@ -58,12 +61,14 @@ def crc16(data: bytes) -> int:
 
 @dataclass(frozen=True)
 class Frame:
-    """A frame whose CRC checked: protocol ``major``, ``seq``, message ``type`` and its ``fields``."""
+    """A frame whose CRC checked: protocol ``major``, ``seq``, message ``type``, its ``fields``
+    and the ``crc`` it carried (which tells one line from another under the same number)."""
 
     major: int
     seq: int
     type: str
     fields: tuple[str, ...] = ()
+    crc: int = 0
 
 
 def encode_frame(seq: int, type_: str, fields=(), *, major: int = PROTO_MAJOR) -> bytes:
@@ -102,7 +107,7 @@ def decode_frame(line: bytes) -> Frame:
     if seq_number >= SEQ_MODULO:
         raise FrameError("malformed", f"sequence number {seq_number} is past 65535")
     parts = tuple(fields.decode("ascii").split(",")[1:]) if fields else ()
-    return Frame(int(major), seq_number, type_.decode("ascii"), parts)
+    return Frame(int(major), seq_number, type_.decode("ascii"), parts, int(crc, 16))
 
 
 # --- messages -----------------------------------------------------------------------------------
@@ -121,6 +126,11 @@ class Hello:
     @property
     def major(self) -> int:
         return int(self.proto.split(".")[0])
+
+    @property
+    def boot(self) -> str | None:
+        """The board's boot id (new at every start), when its firmware sends one."""
+        return dict(self.extra).get("boot")
 
     def fields(self) -> list[str]:
         pairs = [("proto", self.proto), ("fw", self.fw), ("board", self.board), ("readers", self.readers)]
@@ -330,37 +340,50 @@ def decode_message(line: bytes) -> Message:
 # --- sequence numbers and line splitting -------------------------------------------------------
 
 
-class SeqTracker:
-    """Follows the sequence numbers of one direction: counts lost frames and repeats.
+class SeqWindow:
+    """Judges the sequence numbers of one direction. It remembers the checksum of the frame last
+    accepted under each of the 65536 numbers, so a line seen before is known however late it
+    comes back, and an old number is never taken as new.
 
-    >>> tracker = SeqTracker()
-    >>> [tracker.check(seq) for seq in (65534, 65535, 0, 2, 2)]
-    ['ok', 'ok', 'ok', 'gap', 'duplicate']
-    >>> tracker.lost, tracker.duplicates
-    (1, 1)
+    Each frame is ``ok`` (the next number), ``gap`` (a little ahead: frames were lost before it,
+    it is still good), ``repeat`` (the very line accepted under that number before: drop it) or
+    ``out_of_step`` (behind, or too far ahead, with content never seen: an old line, or a board
+    that started counting again; drop it and ask the board who it is).
+
+    >>> window = SeqWindow()
+    >>> [window.check(seq, crc) for seq, crc in ((65535, 7), (0, 8), (2, 9), (2, 9), (0, 8), (1, 5))]
+    ['ok', 'ok', 'gap', 'repeat', 'repeat', 'out_of_step']
+    >>> window.lost, window.repeats, window.out_of_step
+    (1, 2, 1)
     """
 
     def __init__(self) -> None:
         self.last: int | None = None
-        self.lost = 0
-        self.gaps = 0
-        self.duplicates = 0
+        self._crcs = array("i", [-1]) * SEQ_MODULO
+        self.lost = self.gaps = self.repeats = self.out_of_step = 0
 
-    def reset(self, seq: int | None = None) -> None:
-        """Start again (after a handshake): ``seq`` is the frame just accepted, if any."""
-        self.last = seq
+    def forget(self) -> None:
+        """Start from nothing (a new connection: the board may number anything next)."""
+        self.last = None
+        self._crcs = array("i", [-1]) * SEQ_MODULO
 
-    def check(self, seq: int) -> str:
-        """``ok``, ``gap`` (frames were lost before this one; it is still good) or ``duplicate``
-        (an old frame seen again: drop it)."""
-        if self.last is None:
-            self.last = seq
-            return "ok"
-        ahead = (seq - self.last) % SEQ_MODULO
-        if ahead == 0 or ahead > SEQ_MODULO - DUPLICATE_WINDOW:
-            self.duplicates += 1
-            return "duplicate"
+    def restart(self, seq: int, crc: int) -> None:
+        """The board counts again from ``seq``: accept that frame and judge the next ones from it.
+        Lines remembered from before stay known, so they are still repeats if they come back."""
         self.last = seq
+        self._crcs[seq] = crc
+
+    def check(self, seq: int, crc: int) -> str:
+        """The verdict on a frame numbered ``seq`` whose checksum is ``crc`` (accepted unless
+        ``repeat`` or ``out_of_step``)."""
+        if self._crcs[seq] == crc:
+            self.repeats += 1
+            return "repeat"
+        ahead = 1 if self.last is None else (seq - self.last) % SEQ_MODULO
+        if not 1 <= ahead <= FORWARD_WINDOW:
+            self.out_of_step += 1
+            return "out_of_step"
+        self.restart(seq, crc)
         if ahead == 1:
             return "ok"
         self.gaps += 1

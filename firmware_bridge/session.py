@@ -5,7 +5,11 @@ A :class:`Session` is fed the bytes read from the port and the time; it answers 
 resynced, refused), :class:`Send` (bytes to write back), and the board's health and error reports.
 It drops bad lines, counts lost and repeated frames, asks for a snapshot (``SYNC?``) after a gap,
 reconciles from every snapshot, pings a quiet board and declares it dead after ``dead_after``
-seconds without a valid frame. The link (:mod:`firmware_bridge.link`) only moves the bytes.
+seconds without a new frame. A line seen before is dropped however late it comes back; a frame
+whose number does not follow (an old line, or a board that restarted while its HELLO was lost)
+is dropped and answered with ``HELLO?``, as is a heartbeat whose uptime went back; the board's
+boot id in HELLO tells a restart from an answer. The link (:mod:`firmware_bridge.link`) only
+moves the bytes.
 """
 
 from __future__ import annotations
@@ -14,8 +18,8 @@ import logging
 from dataclasses import dataclass
 
 from firmware_bridge.protocol import (
-    PROTO_MAJOR, FrameError, Hello, LineSplitter, Log, McuError, ReaderHealth, SeqTracker,
-    State, Tag, decode_frame, encode_frame, parse_message,
+    PROTO_MAJOR, Frame, FrameError, Heartbeat, Hello, LineSplitter, Log, McuError, ReaderHealth,
+    SeqWindow, State, Tag, decode_frame, encode_frame, parse_message,
 )
 from firmware_bridge.readers import ReaderView
 
@@ -58,7 +62,9 @@ class Counters:
     overlong: int = 0
     lost: int = 0
     duplicates: int = 0
+    out_of_step: int = 0
     syncs: int = 0
+    restarts: int = 0
 
 
 class LinkStateReporter:
@@ -93,7 +99,10 @@ class Session(LinkStateReporter):
         self.ping_after = ping_after
         self.state = "closed"
         self.hello: Hello | None = None
-        self._rx = SeqTracker()
+        self._rx = SeqWindow()
+        self._old_boots: set[str] = set()
+        self._uptime: int | None = None
+        self._asked: float | None = None
         self._tx_seq = 0
         self._splitter = LineSplitter()
         self._last_frame = 0.0
@@ -106,7 +115,7 @@ class Session(LinkStateReporter):
         """The port is open: say hello and wait for the board's HELLO."""
         self.state, self.dead = "waiting", False
         self._last_frame = now
-        self._rx.reset()
+        self._rx.forget()
         return [self._send("HELLO?", now)]
 
     def feed(self, data: bytes, now: float) -> list:
@@ -126,6 +135,8 @@ class Session(LinkStateReporter):
             self.dead = True
             self.state = "closed"
             return self._report(DOWN, now, f"no word from the reader board for {silent:.1f} s")
+        if self._asked is not None and now - self._asked >= self.ping_after:
+            return self._ask_who(now)
         if now - self._last_sent >= self.ping_after:
             if self.state == "waiting":
                 return [self._send("HELLO?", now)]
@@ -159,19 +170,37 @@ class Session(LinkStateReporter):
             logger.debug("dropped: %s", err)
             return []
         self.counters.frames += 1
-        self._last_frame = now
         if frame.major != PROTO_MAJOR or (isinstance(message, Hello) and message.major != PROTO_MAJOR):
+            self._last_frame = now
             return self._refuse(message, frame.major, now)
         if isinstance(message, Hello):
-            return self._hello(frame.seq, message, now)
+            return self._hello(frame, message, now)
         if self.state != "up":
             return []
-        verdict = self._rx.check(frame.seq)
-        self.counters.lost, self.counters.duplicates = self._rx.lost, self._rx.duplicates
-        if verdict == "duplicate":
-            return []
+        verdict = self._judge(frame)
+        if verdict in ("repeat", "out_of_step"):
+            return self._ask_who(now) if verdict == "out_of_step" else []
+        self._last_frame = now
         outputs = [self._sync(now)] if verdict == "gap" else []
+        if isinstance(message, Heartbeat):
+            if self._uptime is not None and message.uptime_ms < self._uptime:
+                logger.info("the reader board's uptime went back: it restarted")
+                outputs += self._ask_who(now)
+            self._uptime = message.uptime_ms
         return outputs + self._handle(message, now)
+
+    def _judge(self, frame: Frame) -> str:
+        verdict = self._rx.check(frame.seq, frame.crc)
+        self.counters.lost, self.counters.duplicates = self._rx.lost, self._rx.repeats
+        self.counters.out_of_step = self._rx.out_of_step
+        return verdict
+
+    def _ask_who(self, now: float) -> list:
+        """Send ``HELLO?`` (at most every ``ping_after`` seconds until a HELLO comes)."""
+        if self._asked is not None and now - self._asked < self.ping_after:
+            return []
+        self._asked = now
+        return [self._send("HELLO?", now)]
 
     def _handle(self, message, now: float) -> list:
         readers = self.hello.readers
@@ -200,11 +229,33 @@ class Session(LinkStateReporter):
         logger.debug("reader %d is past the %d the board announced", reader, self.hello.readers)
         return []
 
-    def _hello(self, seq: int, hello: Hello, now: float) -> list:
-        restarted = self.state == "up"
+    def _hello(self, frame: Frame, hello: Hello, now: float) -> list:
+        """A HELLO: the handshake, the board's answer to ``HELLO?``, or a restarted board. A new
+        boot id (or, from firmware without one, a number out of step) means a restart; a HELLO
+        seen before, or from an earlier boot, is an old line and changes nothing."""
+        if self.state != "up":
+            return [] if hello.boot in self._old_boots else self._greet(frame, hello, now, restarted=False)
+        boot = hello.boot
+        if boot is not None and boot != self.hello.boot:
+            if boot in self._old_boots:
+                return []
+            return self._greet(frame, hello, now, restarted=True)
+        verdict = self._judge(frame)
+        if verdict == "repeat" or (verdict == "out_of_step" and boot is not None):
+            return []
+        if verdict == "out_of_step":
+            return self._greet(frame, hello, now, restarted=True)
+        self._last_frame, self._asked = now, None                  # the answer to our HELLO?
+        return [self._sync(now)]
+
+    def _greet(self, frame: Frame, hello: Hello, now: float, *, restarted: bool) -> list:
+        if self.hello is not None and self.hello.boot is not None:
+            self._old_boots.add(self.hello.boot)
         self.state, self.hello = "up", hello
-        self._rx.reset(seq)
+        self._rx.restart(frame.seq, frame.crc)
+        self._last_frame, self._asked, self._uptime = now, None, None
         self._sync_pending = True
+        self.counters.restarts += restarted
         info = [("fw", hello.fw), ("board", hello.board), ("readers", hello.readers)]
         reason = "the reader board restarted" if restarted else f"{hello.board} firmware {hello.fw}"
         logger.info("reader board %s firmware %s, %d readers", hello.board, hello.fw, hello.readers)

@@ -1,8 +1,8 @@
 """The microcontroller twin: a simulated reader board on a pseudo-terminal, faults on demand.
 
 The twin owns the master end of a pty pair and publishes the slave end under a stable symlink
-(:attr:`Twin.port`), which the host opens like any ``/dev/ttyACM0``. It speaks real CT1: HELLO at
-boot and on ``HELLO?``, TAG edges, STATE snapshots after HELLO, on ``SYNC?`` and every
+(:attr:`Twin.port`), which the host opens like any ``/dev/ttyACM0``. It speaks real CT1: HELLO (with a new
+boot id at every boot) at boot and on ``HELLO?``, TAG edges, STATE snapshots after HELLO, on ``SYNC?`` and every
 ``state_every`` seconds, HB every ``heartbeat`` seconds and on ``PING``, RDR health.
 
 Faults: :meth:`~Twin.inject_garbage`, :meth:`~Twin.drop_lines`, :meth:`~Twin.truncate_lines`,
@@ -217,13 +217,14 @@ class Twin:
             os.unlink(self.port)
 
     def _boot_up(self) -> None:
+        self._boot_id = f"{self._rng.getrandbits(32):08X}"
         self._seq = 0
         self._boot = time.monotonic()
         self._splitter = LineSplitter()
         self._hello()
 
     def _hello(self) -> None:
-        self._emit(Hello(self.proto, self.fw, self.board, self.readers))
+        self._emit(Hello(self.proto, self.fw, self.board, self.readers, (("boot", self._boot_id),)))
         self._snapshot()
         for reader, ok in enumerate(self.reader_ok):
             if not ok:

@@ -7,6 +7,8 @@ neighbours cannot read each other's cards) and sends what changed; ``heard(data)
 requests. ``main.py`` wires it to the real pins.
 """
 
+import os
+
 import ct1
 from presence import Presence
 
@@ -19,8 +21,10 @@ BAD_VERSIONS = (0x00, 0xFF)
 
 
 class Board:
-    def __init__(self, readers, write, ticks_ms, board_id="pico-rc522"):
+    def __init__(self, readers, write, ticks_ms, board_id="pico-rc522", boot=None):
         self.readers = readers
+        # new at every start, so the host tells a restart from an answer to HELLO?
+        self.boot = boot or "%08X" % int.from_bytes(os.urandom(4), "big")
         self.write = write
         self.ticks_ms = ticks_ms
         self.board_id = board_id
@@ -38,7 +42,7 @@ class Board:
 
     def hello(self):
         self.send("HELLO", ["proto=" + PROTO, "fw=" + FW, "board=" + self.board_id,
-                            "readers=%d" % len(self.readers)])
+                            "readers=%d" % len(self.readers), "boot=" + self.boot])
         self.check_health(report_all=True)
         self.state()
 

@@ -46,15 +46,24 @@ def run_in_thread(argv):
     return thread, result
 
 
+def output_until(capsys, text, timeout=3.0):
+    """What the command printed until ``text`` shows up (or ``timeout`` seconds pass)."""
+    out, deadline = "", time.monotonic() + timeout
+    while text not in out and time.monotonic() < deadline:
+        time.sleep(0.02)
+        out += capsys.readouterr().out
+    return out
+
+
 def test_monitor_prints_one_json_line_per_event_and_link_change(twin, registry, tmp_path, capsys):
     path = registry.save(tmp_path / "tags.json")
     thread, result = run_in_thread(["bridge", "monitor", "--port", twin.port, "--json", "--registry", str(path),
-                                    "--zones", "seat1,seat2", "--seconds", "0.8"])
-    time.sleep(0.3)
+                                    "--zones", "seat1,seat2", "--seconds", "1.5"])
+    out = output_until(capsys, "resynced")
     twin.place(1, uid_of(0))
     twin.place(0, "DEADBEEF")
     thread.join(timeout=3)
-    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    lines = [json.loads(line) for line in (out + capsys.readouterr().out).splitlines()]
     assert result["code"] == 0
     assert [(d["type"], d.get("state")) for d in lines[:2]] == [("link", "up"), ("link", "resynced")]
     cards = [(d["type"], d["zone"], d["uid"], d["card"]) for d in lines if d["type"] == "placed"]

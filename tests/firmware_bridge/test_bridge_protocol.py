@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from firmware_bridge.protocol import (
-    MAX_LINE, FrameError, Heartbeat, Hello, LineSplitter, Log, McuError, ReaderHealth, Request, SeqTracker,
+    MAX_LINE, FrameError, Heartbeat, Hello, LineSplitter, Log, McuError, ReaderHealth, Request, SeqWindow,
     State, Tag, crc16, decode_frame, decode_message, encode_frame, encode_message,
 )
 
@@ -95,17 +95,22 @@ def test_a_damaged_frame_never_decodes(message, data):
         decode_message(damaged)
 
 
-def test_sequence_numbers_wrap_and_count_gaps_and_repeats():
-    tracker = SeqTracker()
-    verdicts = [tracker.check(seq) for seq in (65533, 65534, 65535, 0, 1, 4, 4, 3, 5)]
-    assert verdicts == ["ok", "ok", "ok", "ok", "ok", "gap", "duplicate", "duplicate", "ok"]
-    assert (tracker.lost, tracker.gaps, tracker.duplicates) == (2, 1, 2)
+def test_sequence_numbers_wrap_and_count_gaps_repeats_and_lines_out_of_step():
+    window = SeqWindow()
+    frames = [(65533, 1), (65534, 2), (65535, 3), (0, 4), (1, 5), (4, 6), (4, 6), (3, 7), (5, 8)]
+    verdicts = [window.check(seq, crc) for seq, crc in frames]
+    assert verdicts == ["ok", "ok", "ok", "ok", "ok", "gap", "repeat", "out_of_step", "ok"]
+    assert (window.lost, window.gaps, window.repeats, window.out_of_step) == (2, 1, 1, 1)
 
 
-def test_a_far_jump_is_a_gap_not_a_repeat():
-    tracker = SeqTracker()
-    tracker.check(10)
-    assert tracker.check(9000) == "gap"
+def test_a_line_seen_before_is_a_repeat_however_late_and_a_far_jump_is_not_believed():
+    window = SeqWindow()
+    for seq in range(3000):
+        window.check(seq, seq % 997)
+    assert [window.check(seq, seq % 997) for seq in (2999 - 32, 2999 - 1000, 0)] == ["repeat"] * 3
+    assert window.check(10, 5) == "out_of_step"              # behind, never seen: an old number
+    assert window.check(2999 + 5000, 5) == "out_of_step"     # too far ahead to be lost frames
+    assert window.check(2999 + 500, 5) == "gap"
 
 
 def test_the_splitter_never_waits_on_partial_lines_and_drops_overlong_ones():

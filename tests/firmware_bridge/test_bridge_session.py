@@ -1,8 +1,11 @@
 """The CT1 host state machine, driven by hand-made bytes and a fake clock (no port, no sleeping)."""
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
-from firmware_bridge.protocol import Hello, McuError, ReaderHealth, State, Tag, decode_message, encode_message
+from firmware_bridge.protocol import (
+    Heartbeat, Hello, McuError, ReaderHealth, State, Tag, decode_message, encode_message,
+)
 from firmware_bridge.readers import ReaderChange
 from firmware_bridge.session import LinkChange, Send, Session
 
@@ -11,7 +14,7 @@ class Board:
     """Writes what a board would send, numbering its frames."""
 
     def __init__(self, proto="1"):
-        self.seq, self.proto = 0, proto
+        self.seq, self.proto, self.boot = 0, proto, "0000CAFE"
 
     def frame(self, message) -> bytes:
         line = encode_message(self.seq, message, major=int(self.proto.split(".")[0]))
@@ -19,7 +22,7 @@ class Board:
         return line
 
     def hello(self, readers=4):
-        return self.frame(Hello(self.proto, "1.0.0", "pico", readers))
+        return self.frame(Hello(self.proto, "1.0.0", "pico", readers, (("boot", self.boot),)))
 
 
 def sent(outputs):
@@ -112,7 +115,7 @@ def test_another_protocol_major_is_refused_with_a_clear_message_once():
 def test_a_reboot_keeps_the_cards_and_reports_only_what_changed():
     session, board = up_session()
     session.feed(board.frame(Tag(0, True, "04A23B1C")) + board.frame(Tag(1, True, "0A0B0C0D")), 0.2)
-    board.seq = 0
+    board.seq, board.boot = 0, "0000BEEF"
     out = session.feed(board.hello() + board.frame(State(0, ("04A23B1C", None, None, None))), 5.0)
     assert links(out) == ["up", "resynced"]
     assert "restarted" in [c for c in out if isinstance(c, LinkChange)][0].reason
@@ -152,3 +155,103 @@ def test_corrupted_lines_never_make_events(tags, data):
     stream += data.draw(st.binary(max_size=30))
     out = session.feed(stream, 1.0)
     assert {(c.reader, c.uid) for c in out if isinstance(c, ReaderChange)} <= intact
+
+
+# --- stale lines, restarts the HELLO did not announce, repeated HELLOs (issue 10) ---------------
+
+
+class AnsweringBoard(Board):
+    """A board that also answers the host's requests and can restart with its HELLO lost."""
+
+    def __init__(self, readers=4, boot="0000CAFE"):
+        super().__init__()
+        self.readers, self.boot, self.uids, self.uptime = readers, boot, [None] * readers, 0
+
+    def hello(self, readers=None):
+        return self.frame(Hello("1", "1.0.0", "pico", self.readers, (("boot", self.boot),)))
+
+    def state(self):
+        return self.frame(State(0, tuple(self.uids)))
+
+    def beat(self, ms=1000):
+        self.uptime += ms
+        return self.frame(Heartbeat(self.uptime))
+
+    def place(self, reader, uid):
+        self.uids[reader] = uid
+        return self.frame(Tag(reader, True, uid))
+
+    def remove(self, reader):
+        uid, self.uids[reader] = self.uids[reader], None
+        return self.frame(Tag(reader, False, uid))
+
+    def restart(self, boot):
+        self.seq, self.boot, self.uptime = 0, boot, 0
+
+    def answer(self, outputs) -> bytes:
+        replies = b""
+        for request in sent(outputs):
+            if request == "HELLO?":
+                replies += self.hello() + self.state()
+            elif request == "SYNC?":
+                replies += self.state()
+        return replies
+
+
+def converse(session, board, data, now):
+    """Feed ``data``, then the board's answers to whatever the host asks, until it asks nothing."""
+    outputs = []
+    while data:
+        step = session.feed(data, now)
+        outputs += step
+        data = board.answer(step)
+    return outputs
+
+
+def answering_session():
+    session, board = Session(), AnsweringBoard()
+    converse(session, board, board.answer(session.opened(0.0)), 0.1)
+    assert session.state == "up"
+    return session, board
+
+
+@pytest.mark.parametrize("late", [32, 40, 100, 1000])
+def test_a_valid_line_sent_again_long_after_is_never_new(late):
+    session, board = answering_session()
+    placed = board.place(0, "04A23B1C")
+    assert changes(converse(session, board, placed, 0.2)) == [("placed", 0, "04A23B1C")]
+    assert changes(converse(session, board, board.remove(0), 0.3)) == [("removed", 0, "04A23B1C")]
+    for _ in range(late):
+        converse(session, board, board.beat(10), 0.4)
+    out = converse(session, board, placed + board.beat(10), 0.5)
+    assert changes(out) == [] and links(out) == []
+
+
+def test_a_restart_whose_hello_is_lost_is_noticed_from_the_sequence_numbers():
+    session, board = answering_session()
+    for _ in range(5):
+        converse(session, board, board.beat(), 1.0)
+    board.restart("0000BEEF")
+    board.frame(Hello("1", "1.0.0", "pico", 4, (("boot", "0000BEEF"),)))     # lost on the wire
+    out = converse(session, board, board.state() + board.place(2, "0A0B0C0D"), 6.0)
+    assert changes(out) == [("placed", 2, "0A0B0C0D")]
+    assert [(c.state, c.reason) for c in out if isinstance(c, LinkChange)][0] == ("up", "the reader board restarted")
+
+
+def test_a_restart_whose_numbers_happen_to_fit_is_noticed_from_the_uptime():
+    session, board = answering_session()
+    converse(session, board, board.beat(5000), 5.0)
+    last = board.seq
+    board.restart("0000BEEF")
+    board.seq = last                                   # its numbers happen to carry on from ours
+    out = converse(session, board, board.beat(40) + board.place(1, "0A0B0C0D"), 5.1)
+    assert "the reader board restarted" in [c.reason for c in out if isinstance(c, LinkChange)]
+    assert changes(out) == [("placed", 1, "0A0B0C0D")]
+
+
+def test_a_repeated_hello_reports_the_restart_once():
+    session, board = answering_session()
+    board.restart("0000BEEF")
+    hello = board.hello()
+    out = converse(session, board, hello + hello + board.state(), 2.0)
+    assert [c.reason for c in out if isinstance(c, LinkChange) and c.state == "up"] == ["the reader board restarted"]
