@@ -13,13 +13,17 @@ Understood outputs (one reader per port unless the line names its reader):
 
 These carry no removal and no checksum (except RDM6300): a tag counts as removed once it has not
 been reported for ``removal_after`` seconds, which works only with sketches that keep reporting a
-tag while it lies on the reader.
+tag while it lies on the reader. With no checksum, one damaged line can name a tag that was never
+there, so a tag is believed only when the same reader reports it twice in a row (within
+``removal_after`` seconds), or at once when it is enrolled (``known``); the same damage twice in
+a row cannot be told from a real tag.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from firmware_bridge.protocol import MAX_UID_BYTES, MIN_UID_BYTES, LineSplitter
@@ -131,14 +135,18 @@ def parse_compat_line(line: bytes) -> Sighting | None:
 
 class CompatSession(LinkStateReporter):
     """The host side for a stock sketch: the same interface as :class:`~firmware_bridge.session.Session`
-    (opened, feed, tick, failed, dead), no handshake, removal by timeout."""
+    (opened, feed, tick, failed, dead), no handshake, a tag believed on its second report in a
+    row (on its first when ``known(uid)`` says it is enrolled), removal by timeout."""
 
-    def __init__(self, *, reader: int = 0, removal_after: float = 1.5) -> None:
+    def __init__(self, *, reader: int = 0, removal_after: float = 1.5,
+                 known: Callable[[str], bool] | None = None) -> None:
         super().__init__()
         self.reader = reader
         self.removal_after = removal_after
+        self.known = known
         self._splitter = LineSplitter(delimiters=b"\n\r\x03")
         self._seen: dict[int, float] = {}
+        self._once: dict[int, tuple[str, float]] = {}
 
     def opened(self, now: float) -> list:
         return self._report(UP, now, "compatibility mode: removal is guessed after "
@@ -154,10 +162,24 @@ class CompatSession(LinkStateReporter):
                 continue
             self.counters.frames += 1
             reader = self.reader if sighting.reader is None else sighting.reader
-            self._seen[reader] = now
-            changes += self.view.tag(reader, True, sighting.uid, now)
+            if self._confirmed(reader, sighting.uid, now):
+                self._seen[reader] = now
+                changes += self.view.tag(reader, True, sighting.uid, now)
         self.counters.overlong = self._splitter.overlong
         return changes
+
+    def _confirmed(self, reader: int, uid: str, now: float) -> bool:
+        """True for the tag ``reader`` holds, or one it reported just before (the first report of
+        a tag is only remembered). A report of the tag on another reader in between (a damaged
+        reader number) starts it again."""
+        self._once = {other: seen for other, seen in self._once.items() if other == reader or seen[0] != uid}
+        once = self._once.pop(reader, None)
+        if uid == self.view.uids.get(reader) or (self.known is not None and self.known(uid)):
+            return True
+        if once is not None and once[0] == uid and now - once[1] < self.removal_after:
+            return True
+        self._once[reader] = (uid, now)
+        return False
 
     def tick(self, now: float) -> list:
         changes = []

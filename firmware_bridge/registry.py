@@ -73,6 +73,10 @@ class TagRegistry:
         card_id = self._cards.get(normalise_uid(uid) or "")
         return None if card_id is None else self.deck.card(card_id)
 
+    def knows(self, uid: str) -> bool:
+        """True when ``uid`` is an enrolled tag."""
+        return self.card_for(uid) is not None
+
     def uid_for(self, card_id: str) -> str | None:
         """The UID enrolled for a card, if any."""
         return self._uids.get(card_id)

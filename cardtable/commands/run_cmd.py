@@ -83,7 +83,7 @@ def _open_bridge(config, items: queue.Queue):
     if rfid.get("compat"):
         ports = rfid.get("ports") or [rfid["port"]]
         for port, zone in zip(ports, zones):
-            session = CompatSession(removal_after=float(rfid.get("remove_after", 1.5)))
+            session = CompatSession(removal_after=float(rfid.get("remove_after", 1.5)), known=registry.knows)
             bridges.callback(Bridge(port, registry, zones=[zone], on_event=items.put, session=session).start().close)
         return bridges
     port = rfid.get("port", "auto")
