@@ -249,7 +249,7 @@ class Session(LinkStateReporter):
         return [self._sync(now)]
 
     def _greet(self, frame: Frame, hello: Hello, now: float, *, restarted: bool) -> list:
-        if self.hello is not None and self.hello.boot is not None:
+        if self.hello is not None and self.hello.boot not in (None, hello.boot):
             self._old_boots.add(self.hello.boot)
         self.state, self.hello = "up", hello
         self._rx.restart(frame.seq, frame.crc)

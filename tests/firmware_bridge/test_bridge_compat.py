@@ -3,7 +3,7 @@
 import random
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from firmware_bridge.compat import CompatSession, normalise_uid, parse_compat_line, parse_rdm6300
 
@@ -113,3 +113,29 @@ def test_an_enrolled_tag_is_believed_at_once_and_damage_to_it_still_needs_two_re
         changes += session.feed(flip_one_bit(line, rng) if n % 2 else line, n * 0.1)
     placed = {c.uid for c in changes if c.kind in ("placed", "moved")}
     assert "04000005" in placed and all(registry.card_for(uid) for uid in placed)
+
+
+def spaced(uid: str) -> str:
+    return " ".join(uid[i:i + 2] for i in range(0, len(uid), 2))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["04A23B1C", "0A0B0C0D", "11223344"]), st.integers(0, 2),
+                          st.booleans(), st.integers(0, 400), st.integers(0, 7), st.binary(max_size=8)),
+                max_size=60))
+def test_a_stock_sketch_stream_with_damage_reports_only_tags_sent(reports):
+    """Damaged lines (never two in a row, never the same damage twice: that is a tag) and noise
+    among the reports of three readers: every tag reported was sent on that reader."""
+    session = CompatSession(removal_after=0.5)
+    session.opened(0.0)
+    sent, damage_seen, damaged_before, changes = set(), set(), False, []
+    for n, (uid, reader, damage, where, bit, noise) in enumerate(reports):
+        line = f"Reader {reader}: Card UID: {spaced(uid)}\r\n".encode()
+        sent.add((reader, uid))
+        damaged = flip_one_bit(line, random.Random(where * 8 + bit))
+        damaged_before = damage and not damaged_before and damaged not in damage_seen
+        if damaged_before:
+            damage_seen.add(damaged)
+            line = noise + damaged
+        changes += session.feed(line, n * 0.1) + session.tick(n * 0.1)
+    assert {(c.reader, c.uid) for c in changes if c.kind != "removed"} <= sent
