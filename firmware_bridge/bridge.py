@@ -98,6 +98,10 @@ class Bridge:
         except queue.Empty:
             return None
 
+    def is_alive(self) -> bool:
+        """True while the link's thread runs."""
+        return self.link.is_alive()
+
     def start(self) -> Bridge:
         """Start the link.
 

@@ -16,7 +16,8 @@ been reported for ``removal_after`` seconds, which works only with sketches that
 tag while it lies on the reader. With no checksum, one damaged line can name a tag that was never
 there, so a tag is believed only when the same reader reports it twice in a row (within
 ``removal_after`` seconds), or at once when it is enrolled (``known``); the same damage twice in
-a row cannot be told from a real tag.
+a row cannot be told from a real tag. Once a sketch has named its readers (``Reader 1: ...``), a
+line naming none is taken as damaged, not as the default reader's.
 """
 
 from __future__ import annotations
@@ -147,6 +148,7 @@ class CompatSession(LinkStateReporter):
         self._splitter = LineSplitter(delimiters=b"\n\r\x03")
         self._seen: dict[int, float] = {}
         self._once: dict[int, tuple[str, float]] = {}
+        self._names_readers = False
 
     def opened(self, now: float) -> list:
         return self._report(UP, now, "compatibility mode: removal is guessed after "
@@ -159,6 +161,10 @@ class CompatSession(LinkStateReporter):
             sighting = parse_compat_line(line)
             if sighting is None:
                 self.counters.noise += 1
+                continue
+            self._names_readers = self._names_readers or sighting.reader is not None
+            if sighting.reader is None and self._names_readers:
+                self.counters.malformed += 1            # its "Reader n:" was damaged
                 continue
             self.counters.frames += 1
             reader = self.reader if sighting.reader is None else sighting.reader

@@ -5,7 +5,8 @@ CT1 firmware, :class:`~firmware_bridge.compat.CompatSession` for stock sketches)
 the session asks to send, and delivers the rest (reader changes, link changes, board reports) to a
 callback or a queue. When the port breaks or the session declares the board dead, it closes the
 port and reopens the same path with a growing delay, so a replugged board comes back by itself
-(use a stable path such as ``/dev/serial/by-id/...``).
+(use a stable path such as ``/dev/serial/by-id/...``). Nothing the board sends ends the thread:
+should the session ever raise, the link reports it as the link going down and starts again.
 """
 
 from __future__ import annotations
@@ -90,6 +91,10 @@ class Link:
         state = "closed" if self._closed else (self.session.reported or "starting")
         return f"<Link {self.port} {state}>"
 
+    def is_alive(self) -> bool:
+        """True while the reader thread runs (from :meth:`start` to :meth:`close`)."""
+        return self._thread is not None and self._thread.is_alive()
+
     @property
     def is_up(self) -> bool:
         """True while a board (or compat reader) is answering."""
@@ -162,5 +167,8 @@ class Link:
             return "closed"
         except (serial.SerialException, OSError) as err:
             return f"{self.port} was disconnected ({err})"
+        except Exception as err:  # input the session was never written for: start again, never end
+            logger.exception("the link to %s failed", self.port)
+            return f"the link to {self.port} failed ({err}) and starts again"
         finally:
             port.close()

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import binascii
 import re
-from array import array
 from dataclasses import dataclass, field
 
 from engine.errors import InvalidInput
@@ -341,12 +340,13 @@ def decode_message(line: bytes) -> Message:
 
 
 class SeqWindow:
-    """Judges the sequence numbers of one direction. It remembers the checksum of the frame last
-    accepted under each of the 65536 numbers, so a line seen before is known however late it
-    comes back, and an old number is never taken as new.
+    """Judges the sequence numbers of one direction. It remembers the checksums of the last lines
+    seen under each of the 65536 numbers (``memory`` of them: lines from before the board's last
+    few restarts too), so a line seen before is known however late it comes back, and an old
+    number is never taken as new.
 
     Each frame is ``ok`` (the next number), ``gap`` (a little ahead: frames were lost before it,
-    it is still good), ``repeat`` (the very line accepted under that number before: drop it) or
+    it is still good), ``repeat`` (a line seen before under that number: drop it) or
     ``out_of_step`` (behind, or too far ahead, with content never seen: an old line, or a board
     that started counting again; drop it and ask the board who it is).
 
@@ -357,33 +357,38 @@ class SeqWindow:
     (1, 2, 1)
     """
 
-    def __init__(self) -> None:
+    def __init__(self, memory: int = 8) -> None:
+        self.memory = memory
         self.last: int | None = None
-        self._crcs = array("i", [-1]) * SEQ_MODULO
+        self._seen: dict[int, tuple[int, ...]] = {}
         self.lost = self.gaps = self.repeats = self.out_of_step = 0
 
     def forget(self) -> None:
         """Start from nothing (a new connection: the board may number anything next)."""
         self.last = None
-        self._crcs = array("i", [-1]) * SEQ_MODULO
+        self._seen.clear()
+
+    def _remember(self, seq: int, crc: int) -> None:
+        self._seen[seq] = (self._seen.get(seq, ()) + (crc,))[-self.memory:]
 
     def restart(self, seq: int, crc: int) -> None:
         """The board counts again from ``seq``: accept that frame and judge the next ones from it.
         Lines remembered from before stay known, so they are still repeats if they come back."""
         self.last = seq
-        self._crcs[seq] = crc
+        self._remember(seq, crc)
 
     def check(self, seq: int, crc: int) -> str:
         """The verdict on a frame numbered ``seq`` whose checksum is ``crc`` (accepted unless
-        ``repeat`` or ``out_of_step``)."""
-        if self._crcs[seq] == crc:
+        ``repeat`` or ``out_of_step``; remembered either way)."""
+        if crc in self._seen.get(seq, ()):
             self.repeats += 1
             return "repeat"
+        self._remember(seq, crc)
         ahead = 1 if self.last is None else (seq - self.last) % SEQ_MODULO
         if not 1 <= ahead <= FORWARD_WINDOW:
             self.out_of_step += 1
             return "out_of_step"
-        self.restart(seq, crc)
+        self.last = seq
         if ahead == 1:
             return "ok"
         self.gaps += 1

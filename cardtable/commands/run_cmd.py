@@ -19,7 +19,7 @@ def run(args) -> int:
     from cardtable.controller import Controller, TableSetup
     from cardtable.journal import Journal
     from cardtable.outputs import TableOutputs
-    from cardtable.table_loop import CameraThread, run_loop
+    from cardtable.table_loop import CameraThread, Supervisor, run_loop
     from hardware.display.config import open_displays
 
     config = load_config(args.config)
@@ -41,19 +41,21 @@ def run(args) -> int:
         setup = TableSetup(config.game, config.players, config.options, config.mode, config.seed,
                            config.seat_zones, config.names, swipe=config.input == "rfid")
         controller = Controller(setup, journal, TableOutputs([displays], panel), resume=not args.new)
+        supervisor = Supervisor(items.put)   # an input that ends is started again, or run exits non-zero
+        closers.append(supervisor)
         if config.input == "camera":
             from vision.config import load_vision_config
             from vision.pipeline import Pipeline
             from vision.sources import open_source
 
             vision = load_vision_config(config.vision, config.path.parent)
-            source = open_source(vision.camera, resolution=vision.resolution, fps=vision.fps)
-            closers.append(source)
-            CameraThread(source, Pipeline(vision), items.put, stop).start()
+            supervisor.watch("camera", lambda: CameraThread(
+                open_source(vision.camera, resolution=vision.resolution, fps=vision.fps), Pipeline(vision),
+                items.put, stop).started())
         else:
-            closers.append(_open_bridge(config, items))
+            _open_bridge(config, items, supervisor)
         try:
-            run_loop(controller, items, stop)
+            run_loop(controller, items, stop, supervisor=supervisor)
         except KeyboardInterrupt:
             pass
     finally:
@@ -63,11 +65,9 @@ def run(args) -> int:
     return 0
 
 
-def _open_bridge(config, items: queue.Queue):
-    """The reader board's bridge; in compatibility mode, one bridge per stock single-reader
-    board (``ports``), each reporting for its own zone."""
-    from contextlib import ExitStack
-
+def _open_bridge(config, items: queue.Queue, supervisor) -> None:
+    """The reader board's bridge, watched by ``supervisor``; in compatibility mode, one bridge per
+    stock single-reader board (``ports``), each reporting for its own zone."""
     from engine.decks import get_deck
     from engine.game import get_game
     from firmware_bridge.bridge import Bridge
@@ -79,15 +79,15 @@ def _open_bridge(config, items: queue.Queue):
     deck = get_deck(get_game(config.game).deck)
     registry = TagRegistry.load(config.relative(rfid.get("registry", "tags.json")), deck=deck.name)
     zones = rfid.get("readers") or list(config.seat_zones)
-    bridges = ExitStack()
     if rfid.get("compat"):
         ports = rfid.get("ports") or [rfid["port"]]
         for port, zone in zip(ports, zones):
-            session = CompatSession(removal_after=float(rfid.get("remove_after", 1.5)), known=registry.knows)
-            bridges.callback(Bridge(port, registry, zones=[zone], on_event=items.put, session=session).start().close)
-        return bridges
+            supervisor.watch("card readers", lambda port=port, zone=zone: Bridge(
+                port, registry, zones=[zone], on_event=items.put,
+                session=CompatSession(removal_after=float(rfid.get("remove_after", 1.5)), known=registry.knows),
+            ).start())
+        return
     port = rfid.get("port", "auto")
     if port == "auto":
         port, _hello = find_board()
-    bridges.callback(Bridge(port, registry, zones=zones, on_event=items.put).start().close)
-    return bridges
+    supervisor.watch("card readers", lambda: Bridge(port, registry, zones=zones, on_event=items.put).start())

@@ -2,9 +2,12 @@
 
 import queue
 import threading
+import time
+
+import pytest
 
 from cardtable.controller import Notice
-from cardtable.table_loop import CameraThread, as_input
+from cardtable.table_loop import CameraThread, InputFailed, Supervisor, as_input, run_loop
 from engine.table_events import TableEvent
 from vision.config import VisionConfig
 from vision.pipeline import Pipeline
@@ -61,3 +64,130 @@ def test_reader_notices_become_words_for_the_table():
     assert "not answering: no answer for 3 s" in as_input(Link()).text
     assert "enrol it" in as_input(Tag()).text
     assert as_input(object()) is None
+
+
+# --- no input ends an input thread; a thread that dies is started again, or the table stops ------
+
+
+def table_camera(duration=1.5):
+    script = parse_script("0.2 place 7H seat1\n")
+    camera = SyntheticCamera("standard", "qr", script, resolution="720p", effects=Effects(hands=False))
+    return SyntheticSource(camera, fps=10, duration=duration)
+
+
+def pipeline():
+    return Pipeline(VisionConfig(deck="standard", zones={}, place_after=0.1), calibration=None)
+
+
+class FaultyPipeline:
+    """The real pipeline, except that the frames numbered in ``bad`` make it raise, as a decoder
+    meeting input it was never written for does."""
+
+    def __init__(self, real, bad):
+        self.real, self.bad, self.frames = real, set(bad), 0
+        self.warnings, self.stats = real.warnings, real.stats
+
+    def process(self, frame, now):
+        self.frames += 1
+        if self.frames in self.bad:
+            raise ValueError("invalid literal for int() with base 10: '¹'")
+        return self.real.process(frame, now)
+
+
+class FailingSource:
+    """A camera whose reads fail from the ``fail_at``-th on (a camera unplugged)."""
+
+    def __init__(self, real, fail_at):
+        self.real, self.fail_at, self.reads = real, fail_at, 0
+
+    def read(self):
+        self.reads += 1
+        if self.reads >= self.fail_at:
+            raise OSError("the camera stopped sending frames")
+        return self.real.read()
+
+    def close(self):
+        self.real.close()
+
+
+def drain(items):
+    got = []
+    while not items.empty():
+        got.append(items.get())
+    return got
+
+
+def test_a_frame_that_makes_the_pipeline_raise_is_skipped_and_said_and_the_thread_goes_on():
+    items: queue.Queue = queue.Queue()
+    thread = CameraThread(table_camera(), FaultyPipeline(pipeline(), {2, 3}), items.put, threading.Event())
+    thread.start()
+    thread.join(timeout=60)
+    got = drain(items)
+    assert [(e.kind, e.card.id) for e in got if isinstance(e, TableEvent)] == [("placed", "7H")]
+    notices = [i.text for i in got if isinstance(i, Notice)]
+    assert notices.count("A camera picture could not be read (invalid literal for int() with base 10: '¹'): "
+                         "it was skipped") == 1
+    assert notices[-1] == "The camera stopped sending pictures" and thread.skipped == 2
+
+
+def test_a_camera_thread_that_dies_is_started_again_with_a_sentence():
+    items: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    sources = [FailingSource(table_camera(), fail_at=2), table_camera()]
+    threads = []
+
+    def start():
+        threads.append(CameraThread(sources.pop(0), pipeline(), items.put, stop).started())
+        return threads[-1]
+
+    supervisor = Supervisor(items.put)
+    supervisor.watch("camera", start)
+    deadline = time.monotonic() + 60
+    while not (len(threads) == 2 and threads[1].finished) and time.monotonic() < deadline:
+        supervisor.check()
+        time.sleep(0.02)
+    supervisor.close()
+    got = drain(items)
+    assert "The camera stopped (the camera stopped sending frames): starting it again" in [
+        i.text for i in got if isinstance(i, Notice)]
+    assert [(e.kind, e.card.id) for e in got if isinstance(e, TableEvent)] == [("placed", "7H")]
+
+
+def test_an_input_that_keeps_dying_stops_the_table_so_the_service_restarts_it():
+    items: queue.Queue = queue.Queue()
+    stop = threading.Event()
+
+    def start():
+        return CameraThread(FailingSource(table_camera(), fail_at=1), pipeline(), items.put, stop).started()
+
+    supervisor = Supervisor(items.put, most=3, within=60.0)
+    supervisor.watch("camera", start)
+    with pytest.raises(InputFailed, match="the camera failed 4 times in a minute"):
+        for _ in range(500):
+            supervisor.check()
+            time.sleep(0.01)
+    supervisor.close()
+
+
+def test_the_loop_shows_why_the_table_stops_before_it_stops(tmp_path):
+    from cardtable.controller import Controller, TableSetup
+    from cardtable.journal import Journal
+
+    items: queue.Queue = queue.Queue()
+
+    class Dead:
+        failure = "the reader board link ended"
+
+        def is_alive(self):
+            return False
+
+        def close(self):
+            pass
+
+    supervisor = Supervisor(items.put, most=0)
+    supervisor.watch("card readers", Dead)
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        controller = Controller(TableSetup("cribbage", 2), journal)
+        with pytest.raises(InputFailed):
+            run_loop(controller, items, threading.Event(), idle=0.01, supervisor=supervisor)
+        assert "card readers" in controller.warning

@@ -3,15 +3,16 @@
 Real time is needed here (a real pty and a thread on each side); every wait is bounded and short.
 """
 
+import queue
 import time
 
 import pytest
 
 from engine.table_events import TableEvent
 from firmware_bridge.bridge import Bridge, UnknownTag
-from firmware_bridge.link import LinkClosed
+from firmware_bridge.link import Link, LinkClosed
 from firmware_bridge.protocol import ReaderHealth, Request
-from firmware_bridge.session import LinkChange
+from firmware_bridge.session import LinkChange, Session
 from firmware_bridge.twin import Twin
 
 from bridge_helpers import collect, uid_of
@@ -159,3 +160,28 @@ def test_close_is_idempotent_and_a_closed_link_cannot_restart(twin, registry, fa
         bridge.start()
     twin.close()
     twin.close()
+
+
+def test_a_session_that_raises_never_ends_the_link(twin, fast):
+    """Whatever the session meets, the link thread reports it, reopens the port and carries on."""
+
+    class Fragile(Session):
+        raised = 0
+
+        def feed(self, data, now):
+            if Fragile.raised < 2:
+                Fragile.raised += 1
+                raise ValueError("a parser met something it was never written for")
+            return super().feed(data, now)
+
+    with Link(twin.port, session=Fragile(dead_after=0.6, ping_after=0.2), backoff=fast["backoff"]) as link:
+        deadline, seen = time.monotonic() + 5, []
+        while "resynced" not in [getattr(e, "state", None) for e in seen] and time.monotonic() < deadline:
+            try:
+                seen.append(link.outputs.get(timeout=0.05))
+            except queue.Empty:
+                pass
+        downs = [e.reason for e in seen if isinstance(e, LinkChange) and e.state == "down"]
+        assert downs and "a parser met something it was never written for" in downs[0]
+        assert link.is_alive() and link.is_up
+    assert not link.is_alive()
