@@ -38,9 +38,13 @@ def as_input(item):
     if state in ("down", "refused"):
         return Notice(f"The card readers are not answering: {item.reason}" if state == "down"
                       else f"The card readers were refused: {item.reason}", "rfid")
-    if hasattr(item, "uid"):                          # an unknown tag
-        return Notice(f"A card the table does not know ({item}); enrol it with 'cardtable enroll'", "rfid")
+    if hasattr(item, "uid"):                          # an unknown tag: said when it arrives
+        return None if item.kind == "removed" else Notice(_sentence(str(item)), "rfid")
     return None
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _said(err: BaseException) -> str:
@@ -109,7 +113,7 @@ class CameraThread(threading.Thread):
         for message in self.pipeline.warnings:
             if message not in self._warned:
                 self._warned.add(message)
-                self.put(Notice(message[0].upper() + message[1:], "camera"))
+                self.put(Notice(_sentence(message), "camera"))
         foreign = self.pipeline.stats.foreign_codes
         if foreign > self._foreign and now - self._told >= self.quiet:
             self._told = now
@@ -207,7 +211,7 @@ def run_loop(controller: Controller, items: queue.Queue, stop: threading.Event, 
             try:
                 supervisor.check()
             except InputFailed as err:
-                controller.handle(Notice(str(err)[0].upper() + str(err)[1:], "table"))
+                controller.handle(Notice(_sentence(str(err)), "table"))
                 raise
         try:
             item = items.get(timeout=idle)

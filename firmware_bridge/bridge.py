@@ -35,7 +35,8 @@ class UnknownTag:
     time: float
 
     def __str__(self) -> str:
-        return f"unknown tag {self.uid} on {self.zone}: enrol it or take it off the reader"
+        return (f"a card the table does not know is on {self.zone} (tag {self.uid}): take it off, "
+                "or enrol it with 'cardtable enroll rfid'")
 
     def to_json(self) -> dict:
         return {"type": "unknown_tag", "change": self.kind, "reader": self.reader, "zone": self.zone,

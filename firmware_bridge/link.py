@@ -11,6 +11,7 @@ should the session ever raise, the link reports it as the link going down and st
 
 from __future__ import annotations
 
+import errno
 import logging
 import queue
 import threading
@@ -29,6 +30,34 @@ BAUDRATE = 115200
 
 class LinkClosed(CardtableError, OSError):
     """The link was used after :meth:`Link.close`."""
+
+
+class PortUnavailable(CardtableError, OSError):
+    """A serial port that cannot be opened; the message says why and what to do."""
+
+
+def port_problem(port: str, err: Exception) -> str:
+    """Why ``port`` could not be opened, in words for the person at the table."""
+    code = getattr(err, "errno", None)
+    if code == errno.ENOENT:
+        return f"the serial port {port} does not exist: is the reader board plugged in? (ls /dev/serial/by-id/)"
+    if code in (errno.EACCES, errno.EPERM):
+        return (f"no permission to open {port}: add yourself to the dialout group "
+                "(sudo usermod -aG dialout $USER) and log in again")
+    if code in (errno.EAGAIN, errno.EBUSY) or "exclusively lock" in str(err):
+        return f"{port} is in use by another program (a serial monitor, or cardtable run?)"
+    return f"cannot open {port}: {err}"
+
+
+def check_port(port: str) -> None:
+    """Open ``port`` once and close it, to say at once what is wrong with it.
+
+    :raises PortUnavailable: when it cannot be opened.
+    """
+    try:
+        open_port(port).close()
+    except (serial.SerialException, OSError) as err:
+        raise PortUnavailable(port_problem(port, err)) from None
 
 
 def open_port(port: str, *, timeout: float = 0.05) -> serial.SerialBase:
@@ -154,7 +183,7 @@ class Link:
         try:
             port = self._opener(self.port)
         except (serial.SerialException, OSError) as err:
-            return f"cannot open {self.port}: {err}"
+            return port_problem(self.port, err)
         try:
             self._emit(self.session.opened(self._clock()), port)
             while not self._stop.is_set():

@@ -1,8 +1,10 @@
 """``cardtable bridge monitor`` and ``cardtable enroll rfid``: the RFID reader board from the shell.
 
 ``bridge monitor`` prints what the readers report, one line (or JSON object) per tag event and per
-link change. ``enroll rfid`` walks through a deck card by card and records each card's tag in the
-tag registry; it can be stopped at any time and resumes where it stopped.
+link change. ``enroll rfid`` waits for the reader board, then walks through a deck card by card and
+records each card's tag in the tag registry; it can be stopped at any time and resumes where it
+stopped. A port that cannot be opened is said at once (exit 2); a board that never answers ends
+both commands with exit 1.
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ from firmware_bridge.bridge import Zones, to_table_event
 from firmware_bridge.compat import CompatSession
 from firmware_bridge.detect import find_board
 from firmware_bridge.enrol import DONE, ENROLLED, Enrolment
-from firmware_bridge.link import Link
+from firmware_bridge.link import Link, check_port
 from firmware_bridge.protocol import McuError, ReaderHealth
 from firmware_bridge.readers import MOVED, PLACED, ReaderChange
 from firmware_bridge.registry import TagRegistry, default_path
-from firmware_bridge.session import LinkChange, Session
+from firmware_bridge.session import RESYNCED, UP, LinkChange, Session
 
 
 def _add_link_options(parser) -> None:
@@ -51,16 +53,32 @@ def register(subparsers) -> None:
     rfid.add_argument("--deck", default="standard", help="standard, french40 or its15 (default standard)")
     rfid.add_argument("--registry", type=Path, help="tag registry file (default ~/.config/cardtable/rfid-DECK.json)")
     rfid.add_argument("--count", type=int, help="stop after enrolling this many cards")
+    rfid.add_argument("--wait", type=float, default=10.0, metavar="S",
+                      help="give up when no reader board has answered after S seconds (default 10)")
     rfid.set_defaults(func=enroll_command)
 
 
-def _open_link(args, outputs: queue.Queue) -> Link:
+def _open_link(args, outputs: queue.Queue, registry: TagRegistry | None = None) -> Link:
+    """The link to the board named by ``--port`` (checked at once) or found by its USB id.
+
+    :raises PortUnavailable: when the port cannot be opened.
+    :raises BoardNotFound: when no board is found.
+    """
     port = args.port
     if port is None:
         port, hello = find_board()
         print(f"found {hello.board} (firmware {hello.fw}, {hello.readers} readers) on {port}", file=sys.stderr)
-    session = CompatSession(removal_after=args.removal_after) if args.compat else Session()
+    else:
+        check_port(port)
+    known = registry.knows if registry is not None else None
+    session = CompatSession(removal_after=args.removal_after, known=known) if args.compat else Session()
     return Link(port, session=session, on_output=outputs.put)
+
+
+def _never_answered(port: str, seconds: float) -> int:
+    print(f"cardtable: error: no reader board answered on {port} within {seconds:g} s: check that it runs "
+          "the cardtable firmware (a stock example sketch needs --compat)", file=sys.stderr)
+    return 1
 
 
 def describe(output: object, registry: TagRegistry | None, zones: Zones) -> dict:
@@ -86,9 +104,9 @@ def _sentence(data: dict) -> str:
     if data["type"] == "link":
         return f"link {data['state']}: {data['reason']}"
     if data["type"] in ("placed", "removed", "moved"):
-        what = data["card"] or f"unknown tag {data['uid']}"
+        what = f"{data['card']} (tag {data['uid']})" if data["card"] else f"unknown tag {data['uid']}"
         origin = f" from reader{data['from_reader']}" if "from_reader" in data else ""
-        return f"{data['zone']}: {data['type']} {what}{origin} ({data['uid']})"
+        return f"{data['zone']}: {data['type']} {what}{origin}"
     if data["type"] == "reader_health":
         return f"reader{data['reader']}: {'answers' if data['ok'] else 'does not answer (check its wiring)'}"
     return f"board error {data.get('code')}: {data.get('text')}"
@@ -98,19 +116,37 @@ def monitor_command(args) -> int:
     registry = TagRegistry.load(args.registry) if args.registry else None
     zones = Zones(args.zones.split(",") if args.zones else None)
     outputs: queue.Queue = queue.Queue()
-    deadline = None if args.seconds is None else time.monotonic() + args.seconds
-    with _open_link(args, outputs):
+    started = time.monotonic()
+    deadline = None if args.seconds is None else started + args.seconds
+    answered = False
+    with _open_link(args, outputs, registry) as link:
         try:
             while deadline is None or time.monotonic() < deadline:
                 try:
                     output = outputs.get(timeout=0.1)
                 except queue.Empty:
                     continue
+                answered = answered or getattr(output, "state", None) in (UP, RESYNCED)
                 data = describe(output, registry, zones)
                 print(json.dumps(data) if args.json else _sentence(data), flush=True)
         except KeyboardInterrupt:
             pass
-    return 0
+    return 0 if answered else _never_answered(link.port, time.monotonic() - started)
+
+
+def _wait_up(outputs: queue.Queue, seconds: float) -> bool:
+    """Print link changes until the link is up (True) or ``seconds`` pass (False)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            output = outputs.get(timeout=min(0.1, seconds))
+        except queue.Empty:
+            continue
+        if isinstance(output, LinkChange):
+            print(f"link {output.state}: {output.reason}", flush=True)
+            if output.state == UP:
+                return True
+    return False
 
 
 def enroll_command(args) -> int:
@@ -123,7 +159,10 @@ def enroll_command(args) -> int:
     print(f"enrolling into {path}; stop with Ctrl-C and run the same command to carry on", flush=True)
     outputs: queue.Queue = queue.Queue()
     enrolled = 0
-    with _open_link(args, outputs):
+    with _open_link(args, outputs) as link:
+        print(f"waiting for the reader board on {link.port}", flush=True)
+        if not _wait_up(outputs, args.wait):
+            return _never_answered(link.port, args.wait)
         print(walk.prompt(), flush=True)
         try:
             while walk.current is not None and (args.count is None or enrolled < args.count):

@@ -52,17 +52,16 @@ def test_the_camera_thread_reports_cards_and_says_when_a_code_is_not_this_decks(
 
 
 def test_reader_notices_become_words_for_the_table():
+    from firmware_bridge.bridge import UnknownTag
+
     class Link:
         state, reason = "down", "no answer for 3 s"
 
-    class Tag:
-        uid = "04A23B1C"
-
-        def __str__(self):
-            return "unknown tag 04A23B1C on seat1"
-
     assert "not answering: no answer for 3 s" in as_input(Link()).text
-    assert "enrol it" in as_input(Tag()).text
+    placed = as_input(UnknownTag("placed", 0, "seat1", "04A23B1C", 1.0)).text
+    assert placed == ("A card the table does not know is on seat1 (tag 04A23B1C): take it off, "
+                      "or enrol it with 'cardtable enroll rfid'")
+    assert as_input(UnknownTag("removed", 0, "seat1", "04A23B1C", 2.0)) is None
     assert as_input(object()) is None
 
 

@@ -89,7 +89,7 @@ def test_enroll_rfid_walks_stops_and_resumes(twin, tmp_path, capsys):
     thread.join(timeout=3)
     out = capsys.readouterr().out
     assert result["code"] == 0
-    assert "place the ace of spades on any reader (1/40)" in out
+    assert out.index("link up") < out.index("place the ace of spades on any reader (1/40)")
     assert "that tag is already the ace of spades: take it off and place the two of spades" in out
     assert "2/40 cards enrolled" in out and "run the same command to carry on" in out
     thread, result = run_in_thread(base + ["--count", "1"])
@@ -112,3 +112,42 @@ def test_a_found_board_is_named_by_its_stable_by_id_link(tmp_path):
     assert stable_path(str(device), by_id) == str(by_id / "usb-Raspberry_Pi_Pico_E660-if00")
     assert stable_path(str(tmp_path / "ttyACM9"), by_id) == str(tmp_path / "ttyACM9")
     assert stable_path("/dev/pts/3", tmp_path / "missing") == "/dev/pts/3"
+
+
+def test_monitor_sentences_name_each_tag_once(twin, registry, tmp_path, capsys):
+    path = registry.save(tmp_path / "tags.json")
+    thread, result = run_in_thread(["bridge", "monitor", "--port", twin.port, "--registry", str(path),
+                                    "--zones", "seat1,seat2", "--seconds", "1.5"])
+    out = output_until(capsys, "resynced")
+    twin.place(1, uid_of(0))
+    twin.place(0, "04A23B1C")
+    thread.join(timeout=3)
+    out += capsys.readouterr().out
+    assert "seat2: placed AS (tag 04000000)" in out
+    assert "seat1: placed unknown tag 04A23B1C\n" in out and "(04A23B1C)" not in out
+
+
+@pytest.mark.parametrize("command", [["bridge", "monitor", "--seconds", "2"], ["enroll", "rfid"]])
+def test_a_port_that_does_not_exist_is_said_at_once_and_exits_non_zero(command, tmp_path, capsys):
+    started = time.monotonic()
+    code = main(command + ["--port", "/dev/ttyNOPE", *(["--registry", str(tmp_path / "t.json")]
+                                                         if command[0] == "enroll" else [])])
+    err = capsys.readouterr().err
+    assert code != 0 and time.monotonic() - started < 1.5
+    assert "/dev/ttyNOPE" in err and "does not exist" in err
+
+
+def test_enroll_waits_for_the_board_before_asking_and_gives_up_on_a_silent_port(tmp_path, capsys):
+    import os
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        code = main(["enroll", "rfid", "--port", os.ttyname(slave), "--registry", str(tmp_path / "t.json"),
+                     "--wait", "0.5"])
+    finally:
+        os.close(master)
+        os.close(slave)
+    captured = capsys.readouterr()
+    assert code == 1 and "place the" not in captured.out
+    assert "no reader board answered" in captured.err and "--compat" in captured.err
