@@ -34,7 +34,7 @@ class Board:
         self.cycle_ms = 0
         self._buffer = ct1.LineBuffer()
         self._boot = ticks_ms()
-        self._last_hb = self._last_state = self._boot
+        self._last_hb = self._last_state = self._last_health = self._boot
 
     def send(self, kind, fields=()):
         self.write(ct1.frame(self.seq, kind, fields))
@@ -95,8 +95,10 @@ class Board:
             reader.antenna(False)
         now = self.ticks_ms()
         self.cycle_ms = now - start
-        if now - self._last_hb >= HEARTBEAT_MS:
+        if now - self._last_health >= HEARTBEAT_MS:  # on its own clock: a host's PINGs reset the heartbeat's
+            self._last_health = now
             self.check_health()
+        if now - self._last_hb >= HEARTBEAT_MS:
             self.heartbeat()
         if now - self._last_state >= STATE_MS:
             self.state()

@@ -1,124 +1,37 @@
-"""The reference MicroPython firmware, run on CPython: stand-ins for ``machine`` and a simulated
-RC522 chip behind a fake SPI bus; its output is checked by the host's own session."""
+"""The reference MicroPython firmware, run on CPython against the simulated ``machine`` module
+and RC522 chips of ``mcu/machine.py`` (the same simulation its MicroPython run uses); its output is
+checked by the host's own session."""
 
 import binascii
+import importlib
 import sys
-import types
 from pathlib import Path
 
+import pytest
 
 import firmware_bridge.firmware as firmware_package
 from firmware_bridge.protocol import decode_message, encode_frame, Tag
 from firmware_bridge.readers import ReaderChange
 from firmware_bridge.session import LinkChange, Session
 
-sys.path.insert(0, str(Path(firmware_package.__file__).parent))
+sys.path[:0] = [str(Path(firmware_package.__file__).parent), str(Path(__file__).parent / "mcu")]
 import board as fw_board  # noqa: E402
 import ct1  # noqa: E402
+import machine  # noqa: E402  (the simulation)
 import mfrc522  # noqa: E402
+from machine import Chip  # noqa: E402
 from presence import ERROR, OK, TIMEOUT, Presence  # noqa: E402
 
 
-class Chip:
-    """An RC522 as seen through SPI registers, with at most one card (4- or 7-byte UID) in its field."""
-
-    def __init__(self, uid=None, version=0x92):
-        self.registers = {mfrc522.VERSION: version, mfrc522.TX_CONTROL: 0x80}
-        self.fifo_in, self.fifo_out = [], []
-        self.uid, self.halted, self.garble = uid, False, False
-        self.pending_read = None
-
-    def field_on(self):
-        return self.registers[mfrc522.TX_CONTROL] & 0x03 == 0x03
-
-    def write(self, data):
-        address = data[0]
-        register = (address >> 1) & 0x3F
-        if address & 0x80:
-            self.pending_read = register
-            return
-        value = data[1]
-        if register == mfrc522.FIFO_DATA:
-            self.fifo_in.append(value)
-        elif register == mfrc522.FIFO_LEVEL and value & 0x80:
-            self.fifo_in, self.fifo_out = [], []
-        elif register == mfrc522.TX_CONTROL:
-            if value & 0x03 == 0:
-                self.halted = False  # a field cycle resets the card
-            self.registers[register] = value
-        elif register == mfrc522.BIT_FRAMING and value & 0x80:
-            self._exchange(bytes(self.fifo_in))
-        else:
-            self.registers[register] = value
-
-    def read(self, count):
-        register = self.pending_read
-        if register == mfrc522.FIFO_DATA:
-            return bytes([self.fifo_out.pop(0)])
-        if register == mfrc522.FIFO_LEVEL:
-            return bytes([len(self.fifo_out)])
-        return bytes([self.registers.get(register, 0)])
-
-    def _answer(self, reply):
-        self.fifo_out = list(reply)
-        self.registers[mfrc522.COM_IRQ] = 0x30
-        self.registers[mfrc522.ERROR_REG] = 0x02 if self.garble else 0
-
-    def _exchange(self, command):
-        self.fifo_in = []
-        self.registers[mfrc522.COM_IRQ] = 0x01
-        self.registers[mfrc522.ERROR_REG] = 0
-        if self.uid is None or not self.field_on():
-            return
-        uid = bytes.fromhex(self.uid)
-        levels = [uid] if len(uid) == 4 else [bytes([0x88]) + uid[:3], uid[3:]]
-        if command == bytes([mfrc522.WUPA]):
-            self._answer(b"\x44\x00")
-        elif command[:2] in (bytes([mfrc522.CL1, 0x20]), bytes([mfrc522.CL2, 0x20])):
-            part = levels[command[0] == mfrc522.CL2]
-            self._answer(part + bytes([part[0] ^ part[1] ^ part[2] ^ part[3]]))
-        elif command[1:2] == b"\x70" and command[-2:] == mfrc522.crc_a(command[:-2]):
-            self._answer(b"\x08" + mfrc522.crc_a(b"\x08"))
-        elif command[0] == mfrc522.HALT:
-            self.halted = True
-
-
-class Pin:
-    OUT = 1
-
-    def __init__(self, number, mode=None):
-        self.number, self.level = number, 1
-
-    def value(self, level=None):
-        if level is not None:
-            self.level = level
-        return self.level
-
-
-class Bus:
-    """A shared SPI bus: bytes go to the chip whose chip-select pin is low."""
-
-    def __init__(self, chips):
-        self.chips = chips  # {cs pin number: Chip}
-        self.pins = {}
-
-    def selected(self):
-        low = [number for number, pin in self.pins.items() if pin.level == 0]
-        assert len(low) == 1, "exactly one reader must be selected on the shared bus"
-        return self.chips[low[0]]
-
-    def write(self, data):
-        self.selected().write(data)
-
-    def read(self, count):
-        return self.selected().read(count)
+@pytest.fixture(autouse=True)
+def empty_bus():
+    yield
+    machine.unplug_all()
 
 
 def reader(chip, number=5):
-    bus = Bus({number: chip})
-    pin = Pin(number)
-    bus.pins[number] = pin
-    return mfrc522.MFRC522(bus, pin)
+    machine.fit(number, chip)
+    return mfrc522.MFRC522(machine.SPI(0), machine.Pin(number, machine.Pin.OUT))
 
 
 def test_framing_matches_the_host_codec():
@@ -191,12 +104,7 @@ class Clock:
 
 
 def run_board(chips, clock):
-    bus = Bus(chips)
-    readers = []
-    for number, chip in chips.items():
-        pin = Pin(number)
-        bus.pins[number] = pin
-        readers.append(mfrc522.MFRC522(bus, pin))
+    readers = [reader(chip, number) for number, chip in chips.items()]
     out = []
     return fw_board.Board(readers, out.append, clock), out
 
@@ -239,34 +147,17 @@ def test_the_board_answers_host_requests():
     assert [type(decode_message(line)).__name__ for line in out] == ["State", "Heartbeat", "McuError"]
 
 
-def test_main_wires_readers_to_their_chip_select_pins(monkeypatch):
-    machine = types.SimpleNamespace(Pin=Pin)
-    chips = {number: Chip() for number in (5, 6, 7, 8)}
-    bus = Bus(chips)
-
-    def spi(*args, **kwargs):
-        return bus
-
-    def pin(number, mode=None):
-        made = Pin(number, mode)
-        bus.pins[number] = made
-        return made
-
-    pin.OUT = Pin.OUT
-    machine.SPI, machine.Pin = spi, pin
-    monkeypatch.setitem(sys.modules, "machine", machine)
-    import importlib
+def test_main_wires_readers_to_their_chip_select_pins():
+    for number in (5, 6, 7, 8):
+        machine.fit(number, Chip())
     main = importlib.import_module("main")
     readers = main.build(4)
     assert [r.cs.number for r in readers] == [5, 6, 7, 8]
     assert all(r.version() == 0x92 for r in readers)
 
 
-def test_the_board_clock_keeps_counting_when_ticks_ms_wraps(monkeypatch):
+def test_the_board_clock_keeps_counting_when_ticks_ms_wraps():
     """MicroPython's ticks_ms wraps at 2**30 ms on the Pico; the board's clock must not."""
-    import importlib
-
-    monkeypatch.setitem(sys.modules, "machine", types.ModuleType("machine"))
     main = importlib.import_module("main")
     period = 1 << 30
     ticks = [period - 5]
