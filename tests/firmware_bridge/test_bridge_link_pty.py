@@ -185,3 +185,18 @@ def test_a_session_that_raises_never_ends_the_link(twin, fast):
         assert downs and "a parser met something it was never written for" in downs[0]
         assert link.is_alive() and link.is_up
     assert not link.is_alive()
+
+
+def test_a_reboot_whose_hello_is_damaged_is_noticed_and_a_card_laid_just_after_comes_at_once(registry, fast):
+    """Snapshots only every 5 s here, so nothing but noticing the restart brings the card soon."""
+    with Twin(readers=4, heartbeat=0.25, state_every=5.0, seed=3) as twin, Bridge(twin.port, registry, **fast) as bridge:
+        collect(bridge, lambda ev: "resynced" in states(ev))
+        twin.place(0, uid_of(0))
+        collect(bridge, lambda ev: len(cards(ev)) == 1)
+        twin.corrupt_lines(1)
+        twin.reboot()                    # its HELLO is damaged on the wire
+        laid = time.monotonic()
+        twin.place(1, uid_of(1))
+        events = collect(bridge, lambda ev: len(cards(ev)) == 1, timeout=3)
+        assert cards(events) == [("placed", "2S", "reader1")] and time.monotonic() - laid < 0.5
+        assert "the reader board restarted" in [e.reason for e in events if isinstance(e, LinkChange)]
