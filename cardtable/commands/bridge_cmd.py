@@ -143,10 +143,14 @@ def _wait_up(outputs: queue.Queue, seconds: float) -> bool:
         except queue.Empty:
             continue
         if isinstance(output, LinkChange):
-            print(f"link {output.state}: {output.reason}", flush=True)
+            _say_link(output)
             if output.state == UP:
                 return True
     return False
+
+
+def _say_link(change: LinkChange) -> None:
+    print(f"link {change.state}: {change.reason}", flush=True)
 
 
 def enroll_command(args) -> int:
@@ -168,7 +172,7 @@ def enroll_command(args) -> int:
             while walk.current is not None and (args.count is None or enrolled < args.count):
                 output = outputs.get()
                 if isinstance(output, LinkChange):
-                    print(f"link {output.state}: {output.reason}", flush=True)
+                    _say_link(output)
                 if not isinstance(output, ReaderChange) or output.kind not in (PLACED, MOVED):
                     continue
                 outcome = walk.offer(output.uid)
