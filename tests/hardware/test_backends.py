@@ -77,7 +77,28 @@ def test_terminal_view_text_has_scores_prompt_and_cards():
     assert text.count("Cy: play a card or say go") == 2
     assert all(f"{seat.name}" in text and str(seat.score) in text for seat in VIEW.seats)
     assert "Count 23" in text and "7♥" in text and "5♥" in text and "(dealer)" in text
-    assert "Bob cannot play 5S" in text and "Bob: fifteen 2" in text
+    assert "Bob cannot play 5S" in text and "+4 Bob: fifteen two, and a pair is four" in text
+    assert "+2 Ann: fifteen two" in text                 # older log entries stay on the panel
+
+
+def test_the_terminal_panel_keeps_its_width_from_move_to_move():
+    """It used to size itself to its content and so changed width on every move."""
+    console = Console(record=True, width=120, file=io.StringIO())
+    with open_display({"kind": "terminal"}, console=console) as terminal:
+        for view in VIEWS.values():
+            terminal.show(view)
+            terminal.show(replace(view, prompt="Go", choices=(), score_log=(), warning=""))
+    borders = [line for line in console.export_text().splitlines() if line.startswith(("╭", "╰"))]
+    assert len(borders) == 4 * len(VIEWS)
+    assert {len(line) for line in borders} == {76}
+
+
+def test_the_terminal_shows_the_log_entry_paged_to():
+    console = Console(record=True, width=80, file=io.StringIO())
+    with open_display({"kind": "terminal"}, console=console) as terminal:
+        terminal.show(replace(VIEW, log_page=0))
+    text = console.export_text()
+    assert "1/3 +2 Ann: fifteen two" in text and "+1 Di: one for the go" not in text
 
 
 def test_terminal_live_updates_in_place():
