@@ -76,8 +76,7 @@ def score_lines(events: Iterable[Event]) -> list[str]:
     for event in events:
         sign = SCORE_CHANGES.get(event.kind)
         if sign is not None and event.text:
-            change = sign * event.points
-            lines.append(f"{change:+d} {event.text}" if change else event.text)
+            lines.append(f"{sign * event.points:+d} {event.text}")
     return lines
 
 
