@@ -42,22 +42,12 @@ def test_run_off_a_pi_says_once_that_there_are_no_gpio_pins(tmp_path, capsys, mo
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     monkeypatch.setattr(Device, "pin_factory", None)
     (tmp_path / "table.toml").write_text(f"""
-[game]
-name = "cribbage"
-players = 2
-[input]
-kind = "rfid"
-[rfid]
-port = "/dev/ttyNOPE"
-readers = ["seat1", "seat2", "starter"]
-[gpio]
-buttons = {{ ok = 5, left = 6, right = 13, undo = 19 }}
-seat_leds = [17, 27]
-[[display]]
-kind = "png"
-folder = "{tmp_path / 'shots'}"
-[journal]
-path = "journal.sqlite"
+game = {{ name = "cribbage", players = 2 }}
+input = {{ kind = "rfid" }}
+rfid = {{ port = "/dev/ttyNOPE", readers = ["seat1", "seat2", "starter"] }}
+gpio = {{ buttons = {{ ok = 5, left = 6, right = 13, undo = 19 }}, seat_leds = [17, 27] }}
+journal = {{ path = "journal.sqlite" }}
+display = [{{ kind = "png", folder = "{tmp_path / 'shots'}" }}]
 """)
     with warnings.catch_warnings():
         warnings.simplefilter("default")                 # as a user's Python shows them
