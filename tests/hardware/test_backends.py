@@ -11,6 +11,7 @@ from PIL import Image
 from rich.console import Console
 
 from hardware.display import open_display, open_displays, parse_display_config, reserved_pins
+from hardware.display.layout import render_frame
 from hardware.display.samples import VIEWS
 from hardware.display.terminal import TerminalDisplay
 from hardware.errors import DeviceUnavailable, DisplayConfigError
@@ -157,3 +158,17 @@ def test_display_pins_are_reserved_for_the_panel_check():
     assert set(reserved_pins(parse_display_config({"kind": "luma", "driver": "ssd1306"}))) == {2, 3}
     with pytest.raises(Exception, match=r"gpio.buzzer: GPIO18 is used by the ili9341 display \(backlight\)"):
         parse_panel_config({"buzzer": 18}, reserved=spi)
+
+
+@pytest.mark.parametrize("width, height, mode", PANELS)
+def test_a_four_player_final_at_three_digit_scores_tells_every_seat_apart_on_luma_panels(width, height, mode, tmp_path):
+    final = VIEWS["cribbage_final"]
+    with open_display({"kind": "luma", "driver": "dummy", "width": width, "height": height,
+                       "mode": mode}) as display:
+        display.show(final)
+        image = display.device.image
+    image.save(tmp_path / f"final_{width}x{height}.png")
+    expected, frame = render_frame(final, width, height, mode)
+    assert image.tobytes() == expected.tobytes()
+    names = [d.text for d in frame.texts if d.role == "name"]
+    assert names == (["S1", "S2", "S3", "S4"] if width < 240 else ["Seat 1", "Seat 2", "Seat 3", "Seat 4"])
