@@ -20,13 +20,14 @@ class CannotWrite(CardtableError, OSError):
 def cannot_write(path: str | Path, err: OSError, *, folder: bool = False) -> CannotWrite:
     """The error to raise when writing ``path`` (a file, or with ``folder`` a folder) failed with ``err``."""
     path = Path(path)
-    parent = path.parent if str(path.parent) else Path(".")
+    parent = path if folder and path.is_dir() else path.parent
+    where = "the current folder" if str(parent) == "." else str(parent)
     what = f"the folder {path}" if folder else path.name
     reasons = {
         errno.ENOENT: f"the folder {parent} does not exist",
-        errno.EACCES: f"you may not write in {parent}",
-        errno.EPERM: f"you may not write in {parent}",
-        errno.EROFS: f"{parent} is on a read-only disk",
+        errno.EACCES: f"you may not write in {where}",
+        errno.EPERM: f"you may not write in {where}",
+        errno.EROFS: f"{where} is on a read-only disk",
         errno.ENOSPC: "the disk is full",
         errno.EISDIR: f"{path} is a folder; give a file name",
         errno.ENOTDIR: f"a part of {path if folder else parent} is a file, not a folder",
