@@ -54,3 +54,14 @@ display = [{{ kind = "png", folder = "{tmp_path / 'shots'}" }}]
         assert main(["run", "--config", str(tmp_path / "table.toml")]) == 2
     err = capsys.readouterr().err
     assert err.count("there are no GPIO pins here") == 1 and "PinFactoryFallback" not in err
+
+
+def test_the_examples_of_the_view_and_the_out_paths_hold():
+    import doctest
+
+    import cardtable.out_paths
+    import cardtable.view
+
+    for module in (cardtable.out_paths, cardtable.view):
+        result = doctest.testmod(module)
+        assert result.attempted and not result.failed

@@ -244,3 +244,12 @@ def test_an_entry_paged_to_is_shown_whole_on_every_panel(size):
     check_frame(frame)
     assert frame.text_of("log") == "2/3 " + LOG[1]
     assert "log" not in frame.cut_roles()
+
+
+def test_the_name_forms_examples_hold():
+    import doctest
+
+    import hardware.display.names
+
+    result = doctest.testmod(hardware.display.names)
+    assert result.attempted and not result.failed
