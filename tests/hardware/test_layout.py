@@ -253,3 +253,18 @@ def test_the_name_forms_examples_hold():
 
     result = doctest.testmod(hardware.display.names)
     assert result.attempted and not result.failed
+
+
+seat_names = st.lists(st.text(st.sampled_from("AaBbSeat 0123É"), min_size=1, max_size=9).filter(str.strip),
+                      min_size=2, max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seat_names)
+def test_no_two_seats_with_different_names_share_a_name_form(names):
+    forms = [name_forms(names, seat) for seat in range(len(names))]
+    for seat, mine in enumerate(forms):
+        assert mine[0] == names[seat] and mine == sorted(mine, key=len, reverse=True)
+        for other, theirs in enumerate(forms):
+            if other != seat and names[other].casefold() != names[seat].casefold():
+                assert not {f.casefold() for f in mine} & {f.casefold() for f in theirs}, (seat, other, forms)
