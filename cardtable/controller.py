@@ -321,7 +321,7 @@ class Controller:
             if cards:
                 collecting = f"{len(cards)} of {self.game.cards_needed(self.state, kind)} cards seen"
         return build_view(self.game, self.state, list(self.setup.names), score_log=tuple(self.score_log.entries),
-                          log_page=self.score_log.page(),
+                          log_page=self.score_log.page(), log_fresh=self.score_log.fresh,
                           warning=self.warning, choice_index=self.choice_index, collecting=collecting)
 
     def render(self) -> None:

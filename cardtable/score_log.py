@@ -1,8 +1,9 @@
 """The table's short scoring log, and the buttons that page back through it.
 
 Every change of a score is one sentence with its breakdown (:func:`cardtable.view.score_lines`),
-kept newest last, the last ``size`` of them. The displays show the newest entries that fit, so a
-sentence stays on the table while the next moves are made. To check an earlier one, a person
+kept newest last, the last ``size`` of them. The sentences the last move made are shown on every
+display until the next move, and the newest that fit after that, so a sentence stays on the table
+while the next moves are made. To check an earlier one, a person
 pages back with the buttons the game does not need at that moment: ``left`` (older) and
 ``right`` (newer) when no choice is pending, or a dedicated ``log`` button at any time (each press
 one entry older; after the oldest, back to the newest). A page is held while new scores come in;
@@ -31,6 +32,7 @@ class ScoreLog:
         self._clock = clock
         self.entries: list[str] = []
         self.count = 0                  # entries logged since the game (re)started, dropped ones too
+        self.fresh = 0                  # entries the last accepted action made
         self._page: int | None = None
         self._pressed_at = 0.0
 
@@ -39,6 +41,7 @@ class ScoreLog:
         lines = score_lines(events)
         self.entries += lines
         self.count += len(lines)
+        self.fresh = len(lines)
         dropped = max(0, len(self.entries) - self.size)
         del self.entries[:dropped]
         if self._page is not None:
@@ -51,6 +54,7 @@ class ScoreLog:
         self.count = 0
         self._page = None
         self.add(events)
+        self.fresh = 0
 
     def page(self) -> int | None:
         """The entry paged to, or ``None`` when following the newest (also once the hold is over)."""

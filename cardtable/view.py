@@ -81,10 +81,10 @@ def score_lines(events: Iterable[Event]) -> list[str]:
 
 
 def build_view(game: Game, state, names: list[str], *, score_log: tuple[str, ...] = (),
-               log_page: int | None = None, warning: str = "", choice_index: int | None = None,
-               collecting: str = "") -> TableView:
+               log_page: int | None = None, log_fresh: int = 0, warning: str = "",
+               choice_index: int | None = None, collecting: str = "") -> TableView:
     """The view of ``state``; ``score_log`` holds the engine's sentences (see :func:`score_lines`),
-    ``log_page`` the entry the buttons have paged to."""
+    ``log_page`` the entry the buttons have paged to, ``log_fresh`` how many the last move made."""
     def words(text: str) -> str:
         text = with_names(text, names)
         return its15_words(text) if game.deck == "its15" else text
@@ -112,6 +112,6 @@ def build_view(game: Game, state, names: list[str], *, score_log: tuple[str, ...
         status=public.status,
         centre_label=public.centre_label, centre_cards=card_text(public.centre_cards),
         play_label=play_label, play_cards=card_text(public.play_cards),
-        score_log=tuple(words(line) for line in score_log), log_page=log_page,
+        score_log=tuple(words(line) for line in score_log), log_page=log_page, log_fresh=log_fresh,
         warning=words(warning), finished=finished,
     )

@@ -31,7 +31,8 @@ class TableView:
     in progress or the cribbage count ("Count 23", ["7H", "9C", "7D"]). ``score_log`` is the short
     scoring log, newest last: one sentence per change of a score, led by the change and giving its
     breakdown ("+6 Ann: fifteen two, fifteen four, and a pair is six"); ``log_page`` is the entry
-    the buttons have paged back to (``None``: following the newest). ``warning`` is a refused play
+    the buttons have paged back to (``None``: following the newest), ``log_fresh`` how many of the
+    newest entries the last move made (displays keep them in sight until the next move). ``warning`` is a refused play
     or a detected revoke, worded for people. Cards are given as text ("10H", "brown 7") so displays
     need no card types. ``selected`` is the choice that the ok button would take, moved by the
     left/right buttons (``None``: none).
@@ -48,6 +49,7 @@ class TableView:
     play_cards: tuple[str, ...] = ()
     score_log: tuple[str, ...] = ()
     log_page: int | None = None   # index in ``score_log`` paged to with the buttons
+    log_fresh: int = 0            # how many of the newest entries the last accepted action made
     warning: str = ""
     finished: bool = False
     selected: int | None = None   # index in ``choices`` the left/right buttons have highlighted

@@ -2,11 +2,11 @@
 
 Sections (scores, the table's cards, a warning, the prompt, the choices, the scoring log, a header)
 get their room by priority: the scores always, then a warning, a scoring log entry paged to with
-the buttons, the prompt and its choices, the cards on the table, the newest scoring log entries,
-the header. A section that gets no room is listed in
+the buttons, the prompt and its choices, the scores the last move made, the cards on the table,
+older scores (in what room is left), the header. A section that gets no room is listed in
 ``Frame.dropped``; text that does not fit is wrapped, and cut with an ellipsis only at the last
-line it may use. Small panels (128x64) use a compact style: plain text, highlights inverted, and a scoring log
-entry paged to takes the whole panel while it is read.
+line it may use. Small panels (128x64) use a compact style: plain text, highlights inverted, and
+a scoring log entry paged to takes the whole panel while it is read.
 Landscape panels (320x240, HDMI) put the scores in a column on the left, each name beside its
 score or, when the names do not fit there, above it. Where a name still does not fit, it is
 written in a shorter form that tells it from the other seats' names (:mod:`hardware.display.names`).
@@ -334,7 +334,8 @@ class _Layout:
     # -- the scoring log ----------------------------------------------------------------------------
 
     def _log_section(self, text_w: int) -> _Section:
-        """The entry paged to (ahead of the prompt: a person asked for it), or the newest entries."""
+        """The entry paged to (ahead of the prompt: a person asked for it), or the newest entries:
+        ahead of the table's cards when the last move made them, else in what room is left."""
         v, m = self.v, self.m
         page = v.log_page
         if page is not None and 0 <= page < len(v.score_log):
@@ -346,6 +347,8 @@ class _Layout:
                             lambda box, n: self._paragraph("log", text, box, n, self.body, "fg", fill),
                             minimum=min(lines, 2))
         lines = sum(len(wrap(entry, self.small, text_w)[0]) for entry in v.score_log[-_LOG_SHOWN:])
+        if v.log_fresh:     # the last move scored: its sentence stays in sight until the next move
+            return _Section("log", 3.5, line_height(self.small), 0, lines, self._log_entries)
         return _Section("log", 5, line_height(self.small), 0, lines, self._log_entries, minimum=0)
 
     def _log_entries(self, box: Box, rows: int) -> None:

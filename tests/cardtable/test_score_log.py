@@ -79,11 +79,15 @@ def test_the_controller_logs_scores_pages_with_the_log_button_and_undo_takes_the
     c.handle(placed("2H", "starter"))
     c.handle(placed("7C", "seat1"))
     c.handle(placed("8C", "seat2"))
-    assert outputs.views[-1].score_log == ("+2 Bob: fifteen two",)
+    assert outputs.views[-1].score_log == ("+2 Bob: fifteen two",) and outputs.views[-1].log_fresh == 1
     c.handle(press("right"))                                    # "go" is a choice: right moves to it
     assert outputs.views[-1].selected == 0 and outputs.views[-1].log_page is None
     c.handle(press("log"))
     assert outputs.views[-1].log_page == 0 and not c.warning
+    c.handle(placed("2C", "seat1"))                            # a move that scores nothing
+    assert outputs.views[-1].log_fresh == 0 and outputs.views[-1].log_page == 0
+    c.handle(press("undo"))
+    assert outputs.views[-1].score_log == ("+2 Bob: fifteen two",)
     c.handle(press("undo"))
     assert outputs.views[-1].score_log == () and outputs.views[-1].log_page is None
 

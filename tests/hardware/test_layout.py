@@ -268,3 +268,12 @@ def test_no_two_seats_with_different_names_share_a_name_form(names):
         for other, theirs in enumerate(forms):
             if other != seat and names[other].casefold() != names[seat].casefold():
                 assert not {f.casefold() for f in mine} & {f.casefold() for f in theirs}, (seat, other, forms)
+
+
+def test_a_score_the_last_move_made_stays_in_sight_on_the_small_oled_until_the_next_move():
+    w, h, mode = SIZES["oled_128x64"]
+    before = replace(VIEWS["cribbage_count"], score_log=LOG)
+    _, frame = render_frame(before, w, h, mode)
+    assert "log" in frame.dropped                           # older scores: only where room is left
+    _, frame = render_frame(replace(before, log_fresh=1), w, h, mode)
+    assert frame.text_of("log").startswith("+6 Seat 3") and frame.text_of("prompt")
