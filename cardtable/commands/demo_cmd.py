@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 import time
 
-from cardtable.demo import INPUTS, run_demo
-from engine.game import all_games
+from cardtable.demo import INPUTS, check_players, run_demo
+from engine.game import all_games, get_game
 
 
 def register(subparsers) -> None:
@@ -53,8 +53,9 @@ def run(args) -> int:
             say(f"! {view.warning}")
         said["warning"] = view.warning
 
-    print(f"cardtable demo: {args.game}, {args.input} input, seed {args.seed}", flush=True)
-    result = run_demo(args.game, players=args.players, seed=args.seed, input_kind=args.input,
+    players = check_players(get_game(args.game), args.players)        # a wrong game or count: said first
+    print(f"cardtable demo: {args.game}, {players} players, {args.input} input, seed {args.seed}", flush=True)
+    result = run_demo(args.game, players=players, seed=args.seed, input_kind=args.input,
                       out_dir=args.out, displays=[display] if display else [], on_move=narrate)
     print(f"\n{result.game}: {result.outcome}")
     print(f"Scores: {', '.join(map(str, result.scores))} "

@@ -91,8 +91,8 @@ def test_the_display_log_holds_every_score_of_a_move(tmp_path):
 @pytest.mark.parametrize("players", ["0", "5", "-1"])
 def test_a_player_count_the_game_is_not_played_by_is_refused_in_words(players, tmp_path, capsys):
     assert main(["demo", "--input", "rfid", "--players", players, "--out", str(tmp_path)]) == 2
-    err = capsys.readouterr().err
-    assert f"Cribbage is played by 2, 3 or 4 players, not {players}" in err
+    out, err = capsys.readouterr()
+    assert err == f"cardtable: error: Cribbage is played by 2, 3 or 4 players, not {players}\n" and not out
     assert not (tmp_path / "journal.sqlite").exists()
 
 
