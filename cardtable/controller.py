@@ -19,7 +19,8 @@ from engine.errors import IllegalAction
 from engine.game import Action, Event, Game, get_game
 from engine.table_events import MOVED, REMOVED, TableEvent
 from cardtable.journal import Journal
-from cardtable.view import build_view, last_score_text
+from cardtable.score_log import ScoreLog
+from cardtable.view import build_view
 from hardware.gpio import ButtonPress
 from hardware.view import TableView
 
@@ -90,7 +91,7 @@ class Controller:
         self.taking: list[PhysicalCard] = []              # cards taken off the table for a capture
         self.accepted: set[str] = set()                   # physical cards that made accepted actions
         self.warning = ""
-        self.last_score = ""
+        self.score_log = ScoreLog()
         self.choice_index: int | None = None
         self.resumed = False
         self._start(resume)
@@ -108,7 +109,7 @@ class Controller:
                 self.warning = (f"{len(replay.problems)} journalled action(s) could not be replayed and were "
                                 f"skipped: see 'cardtable replay {record.id}'")
             events = [e for _, evs in replay.steps for e in evs]
-            self.last_score = last_score_text(events)
+            self.score_log.restart(events)
             log.info("resumed game %s after %d actions", record.id, len(replay.steps))
         else:
             self.state = self.game.new_game(s.players, options=s.options, mode=s.mode, seed=s.seed)
@@ -120,7 +121,8 @@ class Controller:
         self._start(resume=False)
         self.pending.clear()
         self.refused.clear()
-        self.warning = self.last_score = ""
+        self.warning = ""
+        self.score_log.restart()
         self.render()
 
     @property
@@ -140,7 +142,7 @@ class Controller:
         self.warning = ""
         self.choice_index = None
         self.taking = []
-        self.last_score = last_score_text(events) or self.last_score
+        self.score_log.add(events)
         for event in events:
             if event.kind in ("revoke", "false_go"):
                 self.warning = event.text
@@ -157,6 +159,7 @@ class Controller:
             return False
         replay = self.journal.replay(self.game_id)
         self.state = replay.state
+        self.score_log.restart(e for _, evs in replay.steps for e in evs)
         self.pending.clear()
         self.refused.clear()
         self.taking = []
@@ -275,6 +278,9 @@ class Controller:
         if name == UNDO:
             self.undo()
             return
+        if self.score_log.press(name, choices_pending=bool(self.game.prompt(self.state).choices)):
+            self.render()                                 # a button the game does not need pages the log
+            return
         if self.finished:
             if name == OK:
                 self.new_game()
@@ -314,7 +320,8 @@ class Controller:
         for kind, cards in self.pending.items():
             if cards:
                 collecting = f"{len(cards)} of {self.game.cards_needed(self.state, kind)} cards seen"
-        return build_view(self.game, self.state, list(self.setup.names), last_score=self.last_score,
+        return build_view(self.game, self.state, list(self.setup.names), score_log=tuple(self.score_log.entries),
+                          log_page=self.score_log.page(), log_fresh=self.score_log.fresh,
                           warning=self.warning, choice_index=self.choice_index, collecting=collecting)
 
     def render(self) -> None:

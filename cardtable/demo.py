@@ -15,9 +15,11 @@ from pathlib import Path
 
 from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal
+from cardtable.out_paths import cannot_write
 from cardtable.outputs import TableOutputs
 from cardtable.simulation import table_moves
-from engine.game import get_game
+from engine.errors import InvalidInput
+from engine.game import Game, get_game
 
 INPUTS = ("camera", "rfid")
 
@@ -39,6 +41,20 @@ def shared_zones(game) -> list[str]:
     return sorted({slot.zone for slot in game.card_actions.values() if slot.zone != "seat"})
 
 
+def check_players(game: Game, players: int | None) -> int:
+    """The number of seats to play (the game's smallest when ``None``).
+
+    :raises InvalidInput: for a count the game is not played by, naming the counts it is.
+    """
+    if players is None:
+        return game.players[0]
+    if players not in game.players:
+        counts = [str(n) for n in game.players]
+        allowed = counts[0] if len(counts) == 1 else f"{', '.join(counts[:-1])} or {counts[-1]}"
+        raise InvalidInput(f"{game.title} is played by {allowed} players, not {players}")
+    return players
+
+
 def open_devices(input_kind: str, game, zones: list[str], **options):
     if input_kind == "rfid":
         from cardtable.sim_devices import SimReaders
@@ -52,15 +68,23 @@ def open_devices(input_kind: str, game, zones: list[str], **options):
 def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: int = 1,
              input_kind: str = "camera", out_dir: str | Path = "out/demo", displays=(),
              on_move=None, device_options: dict | None = None) -> DemoResult:
-    """Play a whole game; returns the result and where the journal and snapshots are."""
+    """Play a whole game; returns the result and where the journal and snapshots are.
+
+    :raises InvalidInput: a player count the game is not played by.
+    :raises CannotWrite: ``out_dir`` cannot be made or written in.
+    """
     from cardtable.sim_devices import DEMO_BUTTONS, SimButtons
     from hardware.display.snapshots import SnapshotDisplay
 
     started = time.perf_counter()
     game = get_game(game_name)
-    players = players or game.players[0]
+    players = check_players(game, players)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "snapshots").mkdir(exist_ok=True)
+    except OSError as err:
+        raise cannot_write(out, err, folder=True) from err
     seat_zones = [f"seat{n + 1}" for n in range(players)]
     devices = open_devices(input_kind, game, seat_zones + shared_zones(game), **(device_options or {}))
     moves, dealt = table_moves(game, players, seed=seed, buttons=frozenset(DEMO_BUTTONS), swipe=devices.swipe)

@@ -1,63 +1,117 @@
 """Builds the :class:`hardware.view.TableView` a display shows from the game's public state.
 
-Only public information reaches it: scores, the dealer, whose turn, the prompt and its choices,
-the engine's :meth:`~engine.game.Game.public_view` (face-up cards only), the latest scoring
-breakdown and the current warning.
+Only public information reaches it: scores, the dealer (once decided), whose turn, the prompt and
+its choices, the engine's :meth:`~engine.game.Game.public_view` (face-up cards only), the scoring
+log and the current warning. Engine sentences say "Seat 2"; the view says the players' names, and
+It's 15 cards as the players know them ("brown 7", "green 4", "red 1") rather than by their codes.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
+from engine.decks import ITS15_COLOURS, ITS15_KIND_NAMES, ItsFace
 from engine.game import Event, Game
+from engine.wording import join_words
 from hardware.view import SeatView, TableView
 
+_SEAT = re.compile(r"\b([Ss])eat (\d+)\b")
+_SEATS = re.compile(r"\b[Ss]eats ((?:\d+, )*\d+,? and \d+)\b")
+_ITS15_CODE = re.compile(r"\b(?:([BG])(10|[1-9])|V([12])([RBYPO])(?:-\d+)?)\b")
 
-_SEAT = re.compile(r"\b[Ss]eat (\d)\b")
+#: Events that change a score, with the sign of the change: points scored (penalties are
+#: negative scores), a pot won, and, in It's 15, value cards bet (the scores are the cards held).
+SCORE_CHANGES = {"score": 1, "round_won": 1, "bid": -1, "match": -1, "raise": -1}
 
 
 def with_names(text: str, names: list[str]) -> str:
-    """Engine sentences say "Seat 2"; the table may have named its players."""
-    def name(match: re.Match) -> str:
-        index = int(match.group(1)) - 1
+    """Engine sentences say "Seat 2" (and "Seats 1, 2, and 5"); the table may have named its players.
+
+    >>> with_names("Seat 10 wins; seat 1 said go", [f"P{n}" for n in range(1, 11)])
+    'P10 wins; P1 said go'
+    >>> with_names("Seats 1 and 3 share the win", ["Ann", "Bob", "Cy"])
+    'Ann and Cy share the win'
+    """
+    def seat_list(match: re.Match) -> str:
+        numbers = [int(n) for n in re.findall(r"\d+", match.group(1))]
+        if not all(1 <= n <= len(names) for n in numbers):
+            return match.group(0)
+        return join_words([names[n - 1] for n in numbers])
+
+    def seat(match: re.Match) -> str:
+        index = int(match.group(2)) - 1
         return names[index] if 0 <= index < len(names) else match.group(0)
 
-    return _SEAT.sub(name, text)
+    return _SEAT.sub(seat, _SEATS.sub(seat_list, text))
 
 
-def card_text(cards) -> tuple[str, ...]:
-    return tuple(str(card) for card in cards)
+def its15_name(code: str) -> str:
+    """An It's 15 card as the players call it: "B7" → "brown 7", "G4" → "green 4", "V1R" → "red 1".
+
+    >>> its15_name("V2Y-1")
+    'yellow 2'
+    """
+    match = _ITS15_CODE.fullmatch(code)
+    if match is None:
+        return code
+    kind, number, value, colour = match.groups()
+    return f"{ITS15_KIND_NAMES[kind]} {number}" if kind else f"{ITS15_COLOURS[colour]} {value}"
 
 
-def last_score_text(events: list[Event]) -> str:
-    """The newest scoring sentence among ``events`` (empty when nothing scored)."""
-    for event in reversed(events):
-        if event.kind in ("score", "revoke", "false_go", "game_over") and event.text:
-            return event.text
-    return ""
+def its15_words(text: str) -> str:
+    """Every It's 15 card code in ``text`` as the players call the card."""
+    return _ITS15_CODE.sub(lambda match: its15_name(match.group(0)), text)
 
 
-def build_view(game: Game, state, names: list[str], *, last_score: str = "", warning: str = "",
+def card_text(cards: Iterable) -> tuple[str, ...]:
+    """Cards as the display writes them: "10H" (the display adds the suit symbol), "brown 7"."""
+    return tuple(its15_name(str(card)) if isinstance(card, ItsFace) else str(card) for card in cards)
+
+
+def score_lines(events: Iterable[Event]) -> list[str]:
+    """One sentence per change of a score among ``events``, in order, each led by the change:
+    "+6 Seat 1: fifteen two, fifteen four, and a pair is six"; "-2 Seat 3 bids 2"."""
+    lines = []
+    for event in events:
+        sign = SCORE_CHANGES.get(event.kind)
+        if sign is not None and event.text:
+            lines.append(f"{sign * event.points:+d} {event.text}")
+    return lines
+
+
+def build_view(game: Game, state, names: list[str], *, score_log: tuple[str, ...] = (),
+               log_page: int | None = None, log_fresh: int = 0, warning: str = "",
                choice_index: int | None = None, collecting: str = "") -> TableView:
+    """The view of ``state``; ``score_log`` holds the engine's sentences (see :func:`score_lines`),
+    ``log_page`` the entry the buttons have paged to, ``log_fresh`` how many the last move made."""
+    def words(text: str) -> str:
+        text = with_names(text, names)
+        return its15_words(text) if game.deck == "its15" else text
+
     prompt = game.prompt(state)
     public = game.public_view(state)
     scores = game.scores(state)
-    dealer = getattr(state, "dealer", None)
+    finished = game.is_terminal(state)
+    dealer = None if getattr(state, "phase", None) == "cut" else getattr(state, "dealer", None)
     seats = tuple(
         SeatView(
             name=names[seat], score=scores[seat], is_dealer=seat == dealer,
-            is_turn=seat == prompt.seat and not game.is_terminal(state),
-            note=public.notes[seat] if seat < len(public.notes) else "",
+            is_turn=seat == prompt.seat and not finished,
+            note=words(public.notes[seat]) if seat < len(public.notes) else "",
         )
         for seat in range(len(scores))
     )
-    text = with_names(prompt.text, names)
+    text = words(prompt.text)
     if collecting:
         text = f"{text} ({collecting})"
+    # once the game is over an empty trick ("Trick 6" after five tricks) is not shown
+    play_label = public.play_label if public.play_cards or not finished else ""
     return TableView(
         game=game.title, seats=seats, prompt=text, choices=prompt.choices, selected=choice_index,
         status=public.status,
         centre_label=public.centre_label, centre_cards=card_text(public.centre_cards),
-        play_label=public.play_label, play_cards=card_text(public.play_cards),
-        last_score=with_names(last_score if last_score != prompt.text else "", names), warning=with_names(warning, names), finished=game.is_terminal(state),
+        play_label=play_label, play_cards=card_text(public.play_cards),
+        score_log=tuple(words(line) for line in score_log), log_page=log_page, log_fresh=log_fresh,
+        warning=words(warning), finished=finished,
     )

@@ -19,3 +19,7 @@ class DeviceUnavailable(CardtableError, OSError):
 
 class PanelClosed(CardtableError, RuntimeError):
     """The button/LED panel was used after :meth:`TablePanel.close`."""
+
+
+class NoGpioPins(DeviceUnavailable):
+    """This machine has no GPIO pins gpiozero can drive (not a Raspberry Pi, or no pin library)."""

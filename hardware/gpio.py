@@ -10,17 +10,50 @@ caller, and then puts the LED back to what :meth:`TablePanel.show_turn` last ask
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from hardware.errors import DeviceUnavailable, PanelClosed, PinConfigError
+from hardware.errors import NoGpioPins, PanelClosed, PinConfigError
 from hardware.pins import PanelPins, parse_panel_config
+
+log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 _STOP = object()   # tells the refusal worker to end
+
+NO_GPIO_PINS = (
+    "there are no GPIO pins here: this is not a Raspberry Pi, or its pin library is missing (on a "
+    "Pi: sudo apt install python3-lgpio). So the buttons, seat LEDs and buzzer of [gpio] cannot "
+    "work here: leave [gpio] out of the configuration to run the table without them, or set "
+    "GPIOZERO_PIN_FACTORY=mock to try it with simulated pins")
+
+
+def default_pin_factory():
+    """gpiozero's pin factory for this machine (``GPIOZERO_PIN_FACTORY``, else the first that
+    loads), chosen once. gpiozero warns of every library it falls back from; those notes go to the
+    debug log, and a machine with none is said once, in words.
+
+    :raises NoGpioPins: no pin factory can be loaded here.
+    """
+    from gpiozero import Device
+    from gpiozero.exc import BadPinFactory, PinFactoryFallback
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PinFactoryFallback)
+        try:
+            Device.ensure_pin_factory()
+        except (BadPinFactory, ImportError) as exc:
+            tried = "; ".join(str(w.message) for w in caught)
+            log.debug("no pin factory: %s (%s)", exc, tried)
+            raise NoGpioPins(NO_GPIO_PINS) from exc
+    for note in caught:
+        log.debug("gpiozero: %s", note.message)
+    return Device.pin_factory
 
 
 @dataclass(frozen=True)
@@ -80,13 +113,14 @@ class TablePanel:
     :param events: the queue presses go to; pass the controller's queue to merge inputs.
     :param refusal: the blink/beep pattern of :meth:`refuse`.
     :raises PinConfigError: a pin is misconfigured, named by its key.
-    :raises DeviceUnavailable: gpiozero cannot drive a pin here (no pin factory, pin busy).
+    :raises NoGpioPins: this machine has no GPIO pins (said once, with what it means).
     """
 
     def __init__(self, config: Mapping[str, object] | PanelPins, *, pin_factory=None,
                  clock: Clock = time.monotonic, events: queue.Queue | None = None,
                  refusal: RefusalPattern = RefusalPattern()) -> None:
         self.pins = config if isinstance(config, PanelPins) else parse_panel_config(config)
+        pin_factory = pin_factory or default_pin_factory()
         self.events: queue.Queue = events if events is not None else queue.Queue()
         self._clock = clock
         self._refusal = refusal
@@ -116,14 +150,10 @@ class TablePanel:
 
     def _open(self, key: str, kind: str, gpio: int, pin_factory, **kwargs):
         import gpiozero
-        from gpiozero.exc import BadPinFactory, GPIOZeroError
+        from gpiozero.exc import GPIOZeroError
 
         try:
             device = getattr(gpiozero, kind)(gpio, pin_factory=pin_factory, **kwargs)
-        except BadPinFactory as exc:
-            raise DeviceUnavailable(
-                f"gpio.{key}: no GPIO pin driver here ({exc}); on a Pi install lgpio, elsewhere "
-                "set GPIOZERO_PIN_FACTORY=mock") from exc
         except GPIOZeroError as exc:
             raise PinConfigError(f"gpio.{key}: GPIO{gpio} cannot be used as a {kind}: {exc}") from exc
         self._devices.append(device)

@@ -18,9 +18,10 @@ from hardware.errors import PinConfigError
 #: The buttons a table may have. The controller decides what each means in the current prompt.
 KNOWN_BUTTONS: dict[str, str] = {
     "ok": "confirm the highlighted choice; continue after a score or a message",
-    "left": "highlight the previous choice shown on the display",
-    "right": "highlight the next choice shown on the display",
+    "left": "highlight the previous choice shown on the display; with no choice, an older score in the log",
+    "right": "highlight the next choice shown on the display; with no choice, a newer score in the log",
     "undo": "take back the last accepted action",
+    "log": "page back through the scoring log, one score at a time",
     "go": "cribbage: say go (no card can be played)",
     "pass": "pass (bidding, or declining an offer)",
     "stand": "All Fours: the eldest hand stands",

@@ -28,10 +28,14 @@ class TableView:
 
     ``centre_label``/``centre_cards``: the face-up card(s) that set the hand, e.g. "Starter" ["5H"],
     "Trump" ["QS"], "Up-card", or Le Quinze's table cards. ``play_label``/``play_cards``: the trick
-    in progress or the cribbage count ("Count 23", ["7H", "9C", "7D"]). ``last_score`` is the latest
-    scoring breakdown as words; ``warning`` a refused play or a detected revoke, worded for people.
-    Cards are given as text ("10H", "V2R") so displays need no card types. ``selected`` is the
-    choice that the ok button would take, moved by the left/right buttons (``None``: none).
+    in progress or the cribbage count ("Count 23", ["7H", "9C", "7D"]). ``score_log`` is the short
+    scoring log, newest last: one sentence per change of a score, led by the change and giving its
+    breakdown ("+6 Ann: fifteen two, fifteen four, and a pair is six"); ``log_page`` is the entry
+    the buttons have paged back to (``None``: following the newest), ``log_fresh`` how many of the
+    newest entries the last move made (displays keep them in sight until the next move). ``warning`` is a refused play
+    or a detected revoke, worded for people. Cards are given as text ("10H", "brown 7") so displays
+    need no card types. ``selected`` is the choice that the ok button would take, moved by the
+    left/right buttons (``None``: none).
     """
 
     game: str
@@ -43,7 +47,9 @@ class TableView:
     centre_cards: tuple[str, ...] = ()
     play_label: str = ""
     play_cards: tuple[str, ...] = ()
-    last_score: str = ""
+    score_log: tuple[str, ...] = ()
+    log_page: int | None = None   # index in ``score_log`` paged to with the buttons
+    log_fresh: int = 0            # how many of the newest entries the last accepted action made
     warning: str = ""
     finished: bool = False
     selected: int | None = None   # index in ``choices`` the left/right buttons have highlighted

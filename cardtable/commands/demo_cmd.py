@@ -1,20 +1,29 @@
-"""``cardtable demo``: a whole game between bots at a simulated table, through the real pipeline."""
+"""``cardtable demo``: a whole game between bots at a simulated table, through the real pipeline.
+
+Every score is said as it is made, in order, one line each, led by the change ("+6 Seat 1:
+fifteen two, ..."): on a terminal above the live table, and alone when the output is piped.
+"""
 
 from __future__ import annotations
 
 import sys
 import time
 
-from cardtable.demo import INPUTS, run_demo
+from cardtable.demo import INPUTS, check_players, run_demo
+from engine.game import all_games, get_game
 
 
 def register(subparsers) -> None:
+    games = ", ".join(sorted(game.name for game in all_games()))
     parser = subparsers.add_parser("demo", help="play a whole game between bots on simulated devices")
-    parser.add_argument("--game", default="cribbage", help="which game (see 'cardtable games')")
-    parser.add_argument("--players", type=int, default=None, help="how many seats (default: the game's smallest)")
-    parser.add_argument("--input", choices=INPUTS, default="camera", help="simulated camera or RFID readers")
-    parser.add_argument("--seed", type=int, default=1, help="the shuffle's seed, to replay a game")
-    parser.add_argument("--out", default="out/demo", help="folder for the journal and display snapshots")
+    parser.add_argument("--game", default="cribbage", metavar="GAME",
+                        help=f"which game: {games} (default: %(default)s; see 'cardtable games')")
+    parser.add_argument("--players", type=int, default=None,
+                        help="how many seats (default: the game's smallest; 'cardtable games' lists each game's)")
+    parser.add_argument("--input", choices=INPUTS, default="camera",
+                        help="simulated camera or RFID readers (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=1, help="the shuffle's seed, to replay a game (default: %(default)s)")
+    parser.add_argument("--out", default="out/demo", help="folder for the journal and display snapshots (default: %(default)s)")
     parser.add_argument("--pace", type=float, default=None, metavar="S",
                         help="seconds to pause after each move, to watch it (default 0.05 on a terminal, else 0)")
     parser.set_defaults(func=run)
@@ -27,21 +36,26 @@ def run(args) -> int:
 
     console = Console()
     display = TerminalDisplay(console) if console.is_terminal else None
-    last_text = []
-
     pace = args.pace if args.pace is not None else (0.05 if display else 0.0)
+    said = {"scores": 0, "warning": ""}
+
+    def say(line: str) -> None:
+        console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
 
     def narrate(move, controller):
         time.sleep(pace)
-        if display is None:
-            view = controller.view()
-            line = view.last_score or view.warning
-            if line and line != (last_text[-1] if last_text else None):
-                print(f"  {line}")
-                last_text.append(line)
+        view = controller.view()
+        new = controller.score_log.count - said["scores"]
+        said["scores"] = controller.score_log.count
+        for line in view.score_log[len(view.score_log) - new:] if new > 0 else ():
+            say(line)
+        if view.warning and view.warning != said["warning"]:
+            say(f"! {view.warning}")
+        said["warning"] = view.warning
 
-    print(f"cardtable demo: {args.game}, {args.input} input, seed {args.seed}", flush=True)
-    result = run_demo(args.game, players=args.players, seed=args.seed, input_kind=args.input,
+    players = check_players(get_game(args.game), args.players)        # a wrong game or count: said first
+    print(f"cardtable demo: {args.game}, {players} players, {args.input} input, seed {args.seed}", flush=True)
+    result = run_demo(args.game, players=players, seed=args.seed, input_kind=args.input,
                       out_dir=args.out, displays=[display] if display else [], on_move=narrate)
     print(f"\n{result.game}: {result.outcome}")
     print(f"Scores: {', '.join(map(str, result.scores))} "

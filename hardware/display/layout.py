@@ -1,11 +1,15 @@
 """The pure renderer: one :class:`~hardware.view.TableView` to one Pillow image of any panel size.
 
-Sections (scores, the table's cards, a warning, the prompt, the choices, the last score, a header)
-get their room by priority: the scores always, then a warning, the prompt and its choices, the
-cards on the table, the last scoring, the header. A section that gets no room is listed in
+Sections (scores, the table's cards, a warning, the prompt, the choices, the scoring log, a header)
+get their room by priority: the scores always, then a warning, a scoring log entry paged to with
+the buttons, the prompt and its choices, the scores the last move made, the cards on the table,
+older scores (in what room is left), the header. A section that gets no room is listed in
 ``Frame.dropped``; text that does not fit is wrapped, and cut with an ellipsis only at the last
-line it may use. Small panels (128x64) use a compact style: plain text, highlights inverted.
-Landscape panels (320x240, HDMI) put the scores in a column on the left.
+line it may use. Small panels (128x64) use a compact style: plain text, highlights inverted, and
+a scoring log entry paged to takes the whole panel while it is read.
+Landscape panels (320x240, HDMI) put the scores in a column on the left, each name beside its
+score or, when the names do not fit there, above it. Where a name still does not fit, it is
+written in a shorter form that tells it from the other seats' names (:mod:`hardware.display.names`).
 """
 
 from __future__ import annotations
@@ -16,11 +20,13 @@ from dataclasses import dataclass
 from PIL import Image
 
 from hardware.display.fonts import font, line_height
+from hardware.display.names import name_forms
 from hardware.display.sheet import Box, Frame, Sheet
 from hardware.display.text import width, wrap
 from hardware.view import SeatView, TableView
 
 MODES = ("1", "L", "RGB", "RGBA")
+_LOG_SHOWN = 6          # the newest scoring log entries a panel with room shows at once
 
 
 @dataclass(frozen=True)
@@ -48,12 +54,12 @@ def metrics(width_px: int, height_px: int) -> Metrics:
 @dataclass
 class _Section:
     name: str
-    priority: int
+    priority: float
     unit: int                      # pixels per line or row
     extra: int                     # fixed pixels (padding)
     wanted: int                    # lines it would like
     paint: Callable[[Box, int], None]
-    minimum: int = 1
+    minimum: int = 1               # 0: only given room once every other section has its lines
 
 
 def render(view: TableView, width_px: int, height_px: int, mode: str = "RGB") -> Image.Image:
@@ -89,6 +95,9 @@ class _Layout:
 
     def run(self) -> None:
         m, top = self.m, 0
+        if m.compact and self.v.log_page is not None and 0 <= self.v.log_page < len(self.v.score_log):
+            self._place([self._log_section(self.w)], (0, 0, self.w, self.h))   # the whole panel to read it
+            return
         side = not m.compact and self.w >= 1.3 * self.h
         if not m.compact:
             top = self._header()
@@ -105,17 +114,21 @@ class _Layout:
         x0, y0, x1, y1 = box
         granted: dict[str, int] = {}
         used = 0
-        for sec in sorted(sections, key=lambda sec: sec.priority):
-            need = sec.extra + sec.minimum * sec.unit + (self.m.gap if granted else 0)
-            if used + need <= y1 - y0:
+        order = sorted(sections, key=lambda sec: sec.priority)
+        for sec in order:                 # first every section's least, in order of priority
+            need = sec.extra + max(1, sec.minimum) * sec.unit + (self.m.gap if granted else 0)
+            if sec.minimum and used + need <= y1 - y0:
                 granted[sec.name] = sec.minimum
                 used += need
-            else:
-                self.s.frame.dropped.append(sec.name)
-        for sec in sorted(sections, key=lambda sec: sec.priority):
+        for sec in order:                 # then more lines; a section with no least only now
+            need = sec.extra + sec.unit + (self.m.gap if granted else 0)
+            if sec.name not in granted and not sec.minimum and used + need <= y1 - y0:
+                granted[sec.name] = 1
+                used += need
             while sec.name in granted and granted[sec.name] < sec.wanted and used + sec.unit <= y1 - y0:
                 granted[sec.name] += 1
                 used += sec.unit
+        self.s.frame.dropped += [sec.name for sec in order if sec.name not in granted]
         y = y0
         for sec in sections:
             if sec.name in granted:
@@ -150,11 +163,8 @@ class _Layout:
         if v.choices:
             out.append(_Section("choices", 3, self._pill_height() + m.gap, -m.gap,
                                 self._pill_rows_wanted(width_px), self._choices))
-        if v.last_score:
-            lines = len(wrap(v.last_score, self.small, text_w)[0])
-            out.append(_Section("last_score", 5, line_height(self.small), 0, lines,
-                                lambda box, n: self._paragraph("last_score", v.last_score, box, n,
-                                                               self.small, "muted")))
+        if v.score_log:
+            out.append(self._log_section(text_w))
         return out
 
     # -- header and scores --------------------------------------------------------------------------
@@ -176,52 +186,95 @@ class _Layout:
     def _cell_height(self) -> int:
         return line_height(self.bold) + (0 if self.m.compact else 2 * self.m.pad)
 
+    def _badge_width(self) -> int:
+        """Pixels the dealer badge takes beside a name (kept free on every seat, so the names
+        keep their form when the deal passes)."""
+        if not any(seat.is_dealer for seat in self.v.seats):
+            return 0
+        return width(self.small, "D") + 3 * self.m.pad + 1
+
+    def _names(self, room: int) -> list[str]:
+        """Each seat's name in its longest form that fits ``room`` pixels and tells it apart."""
+        names = [seat.name for seat in self.v.seats]
+        fitted = []
+        for seat in range(len(names)):
+            forms = name_forms(names, seat)
+            fitted.append(next((form for form in forms if width(self.bold, form) <= room), forms[-1]))
+        return fitted
+
+    def _beside_room(self, cell_w: int, score_font) -> int:
+        """Pixels a name has on the line of its score."""
+        score_w = max(width(score_font, str(seat.score)) for seat in self.v.seats)
+        return cell_w - score_w - 3 * self.m.pad - 2 - self._badge_width()
+
     def _score_grid(self, box: Box, cols: int) -> None:
         x0, y0, x1, _ = box
         cell_w = (x1 - x0 - (cols - 1) * self.m.gap) // cols
         cell_h = self._cell_height()
+        names = self._names(self._beside_room(cell_w, self.bold))
         for n, seat in enumerate(self.v.seats):
             row, col = divmod(n, cols)
             cx = x0 + col * (cell_w + self.m.gap)
             cy = y0 + row * cell_h
-            self._seat((cx, cy, cx + cell_w, cy + cell_h - (0 if self.m.compact else 1)), seat,
-                       self.bold, self.bold, note=False)
+            self._seat((cx, cy, cx + cell_w, cy + cell_h - (0 if self.m.compact else 1)), seat, names[n],
+                       self.bold)
+
+    def _font_within(self, height: int, most: int):
+        """The largest bold font, at most ``most`` px, whose lines fit ``height`` pixels (10 px at least)."""
+        size = most
+        while size > 10 and line_height(font(size, bold=True)) > height:
+            size -= 1
+        return font(size, bold=True)
 
     def _score_column(self, box: Box) -> None:
+        """One seat per row: the name beside a big score where every name fits there, else each
+        name on a line above its score, else shorter names beside the scores."""
         x0, y0, x1, y1 = box
-        seats = self.v.seats
-        big = font(self.m.big, bold=True)
-        ideal = max(line_height(big), line_height(self.bold) + line_height(self.small)) + 2 * self.m.pad
-        row_h = min(ideal, (y1 - y0) // max(1, len(seats)))
-        if row_h < ideal:
-            big = font(max(10, row_h - 2 * self.m.pad), bold=True)
+        seats, m = self.v.seats, self.m
+        space = (y1 - y0) // max(1, len(seats))
+        name_h = line_height(self.bold)
+        ideal = max(line_height(font(m.big, bold=True)), name_h + line_height(self.small)) + 2 * m.pad
+        row_h = min(ideal, space)
+        big = self._font_within(row_h - 2 * m.pad, m.big)
+        full = [seat.name for seat in seats]
+        names, stacked = self._names(self._beside_room(x1 - x0, big)), False
+        stacked_h = min(space, name_h + line_height(font(m.big, bold=True)) + 2 * m.pad)
+        if names != full and stacked_h - name_h - 2 * m.pad >= name_h:
+            row_h, stacked = stacked_h, True
+            big = self._font_within(row_h - name_h - 2 * m.pad, m.big)
+            names = self._names(x1 - x0 - 2 * m.pad - 2 - self._badge_width())
         for n, seat in enumerate(seats):
             top = y0 + n * row_h
-            self._seat((x0, top, x1, top + row_h - self.m.gap), seat, self.bold, big,
-                       note=row_h >= ideal)
+            self._seat((x0, top, x1, top + row_h - m.gap), seat, names[n], big, stacked=stacked,
+                       note=stacked or row_h >= ideal)
 
-    def _seat(self, box: Box, seat: SeatView, name_font, score_font, note: bool) -> None:
+    def _seat(self, box: Box, seat: SeatView, name: str, score_font, *, stacked: bool = False,
+              note: bool = False) -> None:
+        """One seat's cell: ``name`` (already fitted) with the dealer badge, the score, the note;
+        ``stacked`` puts the name on a line of its own above the score and the note."""
         x0, y0, x1, y1 = box
-        pad = self.m.pad
+        pad, name_font = self.m.pad, self.bold
         ink = "accent_fg" if seat.is_turn else "fg"
         if seat.is_turn or not self.m.compact:
             self.s.rect(box, "accent" if seat.is_turn else "panel", radius=pad)
-        score = self.s.text("score", str(seat.score), x1 - pad - 1, (y0 + y1) // 2, score_font, ink,
+        name_h = line_height(name_font)
+        low = y0 + pad + name_h if stacked else y0           # the score's part of the cell
+        score = self.s.text("score", str(seat.score), x1 - pad - 1, (low + y1) // 2, score_font, ink,
                             x1 - x0, anchor="rm")
-        room = score.box[0] - x0 - 3 * pad
-        badge = width(self.small, "D") + 2 * pad if seat.is_dealer else 0
-        two_lines = note and seat.note
-        name_y = y0 + pad + line_height(name_font) // 2 if two_lines else (y0 + y1) // 2
-        name = self.s.text("name", seat.name, x0 + pad + 1, y0 + pad if two_lines else name_y, name_font,
-                           ink, room - badge - pad, anchor="la" if two_lines else "lm")
+        two_lines = stacked or note and seat.note
+        name_y = y0 + pad + name_h // 2 if two_lines else (y0 + y1) // 2
+        room = (x1 - pad - 1 if stacked else score.box[0] - pad) - x0 - pad - 1 - self._badge_width()
+        drawn = self.s.text("name", name, x0 + pad + 1, name_y, name_font, ink, room, anchor="lm")
         if seat.is_dealer:
-            bx = name.box[2] + pad + 1
+            badge = width(self.small, "D") + 2 * pad
+            bx = drawn.box[2] + pad + 1
             self.s.rect((bx, name_y - line_height(self.small) // 2, bx + badge,
                          name_y + line_height(self.small) // 2), "badge", radius=pad)
             self.s.text("dealer", "D", bx + badge // 2, name_y, self.small, "badge_fg", badge, anchor="mm")
-        if two_lines:
-            self.s.text("note", seat.note, x0 + pad + 1, y0 + pad + line_height(name_font),
-                        self.small, "accent_fg" if seat.is_turn else "muted", room, anchor="la")
+        if note and seat.note:
+            note_y = (low + y1) // 2 if stacked else y0 + pad + name_h + line_height(self.small) // 2
+            self.s.text("note", seat.note, x0 + pad + 1, note_y, self.small,
+                        "accent_fg" if seat.is_turn else "muted", score.box[0] - x0 - 3 * pad, anchor="lm")
 
     # -- the table ----------------------------------------------------------------------------------
 
@@ -277,6 +330,43 @@ class _Layout:
                 self.s.chip_row(role, line_label, line_cards, (x0, y, x1, y + h), self.body, self.small,
                                 chips=not self.m.compact)
                 y += h + (self.m.gap if not self.m.compact else 0)
+
+    # -- the scoring log ----------------------------------------------------------------------------
+
+    def _log_section(self, text_w: int) -> _Section:
+        """The entry paged to (ahead of the prompt: a person asked for it), or the newest entries:
+        ahead of the table's cards when the last move made them, else in what room is left."""
+        v, m = self.v, self.m
+        page = v.log_page
+        if page is not None and 0 <= page < len(v.score_log):
+            text = f"{page + 1}/{len(v.score_log)} {v.score_log[page]}"
+            fill = None if m.compact else "panel"
+            inset = m.pad if fill else 0
+            lines = len(wrap(text, self.body, text_w - 2 * inset)[0])
+            return _Section("log", 1.5, line_height(self.body), 2 * inset, lines,
+                            lambda box, n: self._paragraph("log", text, box, n, self.body, "fg", fill),
+                            minimum=min(lines, 2))
+        lines = sum(len(wrap(entry, self.small, text_w)[0]) for entry in v.score_log[-_LOG_SHOWN:])
+        if v.log_fresh:     # the last move scored: its sentence stays in sight until the next move
+            return _Section("log", 3.5, line_height(self.small), 0, lines, self._log_entries)
+        return _Section("log", 5, line_height(self.small), 0, lines, self._log_entries, minimum=0)
+
+    def _log_entries(self, box: Box, rows: int) -> None:
+        """The newest entries that fit in ``rows`` lines, newest last and brightest."""
+        x0, y0, x1, _ = box
+        shown: list[tuple[list[str], bool]] = []
+        used = 0
+        for entry in reversed(self.v.score_log):
+            lines, cut = wrap(entry, self.small, x1 - x0, None if shown else rows)
+            if used + len(lines) > rows:
+                break
+            shown.insert(0, (lines, cut))
+            used += len(lines)
+        y = y0
+        for n, (lines, cut) in enumerate(shown):
+            newest = n == len(shown) - 1
+            self.s.lines("log", lines, x0, y, self.small, "fg" if newest else "muted", x1 - x0, cut)
+            y += len(lines) * line_height(self.small)
 
     # -- text blocks and choices --------------------------------------------------------------------
 

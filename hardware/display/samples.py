@@ -30,14 +30,16 @@ VIEWS: dict[str, TableView] = {
                SeatView("Cy", 87, is_turn=True, note="partner of Ann"), SeatView("Di", 74, note="partner of Bob")),
         prompt="Cy: play a card or say go", choices=("Go",), selected=0,
         centre_label="Starter", centre_cards=("5H",), play_label="Count 23", play_cards=("7H", "9C", "7D"),
-        last_score="Bob: fifteen 2, pair 2 = 4"),
+        score_log=("+2 Ann: fifteen two", "+1 Di: one for the go",
+                   "+4 Bob: fifteen two, and a pair is four")),
     "all_fours_beg": TableView(
         game="All Fours", status="Hand 3 · game to 7",
         seats=(SeatView("Seat 1", 4, is_turn=True), SeatView("Seat 2", 6, is_dealer=True)),
         prompt="Seat 1, eldest hand: look at your cards, then stand to play the trump turned up, "
                "or beg the dealer for a new trump",
         choices=("Stand", "Beg"), selected=1, centre_label="Trump", centre_cards=("QS",),
-        last_score="Last hand: High Seat 2, Low Seat 1, Jack Seat 2, Game Seat 2"),
+        score_log=("+1 Seat 2 scores 1: high", "+1 Seat 1 scores 1: low",
+                   "+2 Seat 2 scores 2: jack, and game")),
     "refused_play": TableView(
         game="Le Quinze", status="Round 4 of 10",
         seats=(SeatView("Alice", 12), SeatView("Benoît", 9, is_turn=True, is_dealer=True),
@@ -45,6 +47,22 @@ VIEWS: dict[str, TableView] = {
         prompt="Benoît: take cards from the table that add up to 15",
         centre_label="Table", centre_cards=("7C", "8D", "AS", "3H", "KH", "2C"),
         warning="Benoît cannot play 9S: it is Alice's turn. Take the card back."),
+    "cribbage_final": TableView(
+        game="Cribbage", status="Hand 9, game to 121", finished=True,
+        seats=(SeatView("Seat 1", 100), SeatView("Seat 2", 125), SeatView("Seat 3", 100),
+               SeatView("Seat 4", 125, is_dealer=True)),
+        prompt="Seat 2 and Seat 4 win 125 to 100", centre_label="Starter", centre_cards=("5H",),
+        score_log=("+8 Seat 1: fifteen two, fifteen four, fifteen six, and a pair is eight",
+                   "+6 Seat 2: a pair royal is six", "+2 Seat 3: thirty-one is two",
+                   "+1 Seat 4: one for last card")),
+    "its15_log_paged": TableView(
+        game="It's 15", status="Round 3 of 10",
+        seats=(SeatView("Ann", 12, note="starts"), SeatView("Bob", 6, is_turn=True, note="in for 2"),
+               SeatView("Cy", 9)),
+        prompt="Bob: match the bid of 2, or pass", choices=("match", "raise", "pass"),
+        centre_label="Centre", centre_cards=("green 4",), play_label="Pot 2", play_cards=("red 1", "red 1"),
+        score_log=("+5 Ann wins round 1 and 5 points", "-2 Ann bids 2", "+0 Cy wins round 2 and 0 points"),
+        log_page=0),
 }
 
 

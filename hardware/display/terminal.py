@@ -2,6 +2,8 @@
 
 On an interactive terminal it is a ``rich.live.Live`` panel updated in place; when the output is
 not a terminal (a log, a pipe, a test's recording console) each changed view is printed once.
+The panel keeps one width (:data:`PANEL_WIDTH`, or the terminal's if narrower) whatever it shows,
+so it does not jump about from move to move.
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ from hardware.display.base import ClosingDisplay
 from hardware.display.text import card_label
 from hardware.view import TableView
 
+PANEL_WIDTH = 76      # characters
+LOG_SHOWN = 4         # the newest scoring log entries shown under the prompt
 
-def table_panel(view: TableView) -> Panel:
-    """The rich renderable of ``view``."""
+
+def table_panel(view: TableView, width: int = PANEL_WIDTH) -> Panel:
+    """The rich renderable of ``view``, ``width`` characters wide."""
     scores = Table.grid(padding=(0, 2))
     for _ in range(4):
         scores.add_column()
@@ -48,11 +53,15 @@ def table_panel(view: TableView) -> Panel:
             line.append(f" {choice} ", style="reverse bold" if index == view.selected else "")
             line.append(" ")
         parts.append(line)
-    if view.last_score:
-        parts.append(Text(view.last_score, style="dim italic"))
+    page = view.log_page
+    if page is not None and 0 <= page < len(view.score_log):
+        parts.append(Text(f"{page + 1}/{len(view.score_log)} {view.score_log[page]}", style="reverse"))
+    else:
+        parts += [Text(entry, style="italic" if n == len(view.score_log) - 1 else "dim italic")
+                  for n, entry in enumerate(view.score_log) if n >= len(view.score_log) - LOG_SHOWN]
     status = "game over" if view.finished else view.status
     return Panel(Group(*parts), title=f"[bold]{view.game}[/]",
-                 subtitle=status or None, border_style="green", expand=False)
+                 subtitle=status or None, border_style="green", width=width)
 
 
 class TerminalDisplay(ClosingDisplay):
@@ -79,13 +88,14 @@ class TerminalDisplay(ClosingDisplay):
         if view == self._last:
             return
         self._last = view
+        panel = table_panel(view, min(PANEL_WIDTH, self.console.width))
         if not self._live_wanted:
-            self.console.print(table_panel(view))
+            self.console.print(panel)
         elif self._live is None:
-            self._live = Live(table_panel(view), console=self.console, auto_refresh=False)
+            self._live = Live(panel, console=self.console, auto_refresh=False)
             self._live.start(refresh=True)
         else:
-            self._live.update(table_panel(view), refresh=True)
+            self._live.update(panel, refresh=True)
 
     def _release(self) -> None:
         if self._live is not None:

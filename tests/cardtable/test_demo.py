@@ -1,11 +1,14 @@
 """The demo's whole pipeline for every game: bots, simulated devices, controller, journal, displays."""
 
+import re
+
 import pytest
 
 from cardtable.cli import main
 from cardtable.demo import run_demo
 from cardtable.journal import Journal
-from engine.game import all_games
+from cardtable.view import score_lines
+from engine.game import all_games, get_game
 
 SETUPS = sorted((g.name, n) for g in all_games() for n in g.players)
 
@@ -36,3 +39,74 @@ def test_demo_command_prints_the_result_and_where_things_were_written(tmp_path, 
     assert "the same as the dealt game" in out
     assert f"Journal: {tmp_path / 'journal.sqlite'}" in out
     assert "Display snapshots:" in out
+
+
+LINE = re.compile(r"^  ([+-]\d+) Seat (\d+)\b")
+
+
+def side(game, players: int, seat: int) -> int:
+    """Partners share a score: four-handed Cribbage is played as two partnerships."""
+    return seat % 2 if game.name == "cribbage" and players == 4 else seat
+
+
+@pytest.mark.parametrize("game, players", [("cribbage", 2), ("cribbage", 4), ("allfives", 3), ("fifteen", 2),
+                                           ("quinze", 4), ("its15", 3)])
+def test_piped_demo_says_every_point_scored_and_they_add_up_to_the_final_scores(game, players, tmp_path, capsys):
+    """Piped, the demo once printed only the last score of each move (41 of 63 Cribbage lines)."""
+    assert main(["demo", "--input", "rfid", "--game", game, "--players", str(players), "--seed", "2",
+                 "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    final = [int(n) for n in next(line for line in out if line.startswith("Scores: "))[8:].split(" (")[0].split(", ")]
+    rules = get_game(game)
+    start = rules.scores(rules.new_game(players, seed=2))
+    said = [0] * players
+    for line in out:
+        if match := LINE.match(line):
+            said[side(rules, players, int(match.group(2)) - 1)] += int(match.group(1))
+    for seat in range(players):
+        assert start[seat] + said[side(rules, players, seat)] == final[seat], (seat, said, final)
+    if game == "cribbage":
+        assert any("for last card" in line for line in out)
+
+
+def test_the_display_log_holds_every_score_of_a_move(tmp_path):
+    """The pone's hand, the dealer's and "one for last card" each reach the log; its newest
+    entries equal what the engine said."""
+    logged = []
+
+    def watch(move, controller):
+        view = controller.view()
+        new = controller.score_log.count - len(logged)
+        logged.extend(view.score_log[len(view.score_log) - new:] if new > 0 else ())
+
+    result = run_demo("cribbage", players=2, input_kind="rfid", seed=2, out_dir=tmp_path, on_move=watch)
+    assert result.agrees
+    with Journal(result.journal) as journal:
+        steps = journal.replay(result.game_id).steps
+    said = score_lines(e for _, events in steps for e in events)
+    assert logged == said and len(said) == sum(e.kind == "score" for _, events in steps for e in events)
+    assert any("for last card" in line for line in logged)
+
+
+@pytest.mark.parametrize("players", ["0", "5", "-1"])
+def test_a_player_count_the_game_is_not_played_by_is_refused_in_words(players, tmp_path, capsys):
+    assert main(["demo", "--input", "rfid", "--players", players, "--out", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert err == f"cardtable: error: Cribbage is played by 2, 3 or 4 players, not {players}\n" and not out
+    assert not (tmp_path / "journal.sqlite").exists()
+
+
+def test_a_demo_folder_that_cannot_be_made_is_said_in_words(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert main(["demo", "--input", "rfid", "--out", str(blocker / "demo")]) == 2
+    err = capsys.readouterr().err
+    assert "Errno" not in err and f"cannot write the folder {blocker / 'demo'}: a part of" in err
+
+
+def test_demo_help_lists_the_games_and_the_defaults(capsys):
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "allfives, cribbage, fifteen, its15, quinze (default: cribbage" in text
+    assert "(default: camera)" in text and "(default: out/demo)" in text

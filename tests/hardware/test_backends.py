@@ -11,6 +11,7 @@ from PIL import Image
 from rich.console import Console
 
 from hardware.display import open_display, open_displays, parse_display_config, reserved_pins
+from hardware.display.layout import render_frame
 from hardware.display.samples import VIEWS
 from hardware.display.terminal import TerminalDisplay
 from hardware.errors import DeviceUnavailable, DisplayConfigError
@@ -77,7 +78,28 @@ def test_terminal_view_text_has_scores_prompt_and_cards():
     assert text.count("Cy: play a card or say go") == 2
     assert all(f"{seat.name}" in text and str(seat.score) in text for seat in VIEW.seats)
     assert "Count 23" in text and "7♥" in text and "5♥" in text and "(dealer)" in text
-    assert "Bob cannot play 5S" in text and "Bob: fifteen 2" in text
+    assert "Bob cannot play 5S" in text and "+4 Bob: fifteen two, and a pair is four" in text
+    assert "+2 Ann: fifteen two" in text                 # older log entries stay on the panel
+
+
+def test_the_terminal_panel_keeps_its_width_from_move_to_move():
+    """It used to size itself to its content and so changed width on every move."""
+    console = Console(record=True, width=120, file=io.StringIO())
+    with open_display({"kind": "terminal"}, console=console) as terminal:
+        for view in VIEWS.values():
+            terminal.show(view)
+            terminal.show(replace(view, prompt="Go", choices=(), score_log=(), warning=""))
+    borders = [line for line in console.export_text().splitlines() if line.startswith(("╭", "╰"))]
+    assert len(borders) == 4 * len(VIEWS)
+    assert {len(line) for line in borders} == {76}
+
+
+def test_the_terminal_shows_the_log_entry_paged_to():
+    console = Console(record=True, width=80, file=io.StringIO())
+    with open_display({"kind": "terminal"}, console=console) as terminal:
+        terminal.show(replace(VIEW, log_page=0))
+    text = console.export_text()
+    assert "1/3 +2 Ann: fifteen two" in text and "+1 Di: one for the go" not in text
 
 
 def test_terminal_live_updates_in_place():
@@ -136,3 +158,17 @@ def test_display_pins_are_reserved_for_the_panel_check():
     assert set(reserved_pins(parse_display_config({"kind": "luma", "driver": "ssd1306"}))) == {2, 3}
     with pytest.raises(Exception, match=r"gpio.buzzer: GPIO18 is used by the ili9341 display \(backlight\)"):
         parse_panel_config({"buzzer": 18}, reserved=spi)
+
+
+@pytest.mark.parametrize("width, height, mode", PANELS)
+def test_a_four_player_final_at_three_digit_scores_tells_every_seat_apart_on_luma_panels(width, height, mode, tmp_path):
+    final = VIEWS["cribbage_final"]
+    with open_display({"kind": "luma", "driver": "dummy", "width": width, "height": height,
+                       "mode": mode}) as display:
+        display.show(final)
+        image = display.device.image
+    image.save(tmp_path / f"final_{width}x{height}.png")
+    expected, frame = render_frame(final, width, height, mode)
+    assert image.tobytes() == expected.tobytes()
+    names = [d.text for d in frame.texts if d.role == "name"]
+    assert names == (["S1", "S2", "S3", "S4"] if width < 240 else ["Seat 1", "Seat 2", "Seat 3", "Seat 4"])

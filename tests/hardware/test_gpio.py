@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import queue
 
 import pytest
 from gpiozero import Button
 
-from hardware.errors import PanelClosed, PinConfigError
+from hardware.errors import NoGpioPins, PanelClosed, PinConfigError
 from hardware.gpio import ButtonPress, Debouncer, RefusalPattern, TablePanel
 
 CONFIG = {"buttons": {"ok": 5, "left": 6, "right": 13, "undo": 19, "go": 26},
@@ -153,3 +154,18 @@ def test_bad_seat_numbers_are_refused(panel):
     for seat in (-1, "1", True):
         with pytest.raises(ValueError, match="seat must be"):
             panel.show_turn(seat)
+
+
+def test_off_a_pi_the_missing_pins_are_said_once_without_gpiozeros_fallback_warnings(monkeypatch, recwarn):
+    """gpiozero warned once per pin library it fell back from (eight lines) before failing."""
+    from gpiozero import Device
+
+    if os.path.exists("/proc/device-tree/model"):
+        pytest.skip("this machine may have GPIO pins")
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr(Device, "pin_factory", None)
+    with pytest.raises(NoGpioPins) as caught:
+        TablePanel({"buttons": {"ok": 5}, "seat_leds": [17]})
+    assert str(caught.value).startswith("there are no GPIO pins here: this is not a Raspberry Pi")
+    assert "GPIOZERO_PIN_FACTORY=mock" in str(caught.value)
+    assert not [w for w in recwarn.list if "Fall" in type(w.message).__name__], [str(w.message) for w in recwarn.list]

@@ -11,6 +11,7 @@ from PIL import Image
 from hardware.display import fonts
 from hardware.display.fonts import has_suit_symbols
 from hardware.display.layout import render, render_frame
+from hardware.display.names import name_forms
 from hardware.display.samples import SIZES, VIEWS, write_samples
 from hardware.display.text import ELLIPSIS, card_label
 from hardware.view import SeatView, TableView
@@ -47,6 +48,9 @@ def test_every_sample_renders_at_every_size(name, size):
     image, frame = render_frame(view, w, h, mode)
     assert image.size == (w, h) and image.mode == mode
     check_frame(frame)
+    if reading_log(view, h):
+        assert frame.text_of("log").startswith(f"{view.log_page + 1}/") and not frame.text_of("score")
+        return
     assert frame.text_of("score").split() == [str(s.score) for s in view.seats]
     assert frame.text_of("prompt")
     if view.warning:
@@ -58,6 +62,11 @@ def test_every_sample_renders_at_every_size(name, size):
         assert shown == list(view.choices)
         if view.selected is not None:
             assert frame.text_of("selected_choice") == view.choices[view.selected]
+
+
+def reading_log(view, height):
+    """A log entry paged to takes the whole of a small panel."""
+    return view.log_page is not None and height < 100
 
 
 def ink_in(image, box):
@@ -131,11 +140,13 @@ def views(draw):
     seats = draw(st.lists(st.builds(SeatView, names, st.integers(0, 999), st.booleans(), st.booleans(), words),
                           min_size=2, max_size=6))
     choices = tuple(draw(st.lists(words.filter(bool), max_size=8)))
+    log = tuple(draw(st.lists(words.filter(bool), max_size=5)))
     return TableView(
         game=draw(names), seats=tuple(seats), prompt=draw(words), choices=choices,
         status=draw(words), centre_label=draw(st.sampled_from(["", "Starter", "Trump", "Table"])),
         centre_cards=draw(cards), play_label=draw(st.sampled_from(["", "Count 23", "Trick"])),
-        play_cards=draw(cards), last_score=draw(words), warning=draw(words),
+        play_cards=draw(cards), score_log=log, warning=draw(words),
+        log_page=draw(st.none() | st.integers(0, len(log) - 1)) if log else None,
         selected=draw(st.none() | st.integers(0, len(choices) - 1)) if choices else None)
 
 
@@ -146,7 +157,8 @@ def test_any_view_stays_inside_its_places(view, size):
     image, frame = render_frame(view, w, h, mode)
     assert image.size == (w, h)
     check_frame(frame)
-    assert frame.text_of("score").split() == [str(s.score) for s in view.seats]
+    if not reading_log(view, h):
+        assert frame.text_of("score").split() == [str(s.score) for s in view.seats]
 
 
 def test_samples_script_writes_every_size(tmp_path):
@@ -168,3 +180,100 @@ def test_without_dejavu_pillows_own_font_is_used(monkeypatch):
             assert "7H" in frame.text_of("play")
     finally:
         fonts.font.cache_clear()
+
+
+FOUR_AT_THREE_DIGITS = [("Seat 1", "Seat 2", "Seat 3", "Seat 4"), ("Ann", "Bob", "Cy", "Di"),
+                        ("Alexandra Smith", "Alexander Smith", "Benoît Durand", "Bo"),
+                        ("Seat 1", "Seat 10", "Seat 11", "Seat 12")]
+
+
+@pytest.mark.parametrize("names", FOUR_AT_THREE_DIGITS, ids=lambda names: names[0] + "…")
+@pytest.mark.parametrize("size", SIZES)
+def test_names_stay_recognisable_beside_a_dealer_badge_and_three_digit_scores(names, size, tmp_path):
+    """A 4-player final at 3-digit scores once showed every name as "Se…" on the 320x240 panel."""
+    w, h, mode = SIZES[size]
+    seats = tuple(SeatView(name, score, is_dealer=n == 3, is_turn=n == 1)
+                  for n, (name, score) in enumerate(zip(names, (100, 125, 100, 125))))
+    view = replace(VIEWS["cribbage_final"], seats=seats)
+    image, frame = render_frame(view, w, h, mode)
+    image.save(tmp_path / f"{size}.png")
+    check_frame(frame)
+    drawn = [d.text for d in frame.texts if d.role == "name"]
+    assert len(set(drawn)) == 4, drawn                              # every seat told apart
+    for seat, shown in enumerate(drawn):
+        assert shown in name_forms(names, seat), (names[seat], shown)  # a form of its own name
+        assert len(shown.rstrip(ELLIPSIS)) >= min(2, len(names[seat])) or shown.isdigit(), shown
+    assert frame.text_of("score").split() == ["100", "125", "100", "125"]
+    assert frame.text_of("dealer") == "D"
+    if size == "lcd_320x240" and names[0] == "Seat 1" and names[1] == "Seat 2":
+        assert drawn == list(names)                                  # room for the whole names there
+
+
+def test_name_forms_are_never_shared_between_seats():
+    names = ["Seat 1", "Seat 2", "Seat 10", "Ann Lee", "Anna", "Al", "Alan Lee", "Anna"]
+    forms = [name_forms(names, seat) for seat in range(len(names))]
+    for seat, mine in enumerate(forms):
+        assert mine[0] == names[seat]
+        for other, theirs in enumerate(forms):
+            if other != seat and names[other] != names[seat]:
+                assert not {f.casefold() for f in mine} & {f.casefold() for f in theirs}, (seat, other)
+    assert name_forms(names, 2)[1:] == ["S10", "10"]
+    assert name_forms(names, 4) == ["Anna", "5"] and name_forms(names, 7) == ["Anna", "8"]
+
+
+LOG = ("+2 Seat 1: one for last card", "+12 Seat 2: fifteen two, fifteen four, and a double run of three is twelve",
+       "+6 Seat 3: a pair royal is six")
+
+
+@pytest.mark.parametrize("size", [s for s in SIZES if not s.startswith("oled")])
+def test_the_log_shows_the_newest_entries_newest_last(size):
+    w, h, mode = SIZES[size]
+    view = replace(VIEWS["cribbage_count"], score_log=LOG)
+    _, frame = render_frame(view, w, h, mode)
+    check_frame(frame)
+    shown = frame.text_of("log")
+    assert shown.endswith("a pair royal is six") and "double run of three" in shown
+    assert shown.index("+12 Seat 2") < shown.index("+6 Seat 3")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_an_entry_paged_to_is_shown_whole_on_every_panel(size):
+    w, h, mode = SIZES[size]
+    view = replace(VIEWS["cribbage_count"], score_log=LOG, log_page=1)
+    image, frame = render_frame(view, w, h, mode)
+    check_frame(frame)
+    assert frame.text_of("log") == "2/3 " + LOG[1]
+    assert "log" not in frame.cut_roles()
+
+
+def test_the_name_forms_examples_hold():
+    import doctest
+
+    import hardware.display.names
+
+    result = doctest.testmod(hardware.display.names)
+    assert result.attempted and not result.failed
+
+
+seat_names = st.lists(st.text(st.sampled_from("AaBbSeat 0123É"), min_size=1, max_size=9).filter(str.strip),
+                      min_size=2, max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seat_names)
+def test_no_two_seats_with_different_names_share_a_name_form(names):
+    forms = [name_forms(names, seat) for seat in range(len(names))]
+    for seat, mine in enumerate(forms):
+        assert mine[0] == names[seat] and mine == sorted(mine, key=len, reverse=True)
+        for other, theirs in enumerate(forms):
+            if other != seat and names[other].casefold() != names[seat].casefold():
+                assert not {f.casefold() for f in mine} & {f.casefold() for f in theirs}, (seat, other, forms)
+
+
+def test_a_score_the_last_move_made_stays_in_sight_on_the_small_oled_until_the_next_move():
+    w, h, mode = SIZES["oled_128x64"]
+    before = replace(VIEWS["cribbage_count"], score_log=LOG)
+    _, frame = render_frame(before, w, h, mode)
+    assert "log" in frame.dropped                           # older scores: only where room is left
+    _, frame = render_frame(replace(before, log_fresh=1), w, h, mode)
+    assert frame.text_of("log").startswith("+6 Seat 3") and frame.text_of("prompt")
