@@ -20,6 +20,8 @@ def run(args) -> int:
     from cardtable.journal import Journal
     from cardtable.outputs import TableOutputs
     from cardtable.table_loop import CameraThread, run_loop
+    from cardtable.web.owner import TableSession
+    from cardtable.web.wiring import TableNetwork
     from hardware.display.config import open_displays
 
     config = load_config(args.config)
@@ -40,20 +42,23 @@ def run(args) -> int:
         closers.append(journal)
         setup = TableSetup(config.game, config.players, config.options, config.mode, config.seed,
                            config.seat_zones, config.names, swipe=config.input == "rfid")
-        controller = Controller(setup, journal, TableOutputs([displays], panel), resume=not args.new)
+        network = TableNetwork(config, items.put)
+        closers.append(network)
+        controller = Controller(setup, journal, TableOutputs([displays, *network.displays], panel), resume=not args.new)
         if config.input == "camera":
             from vision.config import load_vision_config
             from vision.pipeline import Pipeline
             from vision.sources import open_source
 
             vision = load_vision_config(config.vision, config.path.parent)
-            source = open_source(vision.camera, resolution=vision.resolution, fps=vision.fps)
+            pipeline = Pipeline(vision)
+            source = network.tap(open_source(vision.camera, resolution=vision.resolution, fps=vision.fps), pipeline)
             closers.append(source)
-            CameraThread(source, Pipeline(vision), items.put, stop).start()
+            CameraThread(source, pipeline, items.put, stop).start()
         else:
             closers.append(_open_bridge(config, items))
         try:
-            run_loop(controller, items, stop)
+            run_loop(TableSession(controller), items, stop)
         except KeyboardInterrupt:
             pass
     finally:

@@ -1,0 +1,143 @@
+"""Fixtures for the page and the club: a real Mosquitto on a free 127.0.0.1 port, a real headless
+Chromium (Debian's, through Playwright; no browser is downloaded), and a reader of server-sent
+events that keeps every byte the server sent."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+MOSQUITTO = "/usr/sbin/mosquitto"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Mosquitto:
+    """A broker process on ``port``; :meth:`stop` kills it, :meth:`start` brings it back on the same port."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = free_port()
+        self.config = folder / "mosquitto.conf"
+        self.config.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("mosquitto did not start")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(5)
+
+
+@pytest.fixture
+def mosquitto(tmp_path):
+    if not os.path.exists(MOSQUITTO):
+        pytest.skip("mosquitto is not installed (sudo apt-get install mosquitto)")
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    yield broker
+    broker.stop()
+
+
+class EventReader(threading.Thread):
+    """Reads a server-sent event stream; keeps every raw byte and each parsed message."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(daemon=True)
+        self.url = url
+        self.raw = bytearray()
+        self.messages: list[tuple[str, object, float]] = []
+        self.lock = threading.Lock()
+        self.response = None
+
+    def run(self) -> None:
+        self.response = urllib.request.urlopen(self.url, timeout=60)
+        buffer = b""
+        try:
+            while True:
+                chunk = self.response.read1(65536)
+                if not chunk:
+                    return
+                now = time.time()
+                with self.lock:
+                    self.raw += chunk
+                buffer += chunk
+                while b"\n\n" in buffer:
+                    block, buffer = buffer.split(b"\n\n", 1)
+                    fields = dict(line.split(": ", 1) for line in block.decode().splitlines()
+                                  if not line.startswith(":") and ": " in line)
+                    if "data" in fields:
+                        with self.lock:
+                            self.messages.append((fields.get("event", "message"), json.loads(fields["data"]), now))
+        except (OSError, ValueError):
+            return
+
+    def wait_for(self, test, timeout: float = 10.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.lock:
+                for event, data, _ in reversed(self.messages):
+                    if test(event, data):
+                        return data
+            time.sleep(0.01)
+        raise AssertionError(f"no such message from {self.url} in {timeout} s")
+
+    def close(self) -> None:
+        if self.response is not None:
+            self.response.close()
+
+
+@pytest.fixture
+def sse():
+    readers = []
+
+    def open_reader(url: str) -> EventReader:
+        reader = EventReader(url)
+        reader.start()
+        readers.append(reader)
+        return reader
+    yield open_reader
+    for reader in readers:
+        reader.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM) or shutil.which("chromium") is None:
+        pytest.skip("chromium is not installed (sudo apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
