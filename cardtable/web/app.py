@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -121,8 +122,8 @@ def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTo
         return FileResponse(STATIC / ("owner.html" if allowed(request) else "login.html"), headers=SECURITY_HEADERS)
 
     async def login(request: Request) -> Response:
-        form = await request.form()
-        token = owner.gate.login(str(form.get("pin", ""))[:32])
+        form = parse_qs((await request.body())[:1024].decode("utf-8", "replace"))
+        token = owner.gate.login((form.get("pin") or [""])[0][:32])
         if token is None:
             return RedirectResponse("/owner?wrong=1", status_code=303)
         response = RedirectResponse("/owner", status_code=303)

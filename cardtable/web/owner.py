@@ -116,7 +116,7 @@ class PinGate:
             self._tokens.add(token)
             return token
         self._failures += 1
-        self._shut_until = now + min(self.max_wait, 0.5 * 2 ** min(self._failures, 8))
+        self._shut_until = now + min(self.max_wait, 0.25 * 2 ** min(self._failures - 1, 8))
         return None
 
     def allows(self, token: str | None) -> bool:
