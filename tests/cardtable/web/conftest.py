@@ -11,7 +11,7 @@ import socket
 import subprocess
 import threading
 import time
-import urllib.request
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -70,28 +70,31 @@ def mosquitto(tmp_path):
 
 
 class EventReader(threading.Thread):
-    """Reads a server-sent event stream; keeps every raw byte and each parsed message."""
+    """Reads a server-sent event stream over a plain socket (HTTP/1.0, so the body is not
+    chunked); keeps every raw byte the server sent and each parsed message."""
 
     def __init__(self, url: str) -> None:
         super().__init__(daemon=True)
-        self.url = url
+        parts = urllib.parse.urlsplit(url)
+        self.sock = socket.create_connection((parts.hostname, parts.port), timeout=60)
+        self.sock.sendall(f"GET {parts.path}?{parts.query} HTTP/1.0\r\nHost: {parts.netloc}\r\n\r\n".encode())
         self.raw = bytearray()
         self.messages: list[tuple[str, object, float]] = []
         self.lock = threading.Lock()
-        self.response = None
 
     def run(self) -> None:
-        self.response = urllib.request.urlopen(self.url, timeout=60)
         buffer = b""
         try:
             while True:
-                chunk = self.response.read1(65536)
+                chunk = self.sock.recv(65536)
                 if not chunk:
                     return
                 now = time.time()
                 with self.lock:
                     self.raw += chunk
                 buffer += chunk
+                if b"\r\n\r\n" in buffer and buffer.startswith(b"HTTP/"):
+                    buffer = buffer.split(b"\r\n\r\n", 1)[1]
                 while b"\n\n" in buffer:
                     block, buffer = buffer.split(b"\n\n", 1)
                     fields = dict(line.split(": ", 1) for line in block.decode().splitlines()
@@ -113,8 +116,11 @@ class EventReader(threading.Thread):
         raise AssertionError(f"no such message from {self.url} in {timeout} s")
 
     def close(self) -> None:
-        if self.response is not None:
-            self.response.close()
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
 
 
 @pytest.fixture
