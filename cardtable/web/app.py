@@ -165,7 +165,7 @@ def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTo
             names = body.get("names") or []
             if not isinstance(options, dict) or not isinstance(names, list):
                 raise ValueError
-            item = OwnerRequest(request.path_params["kind"], game=str(body.get("game", ""))[:32],
+            item = OwnerRequest(kind=request.path_params["kind"], game=str(body.get("game", ""))[:32],
                                 players=int(body.get("players") or 0),
                                 names=tuple(str(n) for n in names[:8]), options=options)
         except (ValueError, TypeError):

@@ -15,7 +15,7 @@ import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.controller import Controller, Notice, TableSetup
 from engine.errors import CardtableError
 from engine.game import get_game
 
@@ -24,12 +24,15 @@ log = logging.getLogger(__name__)
 ENDED = "ended by the owner"
 
 
-@dataclass
-class OwnerRequest:
+@dataclass(frozen=True)
+class OwnerRequest(Notice):
     """``kind`` is "undo", "end" or "start" (with ``game``, ``players``, ``names``, ``options``).
-    ``answer`` gets the sentence that tells the owner what happened."""
+    ``answer`` gets the sentence that tells the owner what happened. (A :class:`Notice`, so the
+    table loop, which passes on only what the table should hear, passes it on.)"""
 
-    kind: str
+    text: str = "a request from the owner's page"
+    source: str = "owner"
+    kind: str = ""
     game: str = ""
     players: int = 0
     names: tuple[str, ...] = ()
