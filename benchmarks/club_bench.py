@@ -29,7 +29,6 @@ import multiprocessing as mp
 import os
 import random
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -259,8 +258,9 @@ def run_mqtt(tables: int, interval: float, seconds: float, steps, workers: int) 
 
 
 # -- the naive design: every table polled over HTTP once a second ----------------------------------------
-async def serve_tables(ports: list[int], steps, interval: float, seconds: float, start: float, box: dict) -> None:
-    """Each table's view at ``GET /``; the view changes every ``interval`` seconds."""
+async def serve_tables(tables: int, steps, interval: float, seconds: float, start: float, pipe) -> None:
+    """Each table's view at ``GET /`` on a port of its own (sent down ``pipe``); the view changes
+    every ``interval`` seconds; at the end, what was shown when goes down ``pipe``."""
     current: dict[int, bytes] = {}
     sent: list[tuple[int, float]] = []
 
@@ -274,7 +274,14 @@ async def serve_tables(ports: list[int], steps, interval: float, seconds: float,
             writer.close()
         return answer
 
-    servers = [await asyncio.start_server(handler(port), "127.0.0.1", port) for port in ports]
+    servers = []
+    for _ in range(tables):
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+        servers.append(await asyncio.start_server(handler(port), sock=sock))
+    ports = [server.sockets[0].getsockname()[1] for server in servers]
+    pipe.send(ports)
     rng = random.Random(1)
 
     async def table(port: int) -> None:
@@ -292,13 +299,11 @@ async def serve_tables(ports: list[int], steps, interval: float, seconds: float,
     await asyncio.sleep(1.5)
     for server in servers:
         server.close()
-    box["sent"] = sent
+    pipe.send(sent)
 
 
-def naive_tables(ports, steps, interval, seconds, start, pipe) -> None:
-    box: dict = {}
-    asyncio.run(serve_tables(ports, steps, interval, seconds, start, box))
-    pipe.send(box["sent"])
+def naive_tables(tables, steps, interval, seconds, start, pipe) -> None:
+    asyncio.run(serve_tables(tables, steps, interval, seconds, start, pipe))
 
 
 async def poll_tables(ports: list[int], seconds: float, start: float, box: dict) -> None:
@@ -332,13 +337,12 @@ def naive_poller(ports, seconds, start, pipe) -> None:
 
 
 def run_naive(tables: int, interval: float, seconds: float, steps) -> dict:
-    ports = [free_port() for _ in range(tables)]
-    start = time.time() + 2.0
+    start = time.time() + 3.0
     tables_in, tables_out = mp.Pipe(duplex=False)
     poll_in, poll_out = mp.Pipe(duplex=False)
-    server = mp.Process(target=naive_tables, args=(ports, steps, interval, seconds, start, tables_out))
+    server = mp.Process(target=naive_tables, args=(tables, steps, interval, seconds, start, tables_out))
     server.start()
-    time.sleep(1.0)
+    ports = tables_in.recv()
     poller = mp.Process(target=naive_poller, args=(ports, seconds, start, poll_out))
     poller.start()
     time.sleep(max(0.0, start - time.time()))

@@ -27,6 +27,12 @@ class WebSpec:
     pin: str = ""
 
 
+def unknown_keys(name: str, section: dict, known: set[str], problems: list[str]) -> None:
+    """Each key of ``[name]`` that is not one of ``known``, as a problem."""
+    for key in sorted(set(section) - known):
+        problems.append(f"{name}.{key}: not a setting of [{name}] (expected one of {', '.join(sorted(known))})")
+
+
 def parse_port(value, key: str, problems: list[str]) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 65535:
         problems.append(f"{key}: expected a port number from 1 to 65535, got {value!r}")
@@ -36,8 +42,7 @@ def parse_port(value, key: str, problems: list[str]) -> int | None:
 
 def parse_web(section: dict, problems: list[str]) -> WebSpec:
     """The ``[web]`` section (an empty one: the page is off). Mistakes are added to ``problems``."""
-    for key in sorted(set(section) - _KEYS):
-        problems.append(f"web.{key}: not a setting of [web] (expected one of {', '.join(sorted(_KEYS))})")
+    unknown_keys("web", section, _KEYS, problems)
     enabled = section.get("enabled", False)
     if not isinstance(enabled, bool):
         problems.append(f"web.enabled: expected true or false, got {enabled!r}")

@@ -3,10 +3,7 @@ publisher, the camera tap for the owner's page, and the owner's reports (enrolme
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
-
-log = logging.getLogger(__name__)
 
 
 def enrolment_report(config) -> str:
@@ -52,7 +49,7 @@ class TableNetwork:
             page = TablePage(host=web.host, port=web.port, journal_path=config.journal, pin=web.pin,
                              submit=submit, camera=self._camera,
                              enrolment=lambda: enrolment_report(config), doctor=lambda: doctor_report(config.path))
-            log.warning("the table's page: %s", page.url)
+            print(f"The table's page: http://<this machine>:{page.server.port}/ (the owner's: /owner)", flush=True)
             self.displays.append(page)
         if club is not None and club.broker is not None:
             from cardtable.club.publisher import ClubPublisher

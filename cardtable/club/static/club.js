@@ -15,9 +15,9 @@ function tableNode(t) {
     row.append(el("span", "name", s.name + (s.dealer ? " \u00b7 D" : "")), el("span", "club-score", s.score));
     seats.append(row);
   });
-  box.append(head, seats, el("p", "club-prompt", t.finished ? (t.last_score || t.prompt) : t.prompt));
+  box.append(head, seats, el("p", "club-prompt", t.prompt));
   const log = el("ul", "club-log");
-  (t.log || []).slice().reverse().forEach((line) => log.append(el("li", "", line)));
+  (t.log || []).slice().reverse().filter((line) => line !== t.prompt).forEach((line) => log.append(el("li", "", line)));
   box.append(log);
   return box;
 }

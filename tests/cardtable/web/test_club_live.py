@@ -19,6 +19,7 @@ from cardtable.demo import run_demo
 from cardtable.journal import Journal
 from cardtable.web.records import game_key, game_record
 from cardtable.web.server import WebServer
+from test_page_browser import keep
 
 
 class Club:
@@ -70,7 +71,7 @@ def journal_events(folder) -> dict[str, list[str]]:
         return {game_key(r): [e["text"] for e in game_record(journal, r)["events"]] for r in journal.games()}
 
 
-def test_two_demo_tables_play_into_the_club_and_make_the_standings(club, mosquitto, tmp_path, sse):
+def test_two_demo_tables_play_into_the_club_and_make_the_standings(club, mosquitto, tmp_path, sse, browser):
     reader = sse(club.page.url + "/events")
     results = {}
     threads = [threading.Thread(target=lambda t=t, s=s: results.__setitem__(t, play_table(
@@ -93,6 +94,15 @@ def test_two_demo_tables_play_into_the_club_and_make_the_standings(club, mosquit
     assert {r["points"] for r in board["rows"]} <= {0, 2, 3}
     # the page heard of the end of both games as it happened
     reader.wait_for(lambda e, d: e == "standings" and d and sum(r["wins"] for r in d[0]["rows"]) == 2)
+    for name, size in (("club-tv", {"width": 1920, "height": 1080}), ("club-phone", {"width": 390, "height": 844})):
+        page = browser.new_page(viewport=size, bypass_csp=True)
+        page.goto(club.page.url + "/")
+        page.wait_for_function("document.querySelectorAll('.ranking tr').length === 5")
+        assert page.locator(".club-table").count() == 2
+        scores = page.locator(".club-table").first.locator(".club-score").all_inner_texts()
+        assert tuple(map(int, scores)) == tuple(results["T1"].scores)
+        page.screenshot(path=tmp_path / f"{name}.png", full_page=True)
+        keep(tmp_path / f"{name}.png")
 
 
 def test_a_foreign_publisher_cannot_crash_the_club_or_put_html_in_it(club, mosquitto, browser, tmp_path):
