@@ -168,7 +168,7 @@ def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTo
             item = OwnerRequest(kind=request.path_params["kind"], game=str(body.get("game", ""))[:32],
                                 players=int(body.get("players") or 0),
                                 names=tuple(str(n) for n in names[:8]), options=options)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, OverflowError):
             return JSONResponse({"answer": "Not done: the request was not understood"}, status_code=400)
         owner.submit(item)
         try:
