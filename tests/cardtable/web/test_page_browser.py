@@ -78,6 +78,14 @@ def test_the_page_follows_a_demo_game_to_its_end_on_a_phone_and_a_tv(browser, de
         page.screenshot(path=tmp_path / f"{name}-final.png", full_page=name == "phone")
     for name in ("tv-midgame", "phone-midgame", "phone-final", "tv-final"):
         keep(tmp_path / f"{name}.png")
+    # the history lists the game, and shows its record
+    phone.goto(demo_page.url + "/history")
+    phone.click(".games button")
+    phone.wait_for_selector("#record-events li")
+    assert phone.locator("#record-events li").count() > 10
+    assert str(result.scores[0]) in phone.locator("#record-result").inner_text()
+    phone.screenshot(path=tmp_path / "history-phone.png", full_page=True)
+    keep(tmp_path / "history-phone.png")
     # the phone page is one column and nothing sticks out sideways
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
@@ -116,6 +124,9 @@ def test_the_owners_pages_need_the_pin(browser, demo_page, tmp_path):
     page.click("button[type=submit]")
     page.wait_for_selector("#undo")
     page.wait_for_function("document.querySelectorAll('#game option').length === 5")
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=tmp_path / "owner-phone.png", full_page=True)
+    keep(tmp_path / "owner-phone.png")
     assert page.goto(demo_page.url + "/owner/status.json").status == 200
     # the spectators' page has no way in to the owner's
     spectator = browser.new_page(bypass_csp=True)
