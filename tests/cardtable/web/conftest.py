@@ -4,6 +4,7 @@ events that keeps every byte the server sent."""
 
 from __future__ import annotations
 
+import getpass
 import json
 import os
 import shutil
@@ -31,10 +32,12 @@ def free_port() -> int:
 class Mosquitto:
     """A broker process on ``port``; :meth:`stop` kills it, :meth:`start` brings it back on the same port."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, settings: str = "allow_anonymous true\n") -> None:
         self.port = free_port()
         self.config = folder / "mosquitto.conf"
-        self.config.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+        # run as the user running the tests (mosquitto run by root would drop to its own user,
+        # which cannot read files in the test's folder)
+        self.config.write_text(f"user {getpass.getuser()}\npersistence false\nlistener {self.port} 127.0.0.1\n{settings}")
         self.process: subprocess.Popen | None = None
 
     @property
