@@ -53,12 +53,6 @@ class ClubPublisher:
         self._thread.join(timeout)
         self.link.close()
 
-    def flush(self, timeout: float = 5.0) -> bool:
-        """Wait until everything shown so far has been handed to the client."""
-        done = threading.Event()
-        self._work.put(done)
-        return done.wait(timeout)
-
     # -- the publisher's thread -------------------------------------------------------------------
     def _run(self) -> None:
         journal = None
@@ -66,9 +60,6 @@ class ClubPublisher:
             item = self._work.get()
             if item is None:
                 break
-            if isinstance(item, threading.Event):
-                item.set()
-                continue
             try:
                 if journal is None and self.journal_path.exists():
                     journal = Journal(self.journal_path)

@@ -46,7 +46,6 @@ class ClubState:
         self.tables: dict[str, dict] = {}
         self._logs: dict[tuple[str, str], list[str]] = {}
         self._finished: dict[tuple[str, str], dict] = {}
-        self.ignored = 0
         for table, (status, view) in store.tables().items():
             self.tables[table] = {"status": status, "view": view}
         for record in store.games(since=time.time() - evening):
@@ -64,7 +63,6 @@ class ClubState:
     def receive(self, topic: str, payload: bytes) -> None:
         message = read_message(topic, payload, self.club)
         if message is None or (message.table not in self.tables and len(self.tables) >= MAX_TABLES):
-            self.ignored += 1
             log.debug("ignored a message on %r", topic[:200])
             return
         self.apply(message)

@@ -65,7 +65,7 @@ class OwnerTools:
     gate: PinGate
     submit: Callable[[OwnerRequest], None] | None = None
     camera: Callable[[], bytes | None] | None = None
-    enrolment: Callable[[], dict] | None = None
+    enrolment: Callable[[], str] | None = None
     doctor: Callable[[], str] | None = None
     timeout: float = 10.0
 

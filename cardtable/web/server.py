@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import logging
 import socket
 import threading
 import time
-
-log = logging.getLogger(__name__)
 
 
 class WebServer:

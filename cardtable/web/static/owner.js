@@ -70,7 +70,7 @@ function readOptions() {
   select.addEventListener("change", showGameForm);
   document.getElementById("players").addEventListener("change", showGameForm);
   showGameForm();
-  if (status.enrolment) setText("enrolment", JSON.stringify(status.enrolment, null, 2));
+  if (status.enrolment) setText("enrolment", status.enrolment);
   if (status.doctor) setText("doctor", status.doctor);
   if (status.camera) {
     document.getElementById("camera-box").hidden = false;
