@@ -3,6 +3,8 @@ club's certificate authority is heard; a table with a wrong password is refused 
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 
 import pytest
@@ -18,9 +20,8 @@ from test_club_live import wait_until
 
 @pytest.fixture
 def secure_broker(tmp_path):
-    import os
-    if not os.path.exists(MOSQUITTO):
-        pytest.skip("mosquitto is not installed")
+    if not os.path.exists(MOSQUITTO) or not shutil.which("openssl") or not shutil.which("mosquitto_passwd"):
+        pytest.skip("mosquitto (with mosquitto_passwd) and openssl are needed")
     cert, key = tmp_path / "broker.pem", tmp_path / "broker.key"
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
                     "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
