@@ -43,7 +43,7 @@ class Club:
         self.store.close()
 
 
-def wait_until(test, timeout: float = 15.0):
+def wait_until(test, timeout: float = 30.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = test()
