@@ -29,6 +29,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_until(test, timeout: float = 30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = test()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("the club never got there")
+
+
 class Mosquitto:
     """A broker process on ``port``; :meth:`stop` kills it, :meth:`start` brings it back on the same port."""
 

@@ -14,7 +14,8 @@ from cardtable.demo import run_demo
 from cardtable.club.publisher import ClubPublisher
 from cardtable.club.spec import ClubSpec, parse_broker
 from conftest import free_port
-from test_club_live import Club, journal_events, wait_until
+from conftest import wait_until
+from test_club_live import Club, journal_events
 
 ENV = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}
 

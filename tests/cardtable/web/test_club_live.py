@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 import urllib.request
 
 import paho.mqtt.client as mqtt
@@ -19,6 +18,7 @@ from cardtable.demo import run_demo
 from cardtable.journal import Journal
 from cardtable.web.records import game_key, game_record
 from cardtable.web.server import WebServer
+from conftest import wait_until
 from test_page_browser import keep
 
 
@@ -41,16 +41,6 @@ class Club:
         self.server.close()
         self.page.close()
         self.store.close()
-
-
-def wait_until(test, timeout: float = 30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = test()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("the club never got there")
 
 
 @pytest.fixture

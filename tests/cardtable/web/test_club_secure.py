@@ -15,7 +15,7 @@ from cardtable.club.spec import parse_club
 from cardtable.club.store import ClubStore
 from cardtable.demo import run_demo
 from conftest import MOSQUITTO, Mosquitto
-from test_club_live import wait_until
+from conftest import wait_until
 
 
 @pytest.fixture

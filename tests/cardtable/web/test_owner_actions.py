@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import queue
 import threading
-import time
 
 import httpx
 import pytest
 
+from conftest import wait_until
 from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal
 from cardtable.outputs import TableOutputs
@@ -53,13 +53,6 @@ def test_nothing_without_the_pin(table):
     assert stranger.get("/owner/camera.jpg").status_code == 403
     assert "pin" in stranger.get("/owner").text.lower() and "undo" not in stranger.get("/owner").text.lower()
     assert session.controller.game.name == "cribbage"
-
-
-def wait_until(test, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not test():
-        assert time.monotonic() < deadline, "the table never got there"
-        time.sleep(0.05)
 
 
 def test_the_owner_starts_a_game_with_names_and_options_undoes_and_ends_it(table):

@@ -13,7 +13,8 @@ from cardtable.cli import main
 from cardtable.sim_devices import demo_registry
 from conftest import free_port
 from firmware_bridge.twin import Twin
-from test_club_live import Club, wait_until
+from conftest import wait_until
+from test_club_live import Club
 
 
 def answers(url: str) -> bool:
