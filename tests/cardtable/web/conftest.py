@@ -39,6 +39,14 @@ def wait_until(test, timeout: float = 30.0):
     raise AssertionError("the club never got there")
 
 
+def die_with_parent() -> None:
+    """In a child process: end when the test run ends, even a killed one (Linux prctl)."""
+    import ctypes
+    import signal
+
+    ctypes.CDLL(None).prctl(1, signal.SIGTERM)      # PR_SET_PDEATHSIG
+
+
 class Mosquitto:
     """A broker process on ``port``; :meth:`stop` kills it, :meth:`start` brings it back on the same port."""
 
@@ -56,7 +64,7 @@ class Mosquitto:
 
     def start(self) -> None:
         self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL)
+                                        stderr=subprocess.DEVNULL, preexec_fn=die_with_parent)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:

@@ -13,7 +13,7 @@ import time
 from cardtable.demo import run_demo
 from cardtable.club.publisher import ClubPublisher
 from cardtable.club.spec import ClubSpec, parse_broker
-from conftest import free_port
+from conftest import die_with_parent, free_port
 from conftest import wait_until
 from test_club_live import Club, journal_events
 
@@ -22,7 +22,7 @@ ENV = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}
 
 def cardtable(*args: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "cardtable.cli", *args], env=ENV,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=die_with_parent)
 
 
 def club_has_everything(club_games, folder) -> bool:
