@@ -18,7 +18,7 @@ from pathlib import Path
 from engine.errors import InvalidInput
 from engine.game import MODES, get_game
 
-SECTIONS = ("game", "table", "input", "vision", "rfid", "gpio", "display", "journal")
+SECTIONS = ("game", "table", "input", "vision", "rfid", "gpio", "display", "journal", "web", "club")
 INPUT_KINDS = ("camera", "rfid")
 DEFAULT_JOURNAL = "~/.local/share/cardtable/journal.sqlite"
 _KEYS = {
@@ -57,6 +57,10 @@ class TableConfig:
     gpio: dict = field(default_factory=dict)
     displays: list[dict] = field(default_factory=list)
     journal: Path = Path(DEFAULT_JOURNAL).expanduser()
+    web: object = None          # cardtable.web.spec.WebSpec, from [web]
+    club: object = None         # cardtable.club.spec.ClubSpec, from [club]
+    web: object = None          # cardtable.web.spec.WebSpec
+    club: object = None         # cardtable.club.spec.ClubSpec
 
     def relative(self, name: str) -> Path:
         """A path from the config, taken relative to the config file's folder."""
@@ -140,11 +144,15 @@ def check_config(data: dict, path: Path) -> tuple[TableConfig | None, list[str]]
     problems += _check_parts(sections, path, seat_zones if kind == "camera" else None)
 
     journal = Path(str(sections["journal"].get("path", DEFAULT_JOURNAL))).expanduser()
+    from cardtable.club.spec import parse_club
+    from cardtable.web.spec import parse_web
+
+    web, club = parse_web(sections["web"], problems), parse_club(sections["club"], problems)
     config = TableConfig(
         path=path, game=game.name if game else "", players=players, mode=mode, seed=seed,
         options=options, names=names, seat_zones=seat_zones, input=kind, vision=sections["vision"],
         rfid=sections["rfid"], gpio=sections["gpio"], displays=sections["display"],
-        journal=journal if journal.is_absolute() else path.parent / journal,
+        journal=journal if journal.is_absolute() else path.parent / journal, web=web, club=club,
     )
     return (config if not problems else None), problems
 

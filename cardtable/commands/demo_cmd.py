@@ -26,6 +26,15 @@ def register(subparsers) -> None:
     parser.add_argument("--out", default="out/demo", help="folder for the journal and display snapshots (default: %(default)s)")
     parser.add_argument("--pace", type=float, default=None, metavar="S",
                         help="seconds to pause after each move, to watch it (default 0.05 on a terminal, else 0)")
+    parser.add_argument("--web", type=int, default=None, metavar="PORT",
+                        help="serve the table's page on this port while the game is played (0: any free port)")
+    parser.add_argument("--pin", default="", help="the owner's PIN for the page (default: owner's pages off)")
+    parser.add_argument("--club", default=None, metavar="BROKER", help="publish the table to a club's broker, "
+                        "e.g. mqtt://127.0.0.1:1883 (see 'cardtable club serve')")
+    parser.add_argument("--table", default="T1", help="this table's name in the club (default T1)")
+    parser.add_argument("--club-name", default="club", help="the club's name on the broker (default 'club')")
+    parser.add_argument("--stay", type=float, default=None, metavar="S",
+                        help="with --web, seconds to keep the page up after the game (default: until Ctrl-C)")
     parser.set_defaults(func=run)
 
 
@@ -55,8 +64,11 @@ def run(args) -> int:
 
     players = check_players(get_game(args.game), args.players)        # a wrong game or count: said first
     print(f"cardtable demo: {args.game}, {players} players, {args.input} input, seed {args.seed}", flush=True)
-    result = run_demo(args.game, players=players, seed=args.seed, input_kind=args.input,
-                      out_dir=args.out, displays=[display] if display else [], on_move=narrate)
+    from cardtable.web.network_demo import network_displays
+
+    with network_displays(args) as extra:
+        result = run_demo(args.game, players=players, seed=args.seed, input_kind=args.input,
+                          out_dir=args.out, displays=([display] if display else []) + extra, on_move=narrate)
     print(f"\n{result.game}: {result.outcome}")
     print(f"Scores: {', '.join(map(str, result.scores))} "
           f"({'the same as the dealt game' if result.agrees else 'DIFFERENT from the dealt game'})")

@@ -20,6 +20,8 @@ def run(args) -> int:
     from cardtable.journal import Journal
     from cardtable.outputs import TableOutputs
     from cardtable.table_loop import CameraThread, Supervisor, run_loop
+    from cardtable.web.owner import TableSession
+    from cardtable.web.wiring import TableNetwork
     from hardware.display.config import open_displays
 
     config = load_config(args.config)
@@ -40,7 +42,9 @@ def run(args) -> int:
         closers.append(journal)
         setup = TableSetup(config.game, config.players, config.options, config.mode, config.seed,
                            config.seat_zones, config.names, swipe=config.input == "rfid")
-        controller = Controller(setup, journal, TableOutputs([displays], panel), resume=not args.new)
+        network = TableNetwork(config, items.put)
+        closers.append(network)
+        controller = Controller(setup, journal, TableOutputs([displays, *network.displays], panel), resume=not args.new)
         supervisor = Supervisor(items.put)   # an input that ends is started again, or run exits non-zero
         closers.append(supervisor)
         if config.input == "camera":
@@ -49,13 +53,18 @@ def run(args) -> int:
             from vision.sources import open_source
 
             vision = load_vision_config(config.vision, config.path.parent)
-            supervisor.watch("camera", lambda: CameraThread(
-                open_source(vision.camera, resolution=vision.resolution, fps=vision.fps), Pipeline(vision),
-                items.put, stop).started())
+
+            def camera():   # a fresh source and pipeline each time the supervisor starts the camera
+                pipeline = Pipeline(vision)
+                source = network.tap(open_source(vision.camera, resolution=vision.resolution, fps=vision.fps),
+                                     pipeline)
+                return CameraThread(source, pipeline, items.put, stop).started()
+
+            supervisor.watch("camera", camera)
         else:
             _open_bridge(config, items, supervisor)
         try:
-            run_loop(controller, items, stop, supervisor=supervisor)
+            run_loop(TableSession(controller), items, stop, supervisor=supervisor)
         except KeyboardInterrupt:
             pass
     finally:

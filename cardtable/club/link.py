@@ -1,0 +1,81 @@
+"""A table's connection to the club's broker (paho-mqtt): the last will says "offline", each
+(re)connection says "online" and asks the owner to publish its state again, and messages
+published while the broker is away wait in the client until it is back.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import ssl
+from collections.abc import Callable
+
+from cardtable.club.spec import Broker
+from cardtable.club.topics import table_topic
+
+log = logging.getLogger(__name__)
+
+QUEUE_LIMIT = 5000      # messages held while the broker is away; the state is republished anyway
+
+
+def new_client(broker: Broker, client_id: str):
+    """A paho client for ``broker`` (credentials and TLS set), reconnecting quickly."""
+    import paho.mqtt.client as mqtt
+
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
+    if broker.username:
+        client.username_pw_set(broker.username, broker.password or None)
+    if broker.tls:
+        client.tls_set(ca_certs=broker.ca_file or None, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+    client.reconnect_delay_set(min_delay=0.2, max_delay=2)
+    return client
+
+
+class TableLink:
+    """One table on the broker. ``on_connected`` runs (on paho's thread) after every connection."""
+
+    def __init__(self, broker: Broker, club: str, table: str, *,
+                 on_connected: Callable[[], None] | None = None, keepalive: int = 10) -> None:
+        self.club, self.table = club, table
+        self.on_connected = on_connected
+        self.connected = False
+        self._last = None
+        self.client = new_client(broker, f"cardtable-{club}-{table}")
+        self.client.max_queued_messages_set(QUEUE_LIMIT)
+        self.client.will_set(self.topic("status"), "offline", qos=1, retain=True)
+        self.client.on_connect = self._connected
+        self.client.on_disconnect = self._disconnected
+        self.client.connect_async(broker.host, broker.port, keepalive=keepalive)
+        self.client.loop_start()
+
+    def topic(self, kind: str, key: str = "") -> str:
+        return table_topic(self.club, self.table, kind, key)
+
+    def _connected(self, client, userdata, flags, reason, properties=None) -> None:
+        if reason.is_failure:
+            log.warning("the club's broker refused table %s: %s", self.table, reason)
+            return
+        self.connected = True
+        client.publish(self.topic("status"), "online", qos=1, retain=True)
+        if self.on_connected:
+            self.on_connected()
+
+    def _disconnected(self, client, userdata, flags, reason, properties=None) -> None:
+        self.connected = False
+        log.info("table %s lost the club's broker (%s); it reconnects by itself", self.table, reason)
+
+    def publish(self, kind: str, data: dict, key: str = "", *, retain: bool = True) -> None:
+        self._last = self.client.publish(self.topic(kind, key), json.dumps(data, separators=(",", ":")),
+                                         qos=1, retain=retain)
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Let what was published reach the broker, say "offline" (when connected), disconnect."""
+        if self.connected:
+            for info in (self._last, self.client.publish(self.topic("status"), "offline", qos=1, retain=True)):
+                try:
+                    if info is not None:
+                        info.wait_for_publish(timeout)
+                except (RuntimeError, ValueError):
+                    pass
+        self.client.disconnect()
+        self.client.loop_stop()

@@ -1,0 +1,72 @@
+// The club page: a "tables" snapshot first, then one "table" message per change and a
+// "standings" message when a game ends. Everything is drawn with textContent.
+"use strict";
+const tables = new Map();
+
+function tableNode(t) {
+  const box = el("article", "club-table " + (t.status === "online" ? "online" : "offline"));
+  box.dataset.table = t.table;
+  const head = el("div", "club-head");
+  head.append(el("span", "club-name", t.table), el("span", "club-game", t.game || "no game yet"),
+              el("span", "club-state", t.status === "online" ? "online" : "offline"));
+  const seats = el("ol", "club-seats");
+  (t.seats || []).forEach((s) => {
+    const row = el("li", s.turn ? "turn" : "");
+    row.append(el("span", "name", s.name + (s.dealer ? " \u00b7 D" : "")), el("span", "club-score", s.score));
+    seats.append(row);
+  });
+  box.append(head, seats, el("p", "club-prompt", t.prompt));
+  const log = el("ul", "club-log");
+  (t.log || []).slice().reverse().filter((line) => line !== t.prompt).forEach((line) => log.append(el("li", "", line)));
+  box.append(log);
+  return box;
+}
+
+function drawTables() {
+  const names = [...tables.keys()].sort((a, b) => a.localeCompare(b, undefined, {numeric: true}));
+  document.getElementById("tables").replaceChildren(...names.map((n) => tableNode(tables.get(n))));
+  const online = names.filter((n) => tables.get(n).status === "online").length;
+  setText("count", names.length + " tables, " + online + " online");
+}
+
+let pending = false;
+function redraw() {
+  if (pending) return;
+  pending = true;
+  requestAnimationFrame(() => { pending = false; drawTables(); });
+}
+
+function drawStandings(boards) {
+  const box = document.getElementById("standings");
+  if (!boards.length) { box.replaceChildren(el("p", "muted", "No game finished yet")); return; }
+  box.replaceChildren(...boards.map((b) => {
+    const section = el("div", "board");
+    section.append(el("h3", "", b.title));
+    const table = el("table", "ranking");
+    const head = el("tr");
+    ["", "Player", b.game === "cribbage" ? "Points" : "Wins", "Won", "Played", "Spread"].forEach((h) => head.append(el("th", "", h)));
+    table.append(head);
+    b.rows.forEach((r, i) => {
+      const row = el("tr");
+      [i + 1, r.player, b.game === "cribbage" ? r.points : r.wins, r.wins, r.played, (r.spread > 0 ? "+" : "") + r.spread]
+        .forEach((v) => row.append(el("td", "", v)));
+      table.append(row);
+    });
+    section.append(table);
+    return section;
+  }));
+}
+
+(function connect() {
+  const source = new EventSource("/events");
+  const link = document.getElementById("link");
+  source.onopen = () => link.classList.remove("off");
+  source.onerror = () => link.classList.add("off");
+  source.addEventListener("tables", (e) => {
+    tables.clear();
+    JSON.parse(e.data).forEach((t) => tables.set(t.table, t));
+    redraw();
+  });
+  source.addEventListener("table", (e) => { const t = JSON.parse(e.data); tables.set(t.table, t); redraw(); });
+  source.addEventListener("standings", (e) => drawStandings(JSON.parse(e.data)));
+})();

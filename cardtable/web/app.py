@@ -1,0 +1,202 @@
+"""The table's web app (Starlette): the live page, the overlay, the history, the owner's pages.
+
+Spectators' routes serve only the public view (:mod:`cardtable.web.viewdata`) and the journal's
+public records (:mod:`cardtable.web.records`). The owner's routes answer 403 until the PIN set in
+``[web] pin`` has been given; without a PIN they are off. Pages are plain files shipped in the
+package and load nothing from elsewhere (the table may be offline); the Content-Security-Policy
+forbids inline scripts and other origins.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qs
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from cardtable.journal import Journal
+from cardtable.web.owner import OwnerRequest, PinGate
+from cardtable.web.push import Broadcaster, event_stream
+from cardtable.web.records import game_list, game_record
+from cardtable.web.viewdata import view_data
+from engine.errors import CardtableError
+from engine.game import all_games
+from hardware.view import TableView
+
+STATIC = Path(__file__).parent / "static"
+COOKIE = "cardtable_owner"
+MAX_DELAY = 600.0
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+class ViewHub:
+    """A display backend for the web: each view shown becomes a pushed ``view`` message."""
+
+    name = "web page"
+
+    def __init__(self) -> None:
+        self.broadcaster = Broadcaster(retained=("view",))
+
+    def show(self, view: TableView) -> None:
+        self.broadcaster.send("view", view_data(view))
+
+    def close(self) -> None:
+        self.broadcaster.close()
+
+
+@dataclass
+class OwnerTools:
+    """What the owner's pages can reach. ``submit`` hands a request to the table's thread;
+    ``camera`` gives the annotated camera picture as JPEG (``None``: no camera);
+    ``enrolment`` and ``doctor`` give the enrolment progress and ``cardtable doctor``'s report."""
+
+    gate: PinGate
+    submit: Callable[[OwnerRequest], None] | None = None
+    camera: Callable[[], bytes | None] | None = None
+    enrolment: Callable[[], str] | None = None
+    doctor: Callable[[], str] | None = None
+    timeout: float = 10.0
+
+
+def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTools | None = None) -> Starlette:
+    """The app for one table: ``hub`` carries its views, ``journal_path`` its history."""
+    owner = owner or OwnerTools(PinGate(""))
+
+    def page(name: str):
+        async def serve(request: Request) -> Response:
+            return FileResponse(STATIC / name, headers=SECURITY_HEADERS)
+        return serve
+
+    async def events(request: Request) -> Response:
+        try:
+            delay = min(max(float(request.query_params.get("delay", 0)), 0.0), MAX_DELAY)
+        except ValueError:
+            delay = 0.0
+        return StreamingResponse(event_stream(hub.broadcaster, delay=delay), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    async def view_json(request: Request) -> Response:
+        latest = hub.broadcaster.retained.get("view")
+        return Response(latest.data if latest else "null", media_type="application/json")
+
+    def read_journal(work):
+        if journal_path is None or not Path(journal_path).exists():
+            return None
+        with Journal(journal_path) as journal:
+            return work(journal)
+
+    async def history_json(request: Request) -> Response:
+        games = await asyncio.to_thread(read_journal, lambda j: [
+            {"id": r.id, "game": r.game, "players": r.players, "mode": r.mode, "started": r.started,
+             "finished": r.finished, "result": r.result or "", "actions": r.actions} for r in game_list(j)])
+        return JSONResponse(list(reversed(games or [])))
+
+    async def game_json(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+
+        def one(journal: Journal):
+            try:
+                return game_record(journal, journal.game(game_id))
+            except CardtableError:
+                return None
+        record = await asyncio.to_thread(read_journal, one)
+        return JSONResponse(record) if record else JSONResponse({"error": f"no game {game_id}"}, status_code=404)
+
+    # -- the owner ----------------------------------------------------------------------------
+    def allowed(request: Request) -> bool:
+        return owner.gate.allows(request.cookies.get(COOKIE))
+
+    async def owner_page(request: Request) -> Response:
+        return FileResponse(STATIC / ("owner.html" if allowed(request) else "login.html"), headers=SECURITY_HEADERS)
+
+    async def login(request: Request) -> Response:
+        form = parse_qs((await request.body())[:1024].decode("utf-8", "replace"))
+        token = owner.gate.login((form.get("pin") or [""])[0][:32])
+        if token is None:
+            return RedirectResponse("/owner?wrong=1", status_code=303)
+        response = RedirectResponse("/owner", status_code=303)
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
+        return response
+
+    async def logout(request: Request) -> Response:
+        owner.gate.logout(request.cookies.get(COOKIE))
+        response = RedirectResponse("/", status_code=303)
+        response.delete_cookie(COOKIE)
+        return response
+
+    def guarded(handler):
+        async def check(request: Request) -> Response:
+            if not allowed(request):
+                return JSONResponse({"error": "the owner's PIN is needed"}, status_code=403)
+            return await handler(request)
+        return check
+
+    async def status(request: Request) -> Response:
+        enrolment = await asyncio.to_thread(owner.enrolment) if owner.enrolment else None
+        doctor = await asyncio.to_thread(owner.doctor) if owner.doctor else None
+        return JSONResponse({
+            "games": [{"name": g.name, "title": g.title, "players": list(g.players),
+                       "options": [{"name": o.name, "default": o.default, "help": o.help, "choices": list(o.choices)}
+                                   for o in g.options]} for g in all_games()],
+            "enrolment": enrolment, "doctor": doctor, "camera": owner.camera is not None,
+            "can_act": owner.submit is not None,
+        })
+
+    async def act(request: Request) -> Response:
+        if owner.submit is None:
+            return JSONResponse({"answer": "This table takes no requests from the owner's page"}, status_code=409)
+        try:
+            body = json.loads(await request.body() or b"{}")
+            if not isinstance(body, dict):
+                raise ValueError
+            options = body.get("options") or {}
+            names = body.get("names") or []
+            if not isinstance(options, dict) or not isinstance(names, list):
+                raise ValueError
+            item = OwnerRequest(kind=request.path_params["kind"], game=str(body.get("game", ""))[:32],
+                                players=int(body.get("players") or 0),
+                                names=tuple(str(n) for n in names[:8]), options=options)
+        except (ValueError, TypeError, OverflowError):
+            return JSONResponse({"answer": "Not done: the request was not understood"}, status_code=400)
+        owner.submit(item)
+        try:
+            answer = await asyncio.wait_for(asyncio.wrap_future(item.answer), owner.timeout)
+        except TimeoutError:
+            answer = "The table has not answered yet; look at the table"
+        return JSONResponse({"answer": answer})
+
+    async def camera(request: Request) -> Response:
+        jpeg = await asyncio.to_thread(owner.camera) if owner.camera else None
+        if jpeg is None:
+            return Response(status_code=404)
+        return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    routes = [
+        Route("/", page("table.html")),
+        Route("/overlay", page("overlay.html")),
+        Route("/history", page("history.html")),
+        Route("/events", events),
+        Route("/view.json", view_json),
+        Route("/history.json", history_json),
+        Route("/history/{game_id:int}.json", game_json),
+        Route("/owner", owner_page),
+        Route("/owner/login", login, methods=["POST"]),
+        Route("/owner/logout", logout, methods=["POST"]),
+        Route("/owner/status.json", guarded(status)),
+        Route("/owner/camera.jpg", guarded(camera)),
+        Route("/owner/{kind:str}", guarded(act), methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes)

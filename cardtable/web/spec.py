@@ -1,0 +1,62 @@
+"""``[web]``: whether the table serves its page, where, and the owner's PIN.
+
+::
+
+    [web]
+    enabled = true
+    port = 8080            # default 8080
+    host = "0.0.0.0"       # default: every interface (phones in the room); "127.0.0.1" for this machine only
+    pin = "4921"           # the owner's pages; without a PIN they are off
+
+:func:`parse_web` checks the section and names every mistake as "web.key: what is wrong".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_PORT = 8080
+_KEYS = {"enabled", "port", "host", "pin"}
+
+
+@dataclass(frozen=True)
+class WebSpec:
+    enabled: bool = False
+    port: int = DEFAULT_PORT
+    host: str = "0.0.0.0"
+    pin: str = ""
+
+
+def unknown_keys(name: str, section: dict, known: set[str], problems: list[str]) -> None:
+    """Each key of ``[name]`` that is not one of ``known``, as a problem."""
+    for key in sorted(set(section) - known):
+        problems.append(f"{name}.{key}: not a setting of [{name}] (expected one of {', '.join(sorted(known))})")
+
+
+def parse_port(value, key: str, problems: list[str]) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 65535:
+        problems.append(f"{key}: expected a port number from 1 to 65535, got {value!r}")
+        return None
+    return value
+
+
+def parse_web(section: dict, problems: list[str]) -> WebSpec:
+    """The ``[web]`` section (an empty one: the page is off). Mistakes are added to ``problems``."""
+    unknown_keys("web", section, _KEYS, problems)
+    enabled = section.get("enabled", False)
+    if not isinstance(enabled, bool):
+        problems.append(f"web.enabled: expected true or false, got {enabled!r}")
+        enabled = False
+    port = parse_port(section.get("port", DEFAULT_PORT), "web.port", problems) or DEFAULT_PORT
+    host = section.get("host", "0.0.0.0")
+    if not isinstance(host, str) or not host:
+        problems.append(f"web.host: expected an address such as \"0.0.0.0\" or \"127.0.0.1\", got {host!r}")
+        host = "0.0.0.0"
+    pin = section.get("pin", "")
+    if isinstance(pin, int) and not isinstance(pin, bool):
+        problems.append("web.pin: write the PIN in quotes (\"0421\"), so leading zeros are kept")
+        pin = ""
+    elif not isinstance(pin, str) or (pin and not (pin.isdigit() and 4 <= len(pin) <= 12)):
+        problems.append("web.pin: expected 4 to 12 digits in quotes, e.g. pin = \"4921\"")
+        pin = ""
+    return WebSpec(enabled=enabled, port=port, host=host, pin=pin)

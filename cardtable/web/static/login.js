@@ -1,0 +1,2 @@
+"use strict";
+document.getElementById("wrong").hidden = !new URLSearchParams(location.search).has("wrong");

@@ -1,0 +1,93 @@
+// The owner's page: requests go to /owner/<kind> and the table answers in a sentence.
+"use strict";
+let games = [];
+
+async function ask(kind, body) {
+  setText("answer", "\u2026");
+  const response = await fetch("/owner/" + kind, {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body || {}),
+  });
+  const reply = await response.json();
+  setText("answer", reply.answer || reply.error || "");
+}
+
+function optionInput(option) {
+  const label = el("label", "", option.name + " ");
+  let input;
+  if (option.choices.length) {
+    input = el("select");
+    option.choices.forEach((c) => { const o = el("option", "", c); o.value = JSON.stringify(c); input.append(o); });
+    input.value = JSON.stringify(option.default);
+  } else if (typeof option.default === "boolean") {
+    input = el("input"); input.type = "checkbox"; input.checked = option.default;
+  } else {
+    input = el("input"); input.value = option.default;
+    if (typeof option.default === "number") input.type = "number";
+  }
+  input.dataset.option = option.name;
+  input.dataset.kind = typeof option.default;
+  label.append(input, el("span", "note", " " + option.help));
+  return label;
+}
+
+function showGameForm() {
+  const game = games.find((g) => g.name === document.getElementById("game").value) || games[0];
+  const players = document.getElementById("players");
+  const chosen = Number(players.value) || game.players[0];
+  players.replaceChildren(...game.players.map((n) => { const o = el("option", "", n); o.value = n; return o; }));
+  players.value = game.players.includes(chosen) ? chosen : game.players[0];
+  const names = document.getElementById("names");
+  const old = [...names.querySelectorAll("input")].map((i) => i.value);
+  names.replaceChildren(...Array.from({length: Number(players.value)}, (_, i) => {
+    const label = el("label", "", "Seat " + (i + 1) + " ");
+    const input = el("input"); input.name = "name"; input.maxLength = 24; input.value = old[i] || "";
+    input.placeholder = "Seat " + (i + 1);
+    label.append(input);
+    return label;
+  }));
+  document.getElementById("options").replaceChildren(...game.options.map(optionInput));
+}
+
+function readOptions() {
+  const options = {};
+  document.querySelectorAll("[data-option]").forEach((input) => {
+    const kind = input.dataset.kind;
+    if (input.tagName === "SELECT") options[input.dataset.option] = JSON.parse(input.value);
+    else if (kind === "boolean") options[input.dataset.option] = input.checked;
+    else if (kind === "number") options[input.dataset.option] = Number(input.value);
+    else options[input.dataset.option] = input.value;
+  });
+  return options;
+}
+
+(async function start() {
+  const response = await fetch("/owner/status.json");
+  if (response.status === 403) { location.href = "/owner"; return; }
+  const status = await response.json();
+  games = status.games;
+  const select = document.getElementById("game");
+  select.replaceChildren(...games.map((g) => { const o = el("option", "", g.title); o.value = g.name; return o; }));
+  select.addEventListener("change", showGameForm);
+  document.getElementById("players").addEventListener("change", showGameForm);
+  showGameForm();
+  if (status.enrolment) setText("enrolment", status.enrolment);
+  if (status.doctor) setText("doctor", status.doctor);
+  if (status.camera) {
+    document.getElementById("camera-box").hidden = false;
+    const img = document.getElementById("camera");
+    const refresh = () => { img.src = "/owner/camera.jpg?t=" + Date.now(); };
+    refresh();
+    setInterval(refresh, 2000);
+  }
+  document.getElementById("undo").addEventListener("click", () => ask("undo"));
+  document.getElementById("end").addEventListener("click", () => {
+    if (confirm("End this game? It stays in the journal as ended.")) ask("end");
+  });
+  document.getElementById("start").addEventListener("submit", (e) => {
+    e.preventDefault();
+    ask("start", {
+      game: select.value, players: Number(document.getElementById("players").value),
+      names: [...document.querySelectorAll("#names input")].map((i) => i.value), options: readOptions(),
+    });
+  });
+})();

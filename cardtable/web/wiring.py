@@ -1,0 +1,71 @@
+"""What ``cardtable run`` adds to a table from ``[web]`` and ``[club]``: the page, the club
+publisher, the camera tap for the owner's page, and the owner's reports (enrolment, doctor)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def enrolment_report(config) -> str:
+    """How far the cards are enrolled: for readers, how many of the deck's cards have a tag."""
+    if config.input != "rfid":
+        return "The camera reads the cards' printed codes: there is nothing to enrol."
+    from engine.decks import get_deck
+    from engine.game import get_game
+    from firmware_bridge.registry import TagRegistry
+
+    deck = get_deck(get_game(config.game).deck)
+    path = config.relative(config.rfid.get("registry", "tags.json"))
+    if not Path(path).exists():
+        return f"No card has a tag yet ({path} does not exist): enrol them with 'cardtable enroll'."
+    registry = TagRegistry.load(path, deck=deck.name)
+    missing = registry.missing()
+    text = f"{len(registry)} of {len(deck.cards)} cards have a tag."
+    return text + (f" Still to enrol: {' '.join(c.id for c in missing)}" if missing else " Every card is enrolled.")
+
+
+def doctor_report(config_path: Path) -> str:
+    """What ``cardtable doctor`` says about this table. The doctor is its own module,
+    ``cardtable.doctor``; its ``report(config_path) -> str`` is shown when it is installed."""
+    try:
+        from cardtable import doctor  # type: ignore[attr-defined]
+    except ImportError:
+        return "'cardtable doctor' is not installed on this table."
+    report = getattr(doctor, "report", None)
+    return report(config_path) if callable(report) else "'cardtable doctor' has no report to show here."
+
+
+class TableNetwork:
+    """The page and the club publisher for one table, as displays; ``submit`` takes the owner's
+    requests to the table's loop."""
+
+    def __init__(self, config, submit) -> None:
+        self.displays: list = []
+        self.camera_tap = None
+        web, club = config.web, config.club
+        if web is not None and web.enabled:
+            from cardtable.web.page import TablePage
+
+            page = TablePage(host=web.host, port=web.port, journal_path=config.journal, pin=web.pin,
+                             submit=submit, camera=self._camera,
+                             enrolment=lambda: enrolment_report(config), doctor=lambda: doctor_report(config.path))
+            print(f"The table's page: http://<this machine>:{page.server.port}/ (the owner's: /owner)", flush=True)
+            self.displays.append(page)
+        if club is not None and club.broker is not None:
+            from cardtable.club.publisher import ClubPublisher
+
+            self.displays.append(ClubPublisher(club, config.journal))
+
+    def _camera(self) -> bytes | None:
+        return self.camera_tap.jpeg() if self.camera_tap is not None else None
+
+    def tap(self, source, pipeline):
+        """``source`` with its latest frame kept for the owner's camera view."""
+        from cardtable.web.camera_view import FrameTap
+
+        self.camera_tap = FrameTap(source, pipeline)
+        return self.camera_tap
+
+    def close(self) -> None:
+        for display in self.displays:
+            display.close()

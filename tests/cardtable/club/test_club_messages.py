@@ -1,0 +1,104 @@
+"""What the club reads from the broker is checked, cut down and never trusted; the ``[club]``
+section; the standings."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from cardtable.club.spec import parse_broker, parse_club
+from cardtable.club.standings import match_points, standings
+from cardtable.club.topics import MAX_SEATS, read_message, clean_view
+from engine.errors import InvalidInput
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=50),
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5),
+    max_leaves=30,
+)
+view_like = st.fixed_dictionaries({}, optional={
+    "game": json_values, "prompt": json_values, "seats": st.lists(st.dictionaries(
+        st.sampled_from(["name", "score", "turn", "dealer", "note"]), json_values), max_size=12) | json_values,
+    "centre": json_values, "play": json_values, "at": json_values, "finished": json_values})
+topics = st.sampled_from(["cardtable/club/T1/view", "cardtable/club/T1/status", "cardtable/club/T1/game/1-2",
+                          "cardtable/club/T1/game/x", "cardtable/other/T1/view", "cardtable/club/+/view", "#"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(topics, st.binary(max_size=200) | view_like.map(lambda d: json.dumps(d).encode()))
+def test_any_message_on_any_topic_is_read_or_refused_never_raises(topic, payload):
+    message = read_message(topic, payload, "club")
+    if message is not None and message.kind == "view":
+        view = message.data
+        assert isinstance(view["prompt"], str) and len(view["seats"]) <= MAX_SEATS
+        assert all(isinstance(s["score"], int) and isinstance(s["name"], str) for s in view["seats"])
+        json.dumps(view, allow_nan=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(["events", "scores", "winners", "names", "players", "finished"]), json_values))
+def test_any_game_record_is_cut_down_to_plain_types(data):
+    message = read_message("cardtable/club/T1/game/3-1700000000", json.dumps(data).encode(), "club")
+    record = message.data
+    json.dumps(record, allow_nan=False)
+    assert all(isinstance(w, int) and 0 <= w < MAX_SEATS for w in record["winners"])
+    assert all(isinstance(s, int) for s in record["scores"])
+
+
+def test_a_view_keeps_only_known_fields_with_bounded_text():
+    view = clean_view({"prompt": "x" * 10_000, "seats": [{"name": "Ann", "score": 5, "evil": 1}], "script": 1})
+    assert len(view["prompt"]) == 300 and "script" not in view
+    assert view["seats"] == [{"name": "Ann", "score": 5, "dealer": False, "turn": False, "note": ""}]
+
+
+def test_status_is_online_or_offline_only():
+    assert read_message("cardtable/club/T1/status", b"online", "club").data == "online"
+    assert read_message("cardtable/club/T1/status", b"<b>up</b>", "club") is None
+
+
+def test_broker_addresses():
+    assert parse_broker("mqtt://10.0.0.5") == parse_broker("mqtt://10.0.0.5:1883")
+    assert parse_broker("mqtts://club.example:8884").tls
+    with pytest.raises(InvalidInput, match="mqtt://host:1883"):
+        parse_broker("http://club.example")
+    with pytest.raises(InvalidInput, match="port"):
+        parse_broker("mqtt://host:99999")
+
+
+def test_the_club_section_names_every_mistake():
+    problems: list[str] = []
+    spec = parse_club({"broker": "mqtt://h:1883", "table": "T 1", "club": 7, "colour": "red"}, problems)
+    assert spec.broker.host == "h"
+    assert [p.split(":")[0] for p in problems] == ["club.colour", "club.club", "club.table"]
+    problems = []
+    parse_club({"table": "T1"}, problems)
+    assert problems == ["club.broker: missing; give the club's broker, e.g. broker = \"mqtt://192.168.1.10:1883\""]
+
+
+def game(table, names, scores, winners, kind="cribbage"):
+    return {"table": table, "game": kind, "title": kind.title(), "names": names, "scores": scores, "winners": winners}
+
+
+def test_cribbage_club_scoring_two_for_a_win_three_for_a_skunk():
+    assert match_points("cribbage", 121, [95]) == 2
+    assert match_points("cribbage", 121, [90]) == 3
+    assert match_points("cribbage", 61, [30]) == 3 and match_points("cribbage", 61, [31]) == 2
+    assert match_points("allfives", 61, [0]) == 1
+
+
+def test_standings_rank_by_match_points_then_games_then_spread():
+    board = standings([
+        game("T1", ["Ann", "Bob"], [121, 80], [0]),      # Ann skunks Bob: 3
+        game("T2", ["Cat", "Dan"], [121, 100], [0]),     # Cat 2
+        game("T2", ["Cat", "Dan"], [110, 121], [1]),     # Dan 2
+        game("T3", ["Seat 1", "Seat 2"], [40, 61], [1], "allfives"),
+    ])
+    crib = board[1]
+    assert crib["game"] == "cribbage"
+    assert [(r["player"], r["points"]) for r in crib["rows"]] == [("Ann", 3), ("Cat", 2), ("Dan", 2), ("Bob", 0)]
+    cat, dan = crib["rows"][1], crib["rows"][2]
+    assert cat["spread"] == 21 - 11 and dan["spread"] == 11 - 21
+    fives = board[0]
+    assert fives["rows"][0] == {"player": "T3 seat 2", "points": 1, "wins": 1, "played": 1, "spread": 21}

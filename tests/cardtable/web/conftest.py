@@ -1,0 +1,170 @@
+"""Fixtures for the page and the club: a real Mosquitto on a free 127.0.0.1 port, a real headless
+Chromium (Debian's, through Playwright; no browser is downloaded), and a reader of server-sent
+events that keeps every byte the server sent."""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import shutil
+import socket
+import subprocess
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+MOSQUITTO = "/usr/sbin/mosquitto"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until(test, timeout: float = 30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = test()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("the club never got there")
+
+
+def die_with_parent() -> None:
+    """In a child process: end when the test run ends, even a killed one (Linux prctl)."""
+    import ctypes
+    import signal
+
+    ctypes.CDLL(None).prctl(1, signal.SIGTERM)      # PR_SET_PDEATHSIG
+
+
+class Mosquitto:
+    """A broker process on ``port``; :meth:`stop` kills it, :meth:`start` brings it back on the same port."""
+
+    def __init__(self, folder: Path, settings: str = "allow_anonymous true\n") -> None:
+        self.port = free_port()
+        self.config = folder / "mosquitto.conf"
+        # run as the user running the tests (mosquitto run by root would drop to its own user,
+        # which cannot read files in the test's folder)
+        self.config.write_text(f"user {getpass.getuser()}\npersistence false\nlistener {self.port} 127.0.0.1\n{settings}")
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, preexec_fn=die_with_parent)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("mosquitto did not start")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(5)
+
+
+@pytest.fixture
+def mosquitto(tmp_path):
+    if not os.path.exists(MOSQUITTO):
+        pytest.skip("mosquitto is not installed (sudo apt-get install mosquitto)")
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    yield broker
+    broker.stop()
+
+
+class EventReader(threading.Thread):
+    """Reads a server-sent event stream over a plain socket (HTTP/1.0, so the body is not
+    chunked); keeps every raw byte the server sent and each parsed message."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(daemon=True)
+        parts = urllib.parse.urlsplit(url)
+        self.sock = socket.create_connection((parts.hostname, parts.port), timeout=60)
+        self.sock.sendall(f"GET {parts.path}?{parts.query} HTTP/1.0\r\nHost: {parts.netloc}\r\n\r\n".encode())
+        self.raw = bytearray()
+        self.messages: list[tuple[str, object, float]] = []
+        self.lock = threading.Lock()
+
+    def run(self) -> None:
+        buffer = b""
+        try:
+            while True:
+                chunk = self.sock.recv(65536)
+                if not chunk:
+                    return
+                now = time.time()
+                with self.lock:
+                    self.raw += chunk
+                buffer += chunk
+                if b"\r\n\r\n" in buffer and buffer.startswith(b"HTTP/"):
+                    buffer = buffer.split(b"\r\n\r\n", 1)[1]
+                while b"\n\n" in buffer:
+                    block, buffer = buffer.split(b"\n\n", 1)
+                    fields = dict(line.split(": ", 1) for line in block.decode().splitlines()
+                                  if not line.startswith(":") and ": " in line)
+                    if "data" in fields:
+                        with self.lock:
+                            self.messages.append((fields.get("event", "message"), json.loads(fields["data"]), now))
+        except (OSError, ValueError):
+            return
+
+    def wait_for(self, test, timeout: float = 10.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.lock:
+                for event, data, _ in reversed(self.messages):
+                    if test(event, data):
+                        return data
+            time.sleep(0.01)
+        raise AssertionError(f"no such message from {self.url} in {timeout} s")
+
+    def close(self) -> None:
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+
+
+@pytest.fixture
+def sse():
+    readers = []
+
+    def open_reader(url: str) -> EventReader:
+        reader = EventReader(url)
+        reader.start()
+        readers.append(reader)
+        return reader
+    yield open_reader
+    for reader in readers:
+        reader.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM) or shutil.which("chromium") is None:
+        pytest.skip("chromium is not installed (sudo apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

@@ -1,0 +1,91 @@
+"""The owner's requests reach the table through its own loop: start a game with names and
+options, undo, end a game; the history lists the journal's games; nothing without the PIN."""
+
+from __future__ import annotations
+
+import queue
+import threading
+
+import httpx
+import pytest
+
+from conftest import wait_until
+from cardtable.controller import Controller, TableSetup
+from cardtable.journal import Journal
+from cardtable.outputs import TableOutputs
+from cardtable.table_loop import run_loop
+from cardtable.web.owner import ENDED, TableSession
+from cardtable.web.page import TablePage
+from engine.decks import get_deck
+from engine.table_events import TableEvent
+
+
+@pytest.fixture
+def table(tmp_path):
+    """A running table loop with its page; yields (page, session, the loop's queue)."""
+    items: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    page = TablePage(host="127.0.0.1", port=0, journal_path=path, pin="2468", submit=items.put)
+    session = TableSession(Controller(TableSetup("cribbage", 2), journal, TableOutputs([page])))
+    loop = threading.Thread(target=run_loop, args=(session, items, stop), kwargs={"idle": 0.05})
+    loop.start()
+    yield page, session, items
+    stop.set()
+    loop.join(5)
+    page.close()
+    journal.close()
+
+
+def owner(page) -> httpx.Client:
+    client = httpx.Client(base_url=page.url, timeout=10)
+    assert client.post("/owner/login", data={"pin": "2468"}).status_code == 303
+    return client
+
+
+def test_nothing_without_the_pin(table):
+    page, session, _ = table
+    stranger = httpx.Client(base_url=page.url, timeout=10)
+    for path in ("/owner/undo", "/owner/end", "/owner/start"):
+        assert stranger.post(path, json={}).status_code == 403
+    assert stranger.get("/owner/status.json").status_code == 403
+    assert stranger.get("/owner/camera.jpg").status_code == 403
+    assert "pin" in stranger.get("/owner").text.lower() and "undo" not in stranger.get("/owner").text.lower()
+    assert session.controller.game.name == "cribbage"
+
+
+def test_the_owner_starts_a_game_with_names_and_options_undoes_and_ends_it(table):
+    page, session, items = table
+    client = owner(page)
+    answer = client.post("/owner/start", json={"game": "allfives", "players": 3, "names": ["Ann", "Bob", "<i>Cy</i>"],
+                                               "options": {"target": 31}}).json()["answer"]
+    assert answer == "All Fives for 3 has started"
+    assert session.controller.setup.names == ("Ann", "Bob", "<i>Cy</i>")
+    assert session.controller.setup.options["target"] == 31
+    view = httpx.get(page.url + "/view.json").json()
+    assert view["game"] == "All Fives" and [s["name"] for s in view["seats"]] == ["Ann", "Bob", "<i>Cy</i>"]
+    assert client.post("/owner/undo", json={}).json()["answer"] == "Nothing to undo"
+    deck = get_deck(session.controller.game.deck)
+    items.put(TableEvent("placed", deck.cards[0], "seat1", 0.0))        # Ann cuts a card
+    wait_until(lambda: httpx.get(page.url + "/view.json").json()["prompt"].startswith("Bob"))
+    assert client.post("/owner/undo", json={}).json()["answer"] == "The last action was taken back"
+    assert client.post("/owner/end", json={}).json()["answer"] == "The game was ended; a new one has started"
+    games = httpx.get(page.url + "/history.json").json()
+    assert [g["result"] for g in games][1:] == [ENDED, ENDED]      # newest first: the new game, then the two ended
+    record = httpx.get(f"{page.url}/history/{games[1]['id']}.json").json()
+    assert record["game"] == "allfives" and record["result"] == ENDED and "actions" in record
+    assert httpx.get(page.url + "/history/999.json").status_code == 404
+
+
+def test_a_bad_request_is_answered_in_words_and_the_table_goes_on(table):
+    page, session, _ = table
+    client = owner(page)
+    assert client.post("/owner/start", json={"game": "chess"}).json()["answer"].startswith("Not done:")
+    assert client.post("/owner/start", json={"game": "its15", "players": 9}).json()["answer"] == \
+        "Not done: It's 15 is for 2 or 3 or 4 or 5 players"
+    assert client.post("/owner/start", json={"game": "cribbage", "options": {"target": 7}}).json()["answer"] \
+        .startswith("Not done: option target")
+    assert client.post("/owner/start", content=b"[1,").status_code == 400
+    assert client.post("/owner/fly", json={}).json()["answer"].startswith("Not done")
+    assert session.controller.game.name == "cribbage" and not session.controller.finished

@@ -1,0 +1,42 @@
+"""``[web]`` in a table configuration, and the PIN gate."""
+
+from __future__ import annotations
+
+from cardtable.config import check_config
+from cardtable.web.owner import PinGate
+from cardtable.web.spec import parse_web
+
+
+def test_the_page_is_off_unless_enabled():
+    problems: list[str] = []
+    assert not parse_web({}, problems).enabled and not problems
+
+
+def test_every_mistake_in_web_is_named():
+    problems: list[str] = []
+    parse_web({"enabled": "yes", "port": 70000, "pin": 1234, "colour": 1}, problems)
+    assert [p.split(":")[0] for p in problems] == ["web.colour", "web.enabled", "web.port", "web.pin"]
+    assert "in quotes" in problems[-1]
+
+
+def test_a_table_configuration_carries_web_and_club(tmp_path):
+    config, problems = check_config({"game": {"name": "cribbage"}, "input": {"kind": "rfid"},
+                                     "web": {"enabled": True, "port": 8081, "pin": "0421"},
+                                     "club": {"broker": "mqtt://127.0.0.1:1883", "table": "T4"}},
+                                    tmp_path / "table.toml")
+    assert not problems
+    assert config.web.port == 8081 and config.web.pin == "0421"
+    assert config.club.table == "T4" and config.club.broker.port == 1883
+
+
+def test_wrong_pins_shut_the_gate_for_longer_each_time():
+    now = [0.0]
+    gate = PinGate("2468", clock=lambda: now[0])
+    assert gate.login("1111") is None
+    assert gate.login("2468") is None            # still shut
+    now[0] += 0.3
+    token = gate.login("2468")
+    assert gate.allows(token) and not gate.allows("guess") and not gate.allows(None)
+    gate.logout(token)
+    assert not gate.allows(token)
+    assert not PinGate("").enabled and PinGate("").login("") is None
