@@ -2,7 +2,6 @@
 check accepts builds everything ``run`` needs (the game, the camera pipeline or the tag registry,
 the button panel on mock pins) without an error."""
 
-import queue
 import tomllib
 
 import numpy as np
