@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import math
 import os
+import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -132,8 +133,20 @@ def writable_file(target: Path, key: str, problems: list[str]) -> None:
         folder = folder.parent
     if not folder.is_dir():
         problems.append(f"{key}: {folder} is a file, not a folder, so {target} cannot be made")
-    elif not os.access(folder, os.W_OK | os.X_OK) or (target.exists() and not os.access(target, os.W_OK)):
+    elif not _can_write_in(folder) or (target.exists() and not os.access(target, os.W_OK)):
         problems.append(f"{key}: {target if target.exists() else folder} cannot be written by this user")
+
+
+def _can_write_in(folder: Path) -> bool:
+    """Whether a file can be made in ``folder``: tried, since permissions, read-only mounts and
+    special file systems all have their say (a permission check alone is always yes for root)."""
+    try:
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".cardtable-probe-")
+    except OSError:
+        return False
+    os.close(fd)
+    os.unlink(name)
+    return True
 
 
 def writable_folder(target: Path, key: str, problems: list[str]) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import cardtable
 from cardtable.config import TableConfig, load_config
+from cardtable.doctor import pi_model
 from cardtable.service_unit import UnitPlan, existing_groups, unit_text
 from engine.errors import InvalidInput
 
@@ -37,14 +38,6 @@ def register(subparsers) -> None:
                         help=f"where to put the unit (default {SYSTEM_UNITS})")
     parser.add_argument("--no-enable", action="store_true", help="write the unit but do not enable or start it")
     parser.set_defaults(func=run)
-
-
-def pi_model() -> str:
-    """The Raspberry Pi model this runs on, or "" elsewhere."""
-    try:
-        return Path("/proc/device-tree/model").read_text(errors="replace").strip("\0\n ")
-    except OSError:
-        return ""
 
 
 def plan_for(config: TableConfig, user: str) -> UnitPlan:
