@@ -160,9 +160,9 @@ def _parse_game(section: Mapping, problems: list[str]) -> tuple[Game | None, dic
         problems.append(f"game.name: expected the game's name, e.g. \"cribbage\", got {shown(section['name'])}")
     settings = {"players": None, "mode": None, "seed": None, "options": {}}
     players = section.get("players", game.players[0] if game else 2)
-    if isinstance(players, str) or not is_whole(players):
-        whole(players, "game.players", problems, 1, 8)
-    elif game and players not in game.players:
+    if game is None or isinstance(players, str) or not is_whole(players):
+        settings["players"] = whole(players, "game.players", problems, 1, 8)
+    elif players not in game.players:
         problems.append(f"game.players: {game.title} is for {', '.join(map(str, game.players))} players, not {players}")
     else:
         settings["players"] = players

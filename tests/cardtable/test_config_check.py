@@ -198,6 +198,11 @@ def test_a_journal_that_cannot_be_written_is_named(table, capsys):
     assert code == 1 and "journal.path:" in out and "is a file, not a folder" in out, out
 
 
+def test_a_huge_player_count_without_a_game_is_refused_at_once(table, capsys):
+    code, out = check(table, "[game]\nplayers = 4611686018427387904\n[table]\nnames = ['a']\n", capsys)
+    assert code == 1 and "game.players: expected a whole number from 1 to 8" in out, out
+
+
 def test_load_config_raises_with_every_problem(table):
     (table / "table.toml").write_text("[game]\nname = 5\n[table]\nnames = 7\n")
     with pytest.raises(ConfigError) as info:

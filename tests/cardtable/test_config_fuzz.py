@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from cardtable.commands.run_cmd import table_setup, tag_registry
-from cardtable.config import check_config
+from cardtable.config import ConfigError, check_config, load_config
 from cardtable.controller import Controller
 from cardtable.example_config import example_config
 from cardtable.journal import Journal
@@ -107,3 +107,15 @@ def test_the_unmutated_examples_start(folder, monkeypatch):
             for kind in ("camera", "rfid"):
                 found = check_config(_document(name, players, kind, []), folder / "table.toml")
                 assert found.config is not None, found.problems + found.steps
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.binary(max_size=200), st.text(max_size=200).map(str.encode),
+                 st.sampled_from([b"\xef\xbb\xbf[game]\nname = 'cribbage'\n", b"a = " + b"[" * 5000,
+                                  b"[game]\nplayers = 99999999999999999999999\n", b"[[display]]\n[[display]]\n"])))
+def test_any_bytes_are_read_or_refused_in_words(folder, raw):
+    (folder / "raw.toml").write_bytes(raw)
+    try:
+        load_config(folder / "raw.toml")
+    except ConfigError as err:
+        assert err.problems or err.steps
