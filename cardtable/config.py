@@ -127,7 +127,8 @@ def _table(data: Mapping, name: str, problems: list[str]) -> Mapping:
     return value
 
 
-def _option(game: Game, option: Option, value: object, problems: list[str]) -> None:
+def _option(option: Option, value: object, problems: list[str]) -> bool:
+    """Whether ``value`` suits ``option`` (if not, the problem is said)."""
     key = f"game.options.{option.name}"
     kind = type(option.default)
     if isinstance(option.default, bool):
@@ -144,6 +145,9 @@ def _option(game: Game, option: Option, value: object, problems: list[str]) -> N
         problems.append(f"{key}: choose one of {', '.join(map(str, option.choices))}, not {value!r}")
     elif is_whole(value) and not 0 <= value <= 10_000:
         problems.append(f"{key}: expected a whole number from 0 to 10000, got {value!r}")
+    else:
+        return True
+    return False
 
 
 def _parse_game(section: Mapping, problems: list[str]) -> tuple[Game | None, dict]:
@@ -174,12 +178,11 @@ def _parse_game(section: Mapping, problems: list[str]) -> tuple[Game | None, dic
     elif game:
         known = {option.name: option for option in game.options}
         for name, value in options.items():
-            if name in known:
-                _option(game, known[name], value, problems)
-            else:
+            if name not in known:
                 problems.append(f"game.options.{name}: {game.title} has no such option"
                                 + (close_hint(name, known) or f"; its options are {', '.join(known) or 'none'}"))
-        settings["options"] = options
+            elif _option(known[name], value, problems):
+                settings["options"][name] = value
     return game, settings
 
 
@@ -210,8 +213,8 @@ def _zone_problems(config: TableConfig, problems: list[str]) -> None:
 
 def check_values(data: Mapping, path: Path, problems: list[str]) -> TableConfig | None:
     """Check every value of a parsed TOML document (pure); None when it cannot be used."""
-    unknown_keys(data, SECTIONS + tuple(PLUGGED_SECTIONS), "config", problems)
     before = len(problems)
+    unknown_keys(data, SECTIONS + tuple(PLUGGED_SECTIONS), "config", problems)
     game, settings = _parse_game(_table(data, "game", problems), problems)
     players = settings["players"]
     table = _table(data, "table", problems)
@@ -234,7 +237,7 @@ def check_values(data: Mapping, path: Path, problems: list[str]) -> TableConfig 
     journal = file_path(_table(data, "journal", problems).get("path", DEFAULT_JOURNAL), "journal.path", problems, base)
     sections = {name: _plugged(target, _table(data, name, problems), problems)
                 for name, target in PLUGGED_SECTIONS.items()}
-    if len(problems) > before or game is None or journal is None:
+    if game is None or None in (players, kind, journal, *settings.values()):
         return None
     config = TableConfig(path=path, game=game.name, players=players, mode=settings["mode"], seed=settings["seed"],
                          options=game.resolve_options(settings["options"]), names=names, seat_zones=seat_zones,

@@ -208,3 +208,13 @@ def test_load_config_raises_with_every_problem(table):
     with pytest.raises(ConfigError) as info:
         load_config(table / "table.toml")
     assert len(info.value.problems) == 2
+
+
+def test_an_unknown_section_alone_is_a_mistake(table, capsys):
+    code, out = check(table, GOOD + "[gmae]\n", capsys)
+    assert code == 1 and "config.gmae: unknown key (did you mean 'game'?)" in out, out
+
+
+def test_zone_problems_are_said_with_value_problems(table, capsys):
+    code, out = check(table, '[game]\nname = "cribbage"\n[game.options]\ntarget = "121"\n', capsys)
+    assert code == 1 and "game.options.target:" in out and "vision.zones: none given" in out, out
