@@ -71,3 +71,22 @@ def test_a_missing_camera_and_a_full_disk_say_what_to_do(tmp_path):
     found = doctor.check_disk(table(tmp_path), minimum=2**62)
     assert found.status == doctor.FIX and "GB free" in found.detail and "du -sh" in found.fix
     assert doctor.check_disk(table(tmp_path)).status == doctor.OK
+
+
+def test_a_pi5_without_lgpio_is_told_to_install_it(tmp_path, monkeypatch):
+    from hardware.pins import PanelPins
+
+    monkeypatch.setattr(doctor, "pi_model", lambda: "Raspberry Pi 5 Model B Rev 1.0")
+    monkeypatch.setitem(__import__("sys").modules, "lgpio", None)      # not installed
+    found = doctor.check_gpio(table(tmp_path, gpio=PanelPins(seat_leds=(17,))))
+    assert found.status == doctor.FIX and found.fix.startswith("sudo apt install python3-lgpio")
+
+
+def test_picamera2_built_for_another_numpy_is_explained(tmp_path, monkeypatch):
+    from vision.config import VisionConfig
+
+    (tmp_path / "picamera2.py").write_text(
+        'raise ValueError("numpy.dtype size changed, may indicate binary incompatibility")\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    found = doctor.check_camera(table(tmp_path, vision=VisionConfig(camera="picamera")))
+    assert found.status == doctor.FIX and "numpy" in found.detail and found.fix.startswith("make clean setup")

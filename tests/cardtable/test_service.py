@@ -99,3 +99,11 @@ def test_install_service_refuses_a_config_that_cannot_start(tmp_path, capsys):
     (tmp_path / "table.toml").write_text("[game]\nname = 'bridge'\n")
     assert main(["install-service", "--config", str(tmp_path / "table.toml"), "--print"]) == 2
     assert "game.name:" in capsys.readouterr().err
+
+
+def test_on_a_pi5_the_unit_names_the_lgpio_pin_factory(config, monkeypatch, capsys):
+    from cardtable.commands import service_cmd
+
+    monkeypatch.setattr(service_cmd, "pi_model", lambda: "Raspberry Pi 5 Model B Rev 1.0")
+    assert main(["install-service", "--config", str(config), "--print"]) == 0
+    assert "\nEnvironment=GPIOZERO_PIN_FACTORY=lgpio\n" in capsys.readouterr().out
