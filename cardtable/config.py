@@ -212,8 +212,9 @@ def _zone_problems(config: TableConfig, problems: list[str]) -> None:
 
 
 def check_values(data: Mapping, path: Path, problems: list[str]) -> TableConfig | None:
-    """Check every value of a parsed TOML document (pure); None when it cannot be used."""
-    before = len(problems)
+    """Check every value of a parsed TOML document (pure). Returns the config as far as it could
+    be built (a wrong value replaced by its default), or None without a game, a player count, a
+    mode, a seed, an input or a journal; it is usable only when no problem was added."""
     unknown_keys(data, SECTIONS + tuple(PLUGGED_SECTIONS), "config", problems)
     game, settings = _parse_game(_table(data, "game", problems), problems)
     players = settings["players"]
@@ -248,7 +249,7 @@ def check_values(data: Mapping, path: Path, problems: list[str]) -> TableConfig 
         game.new_game(players, options=dict(config.options), mode=config.mode, seed=config.seed)
     except Exception as err:  # noqa: BLE001 - whatever the rules say, it is said as a problem
         problems.append(f"game: {game.title} cannot start with these settings: {err}")
-    return None if len(problems) > before else config
+    return config
 
 
 def _parse_displays(value: object, problems: list[str], base: Path) -> tuple[tuple[DisplaySpec, ...], dict[int, str]]:
@@ -314,7 +315,7 @@ def check_config(data: Mapping, path: Path) -> ConfigCheck:
     problems: list[str] = []
     steps: list[str] = []
     config = check_values(data, path, problems)
-    if config is not None:
+    if config is not None:                  # with the values' mistakes, so that all are said at once
         check_files(config, problems, steps)
     return ConfigCheck(config if not problems and not steps else None, problems, steps)
 

@@ -218,3 +218,10 @@ def test_an_unknown_section_alone_is_a_mistake(table, capsys):
 def test_zone_problems_are_said_with_value_problems(table, capsys):
     code, out = check(table, '[game]\nname = "cribbage"\n[game.options]\ntarget = "121"\n', capsys)
     assert code == 1 and "game.options.target:" in out and "vision.zones: none given" in out, out
+
+
+def test_a_missing_file_is_said_with_the_mistakes(table, capsys):
+    code, out = check(table, GOOD.replace('registry = "tags.json"', 'registry = "nothere.json"')
+                      .replace('names = ["Ann", "Bob"]', "names = 7"), capsys)
+    assert code == 1 and "has 1 problem:" in out and "table.names:" in out, out
+    assert "and 1 step still to do" in out and "nothere.json does not exist yet" in out, out
