@@ -38,3 +38,9 @@ def test_the_system_package_check_names_what_is_missing(tmp_path):
     done = subprocess.run(["/bin/sh", str(tmp_path / "check.sh"), "runtime"], capture_output=True, text=True,
                           env={"PATH": f"{tmp_path}:/nonexistent", "PYTHON": str(fake)})
     assert done.stdout.split() == ["python3-venv", "libzbar0"]
+
+
+def test_the_fresh_root_script_is_valid_shell_and_says_its_usage():
+    assert subprocess.run(["sh", "-n", "deploy/fresh_root.sh"], cwd=CHECKOUT).returncode == 0
+    usage = subprocess.run(["sh", "deploy/fresh_root.sh", "--help"], cwd=CHECKOUT, capture_output=True, text=True)
+    assert usage.returncode == 2 and "sudo deploy/fresh_root.sh --arch arm64" in usage.stdout
