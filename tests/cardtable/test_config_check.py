@@ -225,3 +225,9 @@ def test_a_missing_file_is_said_with_the_mistakes(table, capsys):
                       .replace('names = ["Ann", "Bob"]', "names = 7"), capsys)
     assert code == 1 and "has 1 problem:" in out and "table.names:" in out, out
     assert "and 1 step still to do" in out and "nothere.json does not exist yet" in out, out
+
+
+def test_the_camera_commands_read_a_config_the_same_way(table, capsys):
+    (table / "latin.toml").write_bytes(b"[vision]\n# caf\xe9\n")
+    assert main(["calibrate", "--config", str(table / "latin.toml")]) == 2
+    assert "it is not UTF-8 text (line 2 holds the byte 0xe9)" in capsys.readouterr().err
