@@ -104,8 +104,12 @@ class TableConfig:
         return zones[:len(self.rfid.ports) or 1] if self.rfid.compat else zones
 
     def shared_zones(self) -> tuple[str, ...]:
-        """The zones other than the seats' that the game's card actions use (starter, crib ...)."""
-        return tuple(sorted({s.zone for s in get_game(self.game).card_actions.values() if s.zone != "seat"}))
+        return shared_zones(get_game(self.game))
+
+
+def shared_zones(game: Game) -> tuple[str, ...]:
+    """The zones other than the seats' that the game's card actions use (starter, crib ...)."""
+    return tuple(sorted({slot.zone for slot in game.card_actions.values() if slot.zone != "seat"}))
 
 
 @dataclass

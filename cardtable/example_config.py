@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cardtable.config import shared_zones
 from engine.errors import InvalidInput
 from engine.game import Game
 from firmware_bridge.registry import default_path
@@ -55,7 +56,7 @@ def example_config(game: Game, players: int | None = None) -> str:
     players = game.players[0] if players is None else players
     if players not in game.players:
         raise InvalidInput(f"{game.title} is for {', '.join(map(str, game.players))} players, not {players}")
-    shared = sorted({slot.zone for slot in game.card_actions.values() if slot.zone != "seat"})
+    shared = shared_zones(game)
     seats = _SEATS[players]
     width = 160 // max(1, len(shared)) if shared else 0
     lines = [
