@@ -6,37 +6,54 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 SYSTEM_STAMP := $(VENV)/.system-libs
-# On a Raspberry Pi, picamera2 comes from apt, so the venv sees the system site packages.
-VENV_FLAGS := $(shell [ -e /usr/lib/python3/dist-packages/picamera2 ] && echo --system-site-packages)
+TEST_SYSTEM_STAMP := $(VENV)/.system-test-tools
+# picamera2 and lgpio come from apt on a Raspberry Pi, so there the venv sees the system site packages,
+# and keeps the system's numpy: apt's picamera2 is built against it ("numpy.dtype size changed" otherwise).
+SYSTEM_SITE := $(shell ls -d /usr/lib/python3/dist-packages/picamera2 /usr/lib/python3/dist-packages/lgpio* 2>/dev/null | head -1)
+VENV_FLAGS := $(if $(SYSTEM_SITE),--system-site-packages)
 SUDO := $(shell [ "$$(id -u)" = 0 ] && echo "" || (command -v sudo >/dev/null && echo "sudo -n"))
-APT_PACKAGES := libzbar0 fonts-dejavu-core
+APT := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -qq -o Dpkg::Use-Pty=0
+BIN ?= $(HOME)/.local/bin
+CONFIG ?= $(HOME)/table.toml
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo test bench clean
+.PHONY: help setup demo test bench install install-service clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
+
+# $(1): runtime or test. Installs what deploy/system_packages.sh finds missing, quietly, when root
+# or sudo allows; otherwise says the one command to type.
+define system_packages
+	@missing=$$(PYTHON=$(PYTHON) sh deploy/system_packages.sh $(1)); \
+	if [ -z "$$missing" ]; then :; \
+	elif command -v apt-get >/dev/null && { [ "$$(id -u)" = 0 ] || sudo -n true 2>/dev/null; }; then \
+	  echo "installing system packages: $$missing"; \
+	  { $(APT) update && $(APT) install -y --no-install-recommends $$missing; } >/dev/null \
+	    || { echo "apt-get could not install $$missing: run 'sudo apt-get install $$missing'"; exit 1; }; \
+	else \
+	  echo "note: this machine lacks $$missing and there is no root or sudo here: run 'sudo apt-get install $$missing'"; \
+	fi
+endef
 
 $(SYSTEM_STAMP):
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
 	  { echo "cardtable needs Python 3.11 or newer (found $$($(PYTHON) --version))."; exit 1; }
-	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done; \
-	  $(PYTHON) -c 'import ensurepip' 2>/dev/null || echo python3-venv); \
-	if [ -z "$$missing" ] || ! command -v dpkg >/dev/null; then :; \
-	elif command -v apt-get >/dev/null && { [ "$$(id -u)" = 0 ] || sudo -n true 2>/dev/null; }; then \
-	  echo "installing system packages:" $$missing; \
-	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
-	else \
-	  echo "note: $$missing not installed and no root or sudo here: run 'sudo apt-get install $$missing'"; \
-	  echo "      (python3-venv: the virtual environment; libzbar0: the pyzbar decoder; fonts-dejavu-core: display fonts)"; \
-	fi
+	$(call system_packages,runtime)
 	@$(PYTHON) -m venv $(VENV_FLAGS) $(VENV) || \
 	  { echo "could not create a virtual environment: install python3-venv (sudo apt-get install python3-venv)"; exit 1; }
 	@touch $@
 
+$(TEST_SYSTEM_STAMP): $(SYSTEM_STAMP)
+	$(call system_packages,test)
+	@touch $@
+
 $(STAMP): pyproject.toml $(SYSTEM_STAMP)
+	@: > $(VENV)/constraints.txt
+	@[ -z "$(VENV_FLAGS)" ] || $(PYTHON) -c 'import numpy; print("numpy==" + numpy.__version__)' \
+	  > $(VENV)/constraints.txt 2>/dev/null || :
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test,hdmi]'
+	$(PY) -m pip install -q -c $(VENV)/constraints.txt -e '.[test,hdmi]'
 	@touch $@
 
 setup: $(STAMP) ## create .venv and install cardtable with its test tools
@@ -44,12 +61,26 @@ setup: $(STAMP) ## create .venv and install cardtable with its test tools
 demo: $(STAMP) ## play a whole game on simulated devices
 	$(VENV)/bin/cardtable demo
 
-test: $(STAMP) ## check the code (unused names, syntax) and run the test suite
+test: $(STAMP) $(TEST_SYSTEM_STAMP) ## check the code (unused names, syntax) and run the test suite
 	$(VENV)/bin/ruff check -q .
 	GPIOZERO_PIN_FACTORY=mock SDL_VIDEODRIVER=dummy $(PY) -m pytest
 
 bench: $(STAMP) ## run the benchmarks
 	@for b in benchmarks/*_bench.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+install: $(STAMP) ## put a 'cardtable' command in ~/.local/bin that runs this checkout
+	@mkdir -p $(BIN)
+	@printf '%s\n' '#!/bin/sh' "# cardtable launcher written by 'make install' in $(CURDIR)" \
+	  '# gpiozero cannot guess the GPIO chip of a Raspberry Pi 5: name it' \
+	  'if [ -z "$${GPIOZERO_PIN_FACTORY:-}" ] && grep -qs "Raspberry Pi 5" /proc/device-tree/model; then' \
+	  '    export GPIOZERO_PIN_FACTORY=lgpio' 'fi' 'exec "$(CURDIR)/$(VENV)/bin/cardtable" "$$@"' > $(BIN)/cardtable
+	@chmod 755 $(BIN)/cardtable
+	@case ":$$PATH:" in *":$(BIN):"*) echo "installed $(BIN)/cardtable: try 'cardtable games'";; \
+	  *) echo "installed $(BIN)/cardtable; $(BIN) is not on your PATH yet: log in again (Debian's ~/.profile adds it)"; \
+	     echo "or type: export PATH=\"$(BIN):\$$PATH\"";; esac
+
+install-service: install ## start the table at boot with CONFIG (default ~/table.toml), via sudo
+	$(VENV)/bin/cardtable install-service --config $(CONFIG)
 
 clean: ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .hypothesis *.egg-info

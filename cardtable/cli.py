@@ -16,6 +16,7 @@ import sys
 
 import cardtable
 import cardtable.commands
+from cardtable.os_errors import in_words
 from engine.errors import CardtableError
 
 
@@ -49,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     except (CardtableError, OSError) as err:
         if args.debug:
             raise
-        print(f"cardtable: error: {err}", file=sys.stderr)
+        print(f"cardtable: error: {in_words(err) if isinstance(err, OSError) else err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

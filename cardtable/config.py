@@ -1,223 +1,363 @@
-"""The table configuration: one TOML file describes a table, and every mistake in it is named.
+"""The table configuration: one TOML file describes a table, and checking it is the whole truth
+about it. A config :func:`load_config` accepts starts; one it refuses is refused with every
+problem at once, each as "key: what is wrong".
 
-Sections: ``[game]`` (which game, players, mode, options), ``[table]`` (player names, the zone of
-each seat), ``[input]`` (camera or rfid), ``[vision]`` (checked by :mod:`vision.config`), ``[rfid]``
-(port, tag registry, the zone of each reader), ``[gpio]`` (buttons, seat LEDs, buzzer; checked by
-:mod:`hardware.pins`), ``[[display]]`` (one table per display; checked by
-:mod:`hardware.display.config`) and ``[journal]``. :func:`check_config` collects every problem as
-"key: what is wrong"; :func:`load_config` raises :class:`ConfigError` listing them all.
+Sections: ``[game]`` (which game, players, mode, seed, options), ``[table]`` (player names, the
+zone of each seat), ``[input]`` (camera or rfid), ``[vision]`` (:func:`vision.config.parse_vision`),
+``[rfid]`` (:func:`cardtable.rfid_config.parse_rfid`), ``[gpio]`` (:func:`hardware.pins.parse_panel`),
+``[[display]]`` (one table per display, :func:`hardware.display.config.parse_display`) and
+``[journal]``.
+
+**The shape of a section parser.** Every section is read by one function of this shape::
+
+    def parse_x(section: Mapping[str, object], problems: list[str], **context) -> XSpec | None
+
+It takes the section's table exactly as TOML gave it (any types at all: a text where a list
+belongs, ``nan``, a huge number), appends one sentence per mistake to ``problems`` as
+"x.key: what is wrong" (all of them, never only the first), never raises for a bad value, and
+returns a typed, frozen spec with its defaults filled in (or None when nothing usable is left).
+:mod:`cardtable.config_values` has the typed reads to build one from. A new section plugs in with
+one line in :data:`PLUGGED_SECTIONS` (its name and ``"module:function"``, the function taking
+``(section, problems)``); its spec is then ``config.sections[name]``, and ``config check`` names
+its mistakes with all the others.
+
+Checking runs in two stages: the values (the same answer on any machine), then what this machine
+must hold for the table to start (the calibration and tag registry files, a journal folder it can
+write): a file still to be made is a *step* ("calibration.json does not exist yet: run cardtable
+calibrate --config table.toml"), not a mistake, but the table cannot start before it is done.
 """
 
 from __future__ import annotations
 
-import difflib
+import importlib
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardtable.config_values import (choice, close_hint, file_path, is_whole, shown, text_list, unknown_keys, whole,
+                                     writable_file, writable_folder)
+from cardtable.rfid_config import RfidSpec, parse_rfid
 from engine.errors import InvalidInput
-from engine.game import MODES, get_game
+from engine.game import MODES, Game, Option, get_game
+from firmware_bridge.registry import TagRegistry, default_path
+from hardware.display.config import DisplaySpec, parse_display, reserved_pins
+from hardware.pins import PanelPins, parse_panel
+from vision.calibration import load_calibration
+from vision.config import VisionConfig, parse_vision
 
-SECTIONS = ("game", "table", "input", "vision", "rfid", "gpio", "display", "journal", "web", "club")
+#: Sections parsed by other parts of the application: name -> "module:function" (see above).
+PLUGGED_SECTIONS: dict[str, str] = {"web": "cardtable.web.spec:parse_web", "club": "cardtable.club.spec:parse_club"}
+SECTIONS = ("game", "table", "input", "vision", "rfid", "gpio", "display", "journal")
 INPUT_KINDS = ("camera", "rfid")
 DEFAULT_JOURNAL = "~/.local/share/cardtable/journal.sqlite"
-_KEYS = {
-    "game": {"name", "players", "mode", "seed", "options"},
-    "table": {"names", "seat_zones"},
-    "input": {"kind"},
-    "rfid": {"port", "ports", "registry", "readers", "compat", "remove_after"},
-    "journal": {"path"},
-}
+#: A game's seed is journalled as an SQLite integer and grows by one with each new game.
+MAX_SEED = 2**62
+_KEYS = {"game": ("name", "players", "mode", "seed", "options"), "table": ("names", "seat_zones"),
+         "input": ("kind",), "journal": ("path",)}
 
 
 class ConfigError(InvalidInput):
-    """A table configuration with mistakes; ``problems`` lists each as "key: what is wrong"."""
+    """A table configuration that cannot start: ``problems`` are its mistakes and ``steps`` what
+    is still to be done on this machine (a calibration, a tag registry), each as "key: sentence"."""
 
-    def __init__(self, path: str, problems: list[str]) -> None:
-        self.problems = problems
-        lines = "\n".join(f"  - {p}" for p in problems)
-        super().__init__(f"{path} has {len(problems)} problem{'s' * (len(problems) != 1)}:\n{lines}")
+    def __init__(self, path: str, problems: list[str], steps: list[str] = ()) -> None:
+        self.problems, self.steps = list(problems), list(steps)
+
+        def listed(lines):
+            return "".join(f"\n  - {line}" for line in lines)
+
+        plural = "s" * (len(self.steps) != 1)
+        todo = f"{len(self.steps)} step{plural} still to do before the table can start:{listed(self.steps)}"
+        if not self.problems:
+            super().__init__(f"{path} has no mistakes, but {todo}")
+            return
+        message = f"{path} has {len(self.problems)} problem{'s' * (len(self.problems) != 1)}:{listed(self.problems)}"
+        super().__init__(message + (f"\nand {todo}" if self.steps else ""))
 
 
-@dataclass
+@dataclass(frozen=True)
 class TableConfig:
-    """A checked configuration: the parts each package needs, with defaults filled in."""
+    """A checked configuration: each package's typed spec, with defaults filled in."""
 
     path: Path
     game: str
     players: int
     mode: str = "table"
     seed: int = 0
-    options: dict = field(default_factory=dict)
+    options: Mapping[str, object] = field(default_factory=dict)
     names: tuple[str, ...] = ()
     seat_zones: tuple[str, ...] = ()
     input: str = "camera"
-    vision: dict = field(default_factory=dict)
-    rfid: dict = field(default_factory=dict)
-    gpio: dict = field(default_factory=dict)
-    displays: list[dict] = field(default_factory=list)
+    vision: VisionConfig = field(default_factory=VisionConfig)
+    rfid: RfidSpec = field(default_factory=lambda: RfidSpec(registry=default_path("standard")))
+    gpio: PanelPins | None = None
+    displays: tuple[DisplaySpec, ...] = ()
     journal: Path = Path(DEFAULT_JOURNAL).expanduser()
-    web: object = None          # cardtable.web.spec.WebSpec, from [web]
-    club: object = None         # cardtable.club.spec.ClubSpec, from [club]
-    web: object = None          # cardtable.web.spec.WebSpec
-    club: object = None         # cardtable.club.spec.ClubSpec
+    sections: Mapping[str, object] = field(default_factory=dict)
 
-    def relative(self, name: str) -> Path:
-        """A path from the config, taken relative to the config file's folder."""
-        path = Path(name).expanduser()
-        return path if path.is_absolute() else self.path.parent / path
+    @property
+    def reader_zones(self) -> tuple[str, ...]:
+        """The zone of reader 0, 1, ... (one per seat unless ``[rfid] readers`` says otherwise); in
+        compatibility mode, of the board on each port."""
+        zones = self.rfid.readers or self.seat_zones
+        return zones[:len(self.rfid.ports) or 1] if self.rfid.compat else zones
 
-
-def _unknown(section: str, keys, known, problems: list[str]) -> None:
-    for key in sorted(set(keys) - known):
-        close = difflib.get_close_matches(key, known, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else f"; expected one of {', '.join(sorted(known))}"
-        problems.append(f"{section}.{key}: unknown key{hint}")
+    def shared_zones(self) -> tuple[str, ...]:
+        return shared_zones(get_game(self.game))
 
 
-def _expect(value, kind, key: str, problems: list[str], what: str):
-    if isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
-        problems.append(f"{key}: expected {what}, got {value!r}")
-        return None
+def shared_zones(game: Game) -> tuple[str, ...]:
+    """The zones other than the seats' that the game's card actions use (starter, crib ...)."""
+    return tuple(sorted({slot.zone for slot in game.card_actions.values() if slot.zone != "seat"}))
+
+
+@dataclass
+class ConfigCheck:
+    """What checking found: the ``config`` (None unless it can start), ``problems`` and ``steps``."""
+
+    config: TableConfig | None
+    problems: list[str]
+    steps: list[str]
+
+
+def _table(data: Mapping, name: str, problems: list[str]) -> Mapping:
+    value = data.get(name, {})
+    if not isinstance(value, Mapping):
+        problems.append(f"{name}: expected a [{name}] table, got {shown(value)}")
+        return {}
+    if name in _KEYS:
+        unknown_keys(value, _KEYS[name], name, problems)
     return value
 
 
-def check_config(data: dict, path: Path) -> tuple[TableConfig | None, list[str]]:
-    """Check parsed TOML; returns the config (when usable) and every problem found."""
-    problems: list[str] = []
-    _unknown("config", data, set(SECTIONS), problems)
-    sections = {}
-    for name in SECTIONS:
-        value = data.get(name, [] if name == "display" else {})
-        if name == "display" and isinstance(value, dict):
-            value = [value]
-        if name == "display":
-            if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-                problems.append("display: expected [display] or [[display]] tables")
-                value = []
-        elif not isinstance(value, dict):
-            problems.append(f"{name}: expected a [{name}] table")
-            value = {}
-        sections[name] = value
-        if name in _KEYS:
-            _unknown(name, value, _KEYS[name], problems)
-
-    game_section = sections["game"]
-    game = None
-    if "name" not in game_section:
-        problems.append("game.name: missing; name the game, e.g. name = \"cribbage\" (see 'cardtable games')")
+def _option(option: Option, value: object, problems: list[str]) -> bool:
+    """Whether ``value`` suits ``option`` (if not, the problem is said)."""
+    key = f"game.options.{option.name}"
+    kind = type(option.default)
+    if isinstance(option.default, bool):
+        good = isinstance(value, bool)
+    elif isinstance(option.default, (int, float)):
+        good = isinstance(value, kind) and not isinstance(value, bool)
     else:
+        good = option.default is None or isinstance(value, kind)
+    if not good:
+        what = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}.get(kind, kind.__name__)
+        quotes = " (write it without quotes)" if isinstance(value, str) else ""
+        problems.append(f"{key}: expected {what}, got {shown(value)}{quotes}")
+    elif option.choices and value not in option.choices:
+        problems.append(f"{key}: choose one of {', '.join(map(str, option.choices))}, not {value!r}")
+    elif is_whole(value) and not 0 <= value <= 10_000:
+        problems.append(f"{key}: expected a whole number from 0 to 10000, got {value!r}")
+    else:
+        return True
+    return False
+
+
+def _parse_game(section: Mapping, problems: list[str]) -> tuple[Game | None, dict]:
+    """The game and its checked settings (players, mode, seed, options)."""
+    game = None
+    if "name" not in section:
+        problems.append('game.name: missing; name the game, e.g. name = "cribbage" (see cardtable games)')
+    elif isinstance(section["name"], str):
         try:
-            game = get_game(str(game_section["name"]))
+            game = get_game(section["name"])
         except InvalidInput as err:
             problems.append(f"game.name: {err}")
-    players = _expect(game_section.get("players", game.players[0] if game else 2), int, "game.players",
-                      problems, "a whole number of players")
-    if game and players is not None and players not in game.players:
+    else:
+        problems.append(f"game.name: expected the game's name, e.g. \"cribbage\", got {shown(section['name'])}")
+    settings = {"players": None, "mode": None, "seed": None, "options": {}}
+    players = section.get("players", game.players[0] if game else 2)
+    if game is None or isinstance(players, str) or not is_whole(players):
+        settings["players"] = whole(players, "game.players", problems, 1, 8)
+    elif players not in game.players:
         problems.append(f"game.players: {game.title} is for {', '.join(map(str, game.players))} players, not {players}")
-    mode = game_section.get("mode", "table")
-    if mode not in MODES:
-        problems.append(f"game.mode: expected one of {', '.join(MODES)}, got {mode!r}")
-    seed = _expect(game_section.get("seed", 0), int, "game.seed", problems, "a whole number") or 0
-    options = _expect(game_section.get("options", {}), dict, "game.options", problems, "a [game.options] table") or {}
-    if game:
-        try:
-            options = game.resolve_options(options)
-        except InvalidInput as err:
-            problems.append(f"game.options: {err}")
-    players = players or 2
-
-    table = sections["table"]
-    names = tuple(table.get("names", [f"Seat {n + 1}" for n in range(players)]))
-    if len(names) != players:
-        problems.append(f"table.names: {len(names)} names for {players} players")
-    seat_zones = tuple(table.get("seat_zones", [f"seat{n + 1}" for n in range(players)]))
-    if len(seat_zones) != players:
-        problems.append(f"table.seat_zones: {len(seat_zones)} zones for {players} players")
-    elif len(set(seat_zones)) != len(seat_zones):
-        problems.append("table.seat_zones: two seats share a zone")
-
-    kind = sections["input"].get("kind", "camera")
-    if kind not in INPUT_KINDS:
-        problems.append(f"input.kind: expected one of {', '.join(INPUT_KINDS)}, got {kind!r}")
-
-    problems += _check_parts(sections, path, seat_zones if kind == "camera" else None)
-
-    journal = Path(str(sections["journal"].get("path", DEFAULT_JOURNAL))).expanduser()
-    from cardtable.club.spec import parse_club
-    from cardtable.web.spec import parse_web
-
-    web, club = parse_web(sections["web"], problems), parse_club(sections["club"], problems)
-    config = TableConfig(
-        path=path, game=game.name if game else "", players=players, mode=mode, seed=seed,
-        options=options, names=names, seat_zones=seat_zones, input=kind, vision=sections["vision"],
-        rfid=sections["rfid"], gpio=sections["gpio"], displays=sections["display"],
-        journal=journal if journal.is_absolute() else path.parent / journal, web=web, club=club,
-    )
-    return (config if not problems else None), problems
+    else:
+        settings["players"] = players
+    settings["mode"] = choice(section.get("mode", "table"), "game.mode", problems, MODES)
+    settings["seed"] = whole(section.get("seed", 0), "game.seed", problems, 0, MAX_SEED)
+    options = section.get("options", {})
+    if not isinstance(options, Mapping):
+        problems.append(f"game.options: expected a [game.options] table, got {shown(options)}")
+    elif game:
+        known = {option.name: option for option in game.options}
+        for name, value in options.items():
+            if name not in known:
+                problems.append(f"game.options.{name}: {game.title} has no such option"
+                                + (close_hint(name, known) or f"; its options are {', '.join(known) or 'none'}"))
+            elif _option(known[name], value, problems):
+                settings["options"][name] = value
+    return game, settings
 
 
-def _check_parts(sections: dict, path: Path, seat_zones) -> list[str]:
-    """The sections that belong to other packages, checked by those packages."""
-    from hardware.display.config import parse_display_config, reserved_pins
-    from hardware.pins import parse_panel_config
-    from vision.config import load_vision_config
+def _zone_problems(config: TableConfig, problems: list[str]) -> None:
+    """Every zone the game needs has a polygon (camera) or a reader (rfid); no reader watches a
+    zone that means nothing."""
+    game = get_game(config.game)
+    shared = config.shared_zones()
+    needed = [(zone, f" for seat {n + 1}") for n, zone in enumerate(config.seat_zones)]
+    needed += [(zone, f", which {game.title} needs") for zone in shared]
+    for i, zone in enumerate(config.rfid.readers):
+        if zone not in config.seat_zones and zone not in shared:
+            problems.append(f"rfid.readers[{i}]: {zone!r} is no seat's zone and not a zone {game.title} uses"
+                            + (close_hint(zone, config.seat_zones + shared) or f" ({', '.join(shared)})"))
+    if config.input == "camera":
+        if not config.vision.zones:
+            problems.append(f"vision.zones: none given; the table needs a zone for each seat "
+                            f"({', '.join(config.seat_zones)}) and {', '.join(shared)} (see cardtable config example)")
+            return
+        for zone, why in needed:
+            if zone not in config.vision.zones:
+                problems.append(f"vision.zones: no zone {zone!r}{why}{close_hint(zone, config.vision.zones)}")
+    else:
+        for zone, why in needed:
+            if zone not in config.reader_zones:
+                problems.append(f"rfid.readers: no reader for zone {zone!r}{why}")
 
-    problems: list[str] = []
 
-    def check(part, *args, **kwargs):
-        try:
-            return part(*args, **kwargs)
-        except InvalidInput as err:
-            problems.extend(line.strip(" -") for line in str(err).splitlines() if line.strip(" -"))
-            return None
+def check_values(data: Mapping, path: Path, problems: list[str]) -> TableConfig | None:
+    """Check every value of a parsed TOML document (pure). Returns the config as far as it could
+    be built (a wrong value replaced by its default), or None without a game, a player count, a
+    mode, a seed, an input or a journal; it is usable only when no problem was added."""
+    unknown_keys(data, SECTIONS + tuple(PLUGGED_SECTIONS), "config", problems)
+    game, settings = _parse_game(_table(data, "game", problems), problems)
+    players = settings["players"]
+    table = _table(data, "table", problems)
+    names = tuple(f"Seat {n + 1}" for n in range(players or 0))
+    seat_zones = tuple(f"seat{n + 1}" for n in range(players or 0))
+    if "names" in table:
+        names = text_list(table["names"], "table.names", problems, "name", count=players) or names
+    if "seat_zones" in table:
+        seat_zones = text_list(table["seat_zones"], "table.seat_zones", problems, "zone name", count=players) or seat_zones
+    kind = choice(_table(data, "input", problems).get("kind", "camera"), "input.kind", problems, INPUT_KINDS)
+    deck = game.deck if game else "standard"
+    base = path.parent
+    vision_section = _table(data, "vision", problems)
+    vision = parse_vision(vision_section, problems, base_dir=base, deck=deck)
+    if game and vision_section.get("deck", deck) != deck and isinstance(vision_section.get("deck"), str):
+        problems.append(f"vision.deck: {game.title} is played with the {deck} deck, not {vision_section['deck']}")
+    rfid = parse_rfid(_table(data, "rfid", problems), problems, base_dir=base, deck=deck)
+    displays, reserved = _parse_displays(data.get("display", []), problems, base)
+    gpio = parse_panel(_table(data, "gpio", problems), problems, reserved=reserved) if "gpio" in data else None
+    journal = file_path(_table(data, "journal", problems).get("path", DEFAULT_JOURNAL), "journal.path", problems, base)
+    sections = {name: _plugged(target, _table(data, name, problems), problems)
+                for name, target in PLUGGED_SECTIONS.items()}
+    if game is None or None in (players, kind, journal, *settings.values()):
+        return None
+    config = TableConfig(path=path, game=game.name, players=players, mode=settings["mode"], seed=settings["seed"],
+                         options=game.resolve_options(settings["options"]), names=names, seat_zones=seat_zones,
+                         input=kind, vision=vision, rfid=rfid, gpio=gpio, displays=displays, journal=journal,
+                         sections=sections)
+    _zone_problems(config, problems)
+    try:
+        game.new_game(players, options=dict(config.options), mode=config.mode, seed=config.seed)
+    except Exception as err:  # noqa: BLE001 - whatever the rules say, it is said as a problem
+        problems.append(f"game: {game.title} cannot start with these settings: {err}")
+    return config
 
-    if sections["vision"]:
-        check(load_vision_config, sections["vision"], path.parent)
-    reserved: dict[int, str] = {}
-    for i, display in enumerate(sections["display"]):
-        prefix = "display" if len(sections["display"]) == 1 else f"display[{i}]"
-        spec = check(parse_display_config, display, prefix=prefix)
-        if spec is not None:
+
+def _parse_displays(value: object, problems: list[str], base: Path) -> tuple[tuple[DisplaySpec, ...], dict[int, str]]:
+    """Every display table; a PNG display's folder is taken from the config file's folder."""
+    tables = [value] if isinstance(value, Mapping) else value
+    if not isinstance(tables, list):
+        problems.append(f"display: expected [display] or [[display]] tables, got {shown(value)}")
+        return (), {}
+    specs, reserved = [], {}
+    for i, table in enumerate(tables):
+        prefix = "display" if len(tables) == 1 else f"display[{i}]"
+        spec = parse_display(table, problems, prefix=prefix)
+        if spec is not None and spec["kind"] == "png":
+            spec["folder"] = file_path(spec["folder"], f"{prefix}.folder", problems, base)
+        if spec is not None and spec.get("folder", "") is not None:
+            specs.append(spec)
             reserved.update(reserved_pins(spec))
-    if sections["gpio"]:
-        check(parse_panel_config, sections["gpio"], prefix="gpio", reserved=reserved)
-    compat = sections["rfid"].get("compat", False)
-    if not isinstance(compat, bool):
-        problems.append("rfid.compat: expected true (one reader running a stock example sketch) or false")
-    remove_after = sections["rfid"].get("remove_after", 1.5)
-    if isinstance(remove_after, bool) or not isinstance(remove_after, (int, float)) or remove_after <= 0:
-        problems.append(f"rfid.remove_after: expected seconds greater than 0, got {remove_after!r}")
-    ports = sections["rfid"].get("ports")
-    if ports is not None:
-        if not compat:
-            problems.append("rfid.ports: only for compat = true (one stock single-reader board per port); "
-                            "the cardtable firmware serves all readers on one port")
-        elif not (isinstance(ports, list) and ports and all(isinstance(p, str) for p in ports)):
-            problems.append("rfid.ports: expected a list of serial ports, one per reader board")
-        elif len(ports) > len(sections["rfid"].get("readers") or ports):
-            problems.append("rfid.ports: more ports than rfid.readers zones; name the zone of each board's reader")
-    elif compat and "port" not in sections["rfid"]:
-        problems.append("rfid.port: compat mode needs the board's port (or ports = [...]), it cannot be found by itself")
-    readers = sections["rfid"].get("readers")
-    if readers is not None and not (isinstance(readers, list) and all(isinstance(r, str) for r in readers)):
-        problems.append("rfid.readers: expected a list of zone names, one per reader, e.g. [\"seat1\", \"seat2\"]")
-    return problems
+    return tuple(specs), reserved
+
+
+def _plugged(target: str, section: Mapping, problems: list[str]) -> object:
+    module, function = target.split(":")
+    return getattr(importlib.import_module(module), function)(section, problems)
+
+
+def check_files(config: TableConfig, problems: list[str], steps: list[str]) -> None:
+    """What this machine must hold for the table to start: the input's files, writable outputs."""
+    writable_file(config.journal, "journal.path", problems)
+    for i, display in enumerate(config.displays):
+        if display["kind"] == "png":
+            prefix = "display" if len(config.displays) == 1 else f"display[{i}]"
+            writable_folder(display["folder"], f"{prefix}.folder", problems)
+    where = f"--config {config.path}"
+    if config.input == "camera" and config.vision.calibration is not None:
+        calibration = config.vision.calibration
+        if not calibration.exists():
+            steps.append(f"vision.calibration: {calibration.name} does not exist yet: run cardtable calibrate {where}")
+            return
+        try:
+            made = load_calibration(calibration)
+        except (InvalidInput, OSError) as err:
+            problems.append(f"vision.calibration: {err}")
+            return
+        if tuple(made.image_size) != config.vision.resolution:
+            (w, h), (rw, rh) = made.image_size, config.vision.resolution
+            problems.append(f"vision.resolution: {calibration.name} was made at {w}x{h}, not {rw}x{rh}: "
+                            f"calibrate again ({where}) or set resolution = [{w}, {h}]")
+    elif config.input == "rfid":
+        registry, deck = config.rfid.registry, get_game(config.game).deck
+        if not registry.exists():
+            option = "" if registry == default_path(deck) else f" --registry {registry}"
+            steps.append(f"rfid.registry: {registry.name} does not exist yet: "
+                         f"run cardtable enroll rfid --deck {deck}{option}")
+            return
+        try:
+            TagRegistry.load(registry, deck=deck)
+        except (InvalidInput, OSError) as err:
+            problems.append(f"rfid.registry: {err}")
+
+
+def check_config(data: Mapping, path: Path) -> ConfigCheck:
+    """Check a parsed TOML document: its values, then this machine's files for it."""
+    problems: list[str] = []
+    steps: list[str] = []
+    config = check_values(data, path, problems)
+    if config is not None:                  # with the values' mistakes, so that all are said at once
+        check_files(config, problems, steps)
+    return ConfigCheck(config if not problems and not steps else None, problems, steps)
+
+
+def read_toml(path: Path) -> dict:
+    """A TOML file's document (a leading byte-order mark is allowed).
+
+    :raises ConfigError: saying in words why it cannot be read.
+    """
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(str(path), ["the file does not exist; cardtable config example --out FILE writes one"]) from None
+    except IsADirectoryError:
+        raise ConfigError(str(path), ["it is a folder, not a configuration file; name the .toml file in it"]) from None
+    except PermissionError:
+        raise ConfigError(str(path), ["this user may not read it (check its owner and permissions)"]) from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = raw[:err.start].count(b"\n") + 1
+        raise ConfigError(str(path), [f"it is not UTF-8 text (line {line} holds the byte {raw[err.start]:#04x}); "
+                                      "save it as UTF-8"]) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(str(path), [f"not valid TOML: {err}"]) from None
+    except RecursionError:
+        raise ConfigError(str(path), ["not valid TOML: its lists or tables are nested too deeply"]) from None
 
 
 def load_config(path: str | Path) -> TableConfig:
     """Read and check a table configuration.
 
-    :raises ConfigError: listing every problem, each as "key: what is wrong".
+    :raises ConfigError: listing every problem and every step still to do.
     """
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(str(path), ["the file does not exist; 'cardtable config example' writes one"]) from None
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(str(path), [f"not valid TOML: {err}"]) from None
-    config, problems = check_config(data, path)
-    if problems:
-        raise ConfigError(str(path), problems)
-    return config
+    found = check_config(read_toml(path), path)
+    if found.config is None:
+        raise ConfigError(str(path), found.problems, found.steps)
+    return found.config

@@ -7,7 +7,12 @@ use (the starter, the crib, the centre ...).
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from cardtable.config import shared_zones
+from engine.errors import InvalidInput
 from engine.game import Game
+from firmware_bridge.registry import default_path
 
 # seat play areas for 2-5 seats: (x0, y0, x1, y1) in mm, y growing towards seat 1
 _SEATS = {
@@ -34,10 +39,25 @@ def _toml(value) -> str:
     return repr(value)
 
 
+def _home_relative(path: Path) -> str:
+    """``path`` written with ``~`` for the home folder, as a person would type it."""
+    try:
+        return "~/" + str(path.relative_to(Path.home()))
+    except ValueError:
+        return str(path)
+
+
 def example_config(game: Game, players: int | None = None) -> str:
-    players = players or game.players[0]
-    shared = sorted({slot.zone for slot in game.card_actions.values() if slot.zone != "seat"})
-    seats = _SEATS.get(players, _SEATS[2])
+    """The text of a configuration for ``game`` that ``cardtable config check`` accepts once the
+    files its tools write exist (the calibration; the tag registry for readers).
+
+    :raises InvalidInput: when the game is not for ``players`` players.
+    """
+    players = game.players[0] if players is None else players
+    if players not in game.players:
+        raise InvalidInput(f"{game.title} is for {', '.join(map(str, game.players))} players, not {players}")
+    shared = shared_zones(game)
+    seats = _SEATS[players]
     width = 160 // max(1, len(shared)) if shared else 0
     lines = [
         f"# cardtable table configuration: {game.title} for {players} players.",
@@ -70,7 +90,7 @@ def example_config(game: Game, players: int | None = None) -> str:
         'decoder = "zxing"        # zxing | pyzbar | opencv',
         'camera = "usb:0"         # usb:N | picamera | a video file | a folder of frames | synthetic',
         "resolution = [1920, 1080]",
-        'calibration = "calibration.json"   # written by: cardtable calibrate',
+        'calibration = "calibration.json"   # beside this file; written by: cardtable calibrate --config THIS_FILE',
         'zone_units = "mm"',
         "",
         "[vision.zones]",
@@ -84,7 +104,7 @@ def example_config(game: Game, players: int | None = None) -> str:
         "",
         "[rfid]",
         'port = "auto"            # auto, or /dev/serial/by-id/usb-...',
-        'registry = "tags.json"   # written by: cardtable enroll rfid --deck ' + game.deck,
+        f'registry = "{_home_relative(default_path(game.deck))}"   # written by: cardtable enroll rfid --deck {game.deck}',
         f"readers = [{readers}]   # the zone of reader 0, 1, ...",
         "",
         "[gpio]                   # BCM numbers; see docs/hardware.md for the wiring",
@@ -96,7 +116,7 @@ def example_config(game: Game, players: int | None = None) -> str:
         'kind = "terminal"        # terminal | luma | hdmi | png',
         "",
         "[journal]",
-        'path = "journal.sqlite"  # every accepted action; a restart resumes the game',
+        'path = "journal.sqlite"  # beside this file: every accepted action; a restart resumes the game',
         "",
     ]
     return "\n".join(lines)

@@ -95,16 +95,27 @@ _KEYS = {"buttons", "seat_leds", "buzzer", "buzzer_tone_hz", "button_pull_up", "
 
 def parse_panel_config(config: Mapping[str, object], *, prefix: str = "gpio",
                        reserved: Mapping[int, str] | None = None) -> PanelPins:
-    """Check the panel part of a table configuration and return its pins.
+    """:func:`parse_panel` for a panel table on its own.
 
-    Every mistake is collected, so one run names them all.
+    :raises PinConfigError: naming every key with a problem.
+    """
+    problems: list[str] = []
+    pins = parse_panel(config, problems, prefix=prefix, reserved=reserved)
+    if pins is None:
+        raise PinConfigError("; ".join(problems))
+    return pins
+
+
+def parse_panel(config: Mapping[str, object], problems: list[str], *, prefix: str = "gpio",
+                reserved: Mapping[int, str] | None = None) -> PanelPins | None:
+    """Check the panel part of a table configuration and return its pins (None when it has a
+    mistake). Every mistake is appended to ``problems``, so one run names them all.
 
     :param config: ``{"buttons": {"ok": 5, ...}, "seat_leds": [17, 27], "buzzer": 12, ...}``.
     :param prefix: the configuration key this dict sits under, used in messages (``gpio.buttons.ok``).
     :param reserved: GPIOs already used by something else (a display's bus), with what uses them.
-    :raises PinConfigError: naming every key with a problem.
     """
-    problems: list[str] = []
+    before = len(problems)
     used: dict[int, str] = {}
 
     def claim(spec: object, key: str) -> int | None:
@@ -163,8 +174,8 @@ def parse_panel_config(config: Mapping[str, object], *, prefix: str = "gpio",
             problems.append(f"{prefix}.{flag}: expected true or false, got {value!r}")
         flags[flag] = bool(value)
 
-    if problems:
-        raise PinConfigError("; ".join(problems))
+    if len(problems) > before:
+        return None
     return PanelPins(
         buttons=tuple(buttons), seat_leds=tuple(leds), buzzer=buzzer,
         buzzer_tone_hz=float(tone) if tone is not None else None,

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from cardtable.web.spec import unknown_keys
+from cardtable.config_values import unknown_keys
 from engine.errors import InvalidInput
 
 NAME = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
@@ -69,7 +69,7 @@ def check_name(value, key: str, problems: list[str], default: str) -> str:
 
 def parse_club(section: dict, problems: list[str]) -> ClubSpec:
     """The ``[club]`` section (empty: no club). Mistakes are added to ``problems``."""
-    unknown_keys("club", section, _KEYS, problems)
+    unknown_keys(section, _KEYS, "club", problems)
     club = check_name(section.get("club", "club"), "club.club", problems, "club")
     table = check_name(section.get("table", "table"), "club.table", problems, "table")
     texts = {}

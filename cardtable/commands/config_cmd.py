@@ -6,18 +6,19 @@ from pathlib import Path
 
 from cardtable.config import ConfigError, load_config
 from cardtable.example_config import example_config
-from engine.game import get_game
+from engine.game import all_games, get_game
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("config", help="check a table configuration, or write an example")
     sub = parser.add_subparsers(dest="config_command", metavar="ACTION", required=True)
-    check = sub.add_parser("check", help="name every mistake in a configuration file")
+    check = sub.add_parser("check", help="name every mistake in a configuration file, and what is still to do")
     check.add_argument("file")
     check.set_defaults(func=run_check)
     example = sub.add_parser("example", help="write a commented starting configuration")
-    example.add_argument("--game", default="cribbage")
-    example.add_argument("--players", type=int)
+    names = [game.name for game in all_games()]
+    example.add_argument("--game", default="cribbage", help=f"{', '.join(names)} (default cribbage)")
+    example.add_argument("--players", type=int, help="how many players (default: the game's smallest table)")
     example.add_argument("--out", help="file to write (default: print it)")
     example.set_defaults(func=run_example)
 
@@ -34,8 +35,7 @@ def run_check(args) -> int:
 
 
 def run_example(args) -> int:
-    game = get_game(args.game)
-    text = example_config(game, args.players)
+    text = example_config(get_game(args.game), args.players)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"wrote {args.out}; edit it, then: cardtable config check {args.out}")

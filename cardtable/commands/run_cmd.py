@@ -6,6 +6,8 @@ import queue
 import signal
 import threading
 
+from cardtable.config import TableConfig
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("run", help="run the table with the devices in a configuration file")
@@ -16,7 +18,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from cardtable.config import load_config
-    from cardtable.controller import Controller, TableSetup
+    from cardtable.controller import Controller
     from cardtable.journal import Journal
     from cardtable.outputs import TableOutputs
     from cardtable.table_loop import CameraThread, Supervisor, run_loop
@@ -40,19 +42,17 @@ def run(args) -> int:
             closers.append(panel)
         journal = Journal(config.journal)
         closers.append(journal)
-        setup = TableSetup(config.game, config.players, config.options, config.mode, config.seed,
-                           config.seat_zones, config.names, swipe=config.input == "rfid")
         network = TableNetwork(config, items.put)
         closers.append(network)
-        controller = Controller(setup, journal, TableOutputs([displays, *network.displays], panel), resume=not args.new)
+        controller = Controller(table_setup(config), journal, TableOutputs([displays, *network.displays], panel),
+                                resume=not args.new)
         supervisor = Supervisor(items.put)   # an input that ends is started again, or run exits non-zero
         closers.append(supervisor)
         if config.input == "camera":
-            from vision.config import load_vision_config
             from vision.pipeline import Pipeline
             from vision.sources import open_source
 
-            vision = load_vision_config(config.vision, config.path.parent)
+            vision = config.vision
 
             def camera():   # a fresh source and pipeline each time the supervisor starts the camera
                 pipeline = Pipeline(vision)
@@ -74,29 +74,40 @@ def run(args) -> int:
     return 0
 
 
-def _open_bridge(config, items: queue.Queue, supervisor) -> None:
+def table_setup(config: TableConfig):
+    """The controller's setup from a checked config."""
+    from cardtable.controller import TableSetup
+
+    return TableSetup(config.game, config.players, dict(config.options), config.mode, config.seed,
+                      config.seat_zones, config.names, swipe=config.input == "rfid")
+
+
+def tag_registry(config: TableConfig):
+    """The checked config's tag registry, of the game's deck."""
+    from engine.game import get_game
+    from firmware_bridge.registry import TagRegistry
+
+    return TagRegistry.load(config.rfid.registry, deck=get_game(config.game).deck)
+
+
+def _open_bridge(config: TableConfig, items: queue.Queue, supervisor) -> None:
     """The reader board's bridge, watched by ``supervisor``; in compatibility mode, one bridge per
     stock single-reader board (``ports``), each reporting for its own zone."""
-    from engine.decks import get_deck
-    from engine.game import get_game
     from firmware_bridge.bridge import Bridge
     from firmware_bridge.compat import CompatSession
     from firmware_bridge.detect import find_board
-    from firmware_bridge.registry import TagRegistry
 
     rfid = config.rfid
-    deck = get_deck(get_game(config.game).deck)
-    registry = TagRegistry.load(config.relative(rfid.get("registry", "tags.json")), deck=deck.name)
-    zones = rfid.get("readers") or list(config.seat_zones)
-    if rfid.get("compat"):
-        ports = rfid.get("ports") or [rfid["port"]]
-        for port, zone in zip(ports, zones):
+    registry = tag_registry(config)
+    zones = list(config.reader_zones)
+    if rfid.compat:
+        for port, zone in zip(rfid.ports or (rfid.port,), zones):
             supervisor.watch("card readers", lambda port=port, zone=zone: Bridge(
                 port, registry, zones=[zone], on_event=items.put,
-                session=CompatSession(removal_after=float(rfid.get("remove_after", 1.5)), known=registry.knows),
+                session=CompatSession(removal_after=rfid.remove_after, known=registry.knows),
             ).start())
         return
-    port = rfid.get("port", "auto")
+    port = rfid.port
     if port == "auto":
         port, _hello = find_board()
     supervisor.watch("card readers", lambda: Bridge(port, registry, zones=zones, on_event=items.put).start())

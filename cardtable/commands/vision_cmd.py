@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import tomllib
 from pathlib import Path
 
 import cv2
 from PIL import Image
 
+from cardtable.config import read_toml
 from engine.errors import InvalidInput
 from vision.annotate import annotate
 from vision.config import VisionConfig, load_vision_config
@@ -21,16 +21,11 @@ from vision.sources import open_source
 def read_config(path: str | None) -> tuple[VisionConfig, Path]:
     """The ``[vision]`` settings of a table config file (defaults without one) and its folder.
 
-    :raises OSError: when the file cannot be read.
-    :raises InvalidInput: when it is not valid TOML or the settings are wrong.
+    :raises InvalidInput: when it cannot be read, is not valid TOML or the settings are wrong.
     """
     if path is None:
         return load_vision_config({}), Path(".")
-    text = Path(path).read_text()
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise InvalidInput(f"{path} is not valid TOML: {err}") from None
+    data = read_toml(Path(path))
     return load_vision_config(data.get("vision", {}), Path(path).parent), Path(path).parent
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cardtable.config_values import unknown_keys
+
 DEFAULT_PORT = 8080
 _KEYS = {"enabled", "port", "host", "pin"}
 
@@ -27,12 +29,6 @@ class WebSpec:
     pin: str = ""
 
 
-def unknown_keys(name: str, section: dict, known: set[str], problems: list[str]) -> None:
-    """Each key of ``[name]`` that is not one of ``known``, as a problem."""
-    for key in sorted(set(section) - known):
-        problems.append(f"{name}.{key}: not a setting of [{name}] (expected one of {', '.join(sorted(known))})")
-
-
 def parse_port(value, key: str, problems: list[str]) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 65535:
         problems.append(f"{key}: expected a port number from 1 to 65535, got {value!r}")
@@ -42,7 +38,7 @@ def parse_port(value, key: str, problems: list[str]) -> int | None:
 
 def parse_web(section: dict, problems: list[str]) -> WebSpec:
     """The ``[web]`` section (an empty one: the page is off). Mistakes are added to ``problems``."""
-    unknown_keys("web", section, _KEYS, problems)
+    unknown_keys(section, _KEYS, "web", problems)
     enabled = section.get("enabled", False)
     if not isinstance(enabled, bool):
         problems.append(f"web.enabled: expected true or false, got {enabled!r}")

@@ -15,9 +15,9 @@ def enrolment_report(config) -> str:
     from firmware_bridge.registry import TagRegistry
 
     deck = get_deck(get_game(config.game).deck)
-    path = config.relative(config.rfid.get("registry", "tags.json"))
+    path = config.rfid.registry
     if not Path(path).exists():
-        return f"No card has a tag yet ({path} does not exist): enrol them with 'cardtable enroll'."
+        return f"No card has a tag yet ({path} does not exist): enrol them with 'cardtable enroll rfid'."
     registry = TagRegistry.load(path, deck=deck.name)
     missing = registry.missing()
     text = f"{len(registry)} of {len(deck.cards)} cards have a tag."
@@ -42,7 +42,7 @@ class TableNetwork:
     def __init__(self, config, submit) -> None:
         self.displays: list = []
         self.camera_tap = None
-        web, club = config.web, config.club
+        web, club = config.sections["web"], config.sections["club"]
         if web is not None and web.enabled:
             from cardtable.web.page import TablePage
 

@@ -1,8 +1,8 @@
 """Choosing and opening a display from the configuration: one ``kind`` per display.
 
-``parse_display_config`` checks a ``display`` table and fills in defaults (pure, no device
-libraries), so ``cardtable config check`` can name every mistake on any machine;
-``open_display`` creates the backend. Kinds: ``luma`` (SPI/I2C panels), ``hdmi`` (pygame),
+``parse_display`` checks a ``display`` table and fills in defaults (pure, no device libraries),
+so ``cardtable config check`` can name every mistake on any machine; ``open_display`` creates the
+backend from the checked :class:`DisplaySpec` without checking it again. Kinds: ``luma`` (SPI/I2C panels), ``hdmi`` (pygame),
 ``png`` (snapshots into a folder), ``terminal`` (rich).
 """
 
@@ -25,36 +25,56 @@ _KEYS = {
 }
 
 
-def parse_display_config(config: Mapping[str, object], *, prefix: str = "display") -> dict[str, object]:
-    """Check one display table and return it with every default filled in.
+class DisplaySpec(dict):
+    """A display table checked by :func:`parse_display`, every default filled in: opening it
+    needs no second check."""
 
-    :raises DisplayConfigError: naming every key with a problem.
-    """
-    problems: list[str] = []
+
+def parse_display(config: Mapping[str, object], problems: list[str], *, prefix: str = "display") -> DisplaySpec | None:
+    """Check one display table; each mistake is appended to ``problems`` as "display.key: what is
+    wrong". Returns the table with every default filled in, or None when it has a mistake."""
+    found: list[str] = []
+    spec = _parse(config, found, prefix) if isinstance(config, Mapping) else None
+    if not isinstance(config, Mapping):
+        found.append(f"{prefix}: expected a [[display]] table")
+    problems.extend(found)
+    return None if found else spec
+
+
+def _parse(config: Mapping[str, object], problems: list[str], prefix: str) -> DisplaySpec | None:
     kind = config.get("kind")
-    if kind not in KINDS:
-        raise DisplayConfigError(f"{prefix}.kind: expected one of {', '.join(KINDS)}, got {kind!r}")
-    spec: dict[str, object] = {"kind": kind}
+    if kind not in KINDS or not isinstance(kind, str):
+        problems.append(f"{prefix}.kind: expected one of {', '.join(KINDS)}, got {kind!r}")
+        return None
+    spec = DisplaySpec(kind=kind)
     for key in sorted(set(config) - _KEYS[kind] - {"kind"}):
         problems.append(f"{prefix}.{key}: not a setting of a {kind} display; "
                         f"expected {', '.join(sorted(_KEYS[kind]))}")
 
     def number(key: str, default, low: int, high: int, *, optional: bool = False):
         value = config.get(key, default)
-        if optional and value in (None, False):     # TOML has no null: false means "not wired"
+        if optional and (value is None or value is False):   # TOML has no null: false means "not wired"
             return None
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             problems.append(f"{prefix}.{key}: expected a whole number from {low} to {high}, got {value!r}")
             return default
         return value
 
+    def text(key: str, default: str) -> str:
+        value = config.get(key, default)
+        if not isinstance(value, str) or not value.strip() or not value.isprintable():
+            problems.append(f"{prefix}.{key}: expected text, got {value!r}")
+            return default
+        return value
+
     if kind == "luma":
         driver = config.get("driver")
-        if driver not in DRIVERS:
-            raise DisplayConfigError(f"{prefix}.driver: expected one of {', '.join(DRIVERS)}, got {driver!r}")
+        if driver not in DRIVERS or not isinstance(driver, str):
+            problems.append(f"{prefix}.driver: expected one of {', '.join(DRIVERS)}, got {driver!r}")
+            return None
         known = DRIVERS[driver]
         interface = config.get("interface", known.interface if driver != "dummy" else "noop")
-        if interface not in INTERFACES:
+        if interface not in INTERFACES or not isinstance(interface, str):
             problems.append(f"{prefix}.interface: expected one of {', '.join(INTERFACES)}, got {interface!r}")
         spi = interface == "spi"
         spec |= {
@@ -78,19 +98,28 @@ def parse_display_config(config: Mapping[str, object], *, prefix: str = "display
         if not isinstance(spec["fullscreen"], bool):
             problems.append(f"{prefix}.fullscreen: expected true or false, got {spec['fullscreen']!r}")
     elif kind == "png":
-        folder = config.get("folder")
-        if not isinstance(folder, str) or not folder:
+        if not isinstance(config.get("folder"), str) or not config.get("folder"):
             problems.append(f"{prefix}.folder: expected the folder to write the PNG snapshots into")
-        spec |= {"folder": folder, "width": number("width", 1280, 64, 8192),
+        spec |= {"folder": config.get("folder"), "width": number("width", 1280, 64, 8192),
                  "height": number("height", 720, 32, 8192), "mode": config.get("mode", "RGB"),
-                 "prefix": str(config.get("prefix", "frame"))}
+                 "prefix": text("prefix", "frame")}
     else:
         spec["live"] = config.get("live")
         if spec["live"] not in (None, True, False):
             problems.append(f"{prefix}.live: expected true or false, got {spec['live']!r}")
-    if "mode" in spec and spec["mode"] not in MODES:
+    if "mode" in spec and (spec["mode"] not in MODES or not isinstance(spec["mode"], str)):
         problems.append(f"{prefix}.mode: expected one of {', '.join(MODES)}, got {spec['mode']!r}")
-    if problems:
+    return spec
+
+
+def parse_display_config(config: Mapping[str, object], *, prefix: str = "display") -> DisplaySpec:
+    """:func:`parse_display` for one display table on its own.
+
+    :raises DisplayConfigError: naming every key with a problem.
+    """
+    problems: list[str] = []
+    spec = parse_display(config, problems, prefix=prefix)
+    if spec is None:
         raise DisplayConfigError("; ".join(problems))
     return spec
 
@@ -112,7 +141,7 @@ def reserved_pins(spec: Mapping[str, object]) -> dict[int, str]:
 
 
 def open_display(config: Mapping[str, object], *, serial_interface=None, gpio=None, console=None) -> Display:
-    """Open the display a ``display`` table describes.
+    """Open the display a ``display`` table (or an already checked :class:`DisplaySpec`) describes.
 
     :param serial_interface: for ``luma``: an already made luma interface (tests: ``noop()``).
     :param gpio: for ``luma`` LCDs: the GPIO module for DC/RST/backlight (tests: a mock).
@@ -120,7 +149,7 @@ def open_display(config: Mapping[str, object], *, serial_interface=None, gpio=No
     :raises DisplayConfigError: the table is wrong (every key with a problem is named).
     :raises DeviceUnavailable: the device or its library is missing.
     """
-    spec = parse_display_config(config)
+    spec = config if isinstance(config, DisplaySpec) else parse_display_config(config)
     kind = spec["kind"]
     if kind == "luma":
         return PanelDisplay(open_luma_device(spec, serial_interface=serial_interface, gpio=gpio))

@@ -5,9 +5,11 @@ import signal
 import threading
 import time
 
+import numpy as np
 from cardtable.cli import main
 from cardtable.journal import Journal
 from cardtable.sim_devices import demo_registry
+from firmware_bridge.registry import default_path
 from firmware_bridge.twin import Twin
 
 
@@ -24,7 +26,7 @@ kind = "rfid"
 [rfid]
 port = "{twin.port}"
 registry = "tags.json"
-readers = ["seat1", "seat2", "starter"]
+readers = ["seat1", "seat2", "starter", "crib"]
 [[display]]
 kind = "png"
 folder = "{tmp_path / 'shots'}"
@@ -67,7 +69,7 @@ players = 5
 mode = "x"
 [gmae]
 [table]
-names = ["a"]
+names = "a"
 [rfid]
 compat = "yes"
 remove_after = 0
@@ -79,29 +81,59 @@ kind = "lcd"
     assert main(["config", "check", str(path)]) == 1
     out = capsys.readouterr().out
     for problem in ("config.gmae: unknown key (did you mean 'game'?)", "game.players: Cribbage is for 2, 3, 4 players, not 5",
-                    "game.mode:", "table.names: 1 names for 5 players", "rfid.compat:", "rfid.remove_after:",
+                    "game.mode:", "table.names: expected a list of names", "rfid.compat:", "rfid.remove_after:",
                     "gpio.buttons.go: GPIO5 is already used by gpio.buttons.ok", "display.kind:"):
         assert problem in out
 
 
-def test_config_example_for_every_game_checks_clean(tmp_path, capsys):
+def test_config_example_for_every_game_checks_clean_once_its_tools_have_run(tmp_path, capsys, monkeypatch):
+    """Fresh, an example only lacks what its tools write; with those files it starts."""
     from engine.game import all_games
+    from vision.calibration import Calibration, save_calibration
 
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
     for game in all_games():
         for players in game.players:
             path = tmp_path / f"{game.name}{players}.toml"
             assert main(["config", "example", "--game", game.name, "--players", str(players), "--out", str(path)]) == 0
+            assert main(["config", "check", str(path)]) == 1
+            out = capsys.readouterr().out
+            assert "has no mistakes, but 1 step still to do" in out, out
+            assert f"calibration.json does not exist yet: run cardtable calibrate --config {path}" in out
+            save_calibration(Calibration(np.eye(3), (1920, 1080), 0.2), tmp_path / "calibration.json")
             assert main(["config", "check", str(path)]) == 0, capsys.readouterr().out
+            (tmp_path / "calibration.json").unlink()
+            path.write_text(path.read_text().replace('kind = "camera"', 'kind = "rfid"'))
+            assert main(["config", "check", str(path)]) == 1
+            assert f"run cardtable enroll rfid --deck {game.deck}\n" in capsys.readouterr().out
+            demo_registry(game.deck).save(default_path(game.deck))
+            assert main(["config", "check", str(path)]) == 0, capsys.readouterr().out
+            default_path(game.deck).unlink()
+
+
+def test_config_example_for_a_player_count_the_game_does_not_have_is_refused(tmp_path, capsys):
+    for game, players in (("fifteen", "4"), ("cribbage", "9"), ("cribbage", "0")):
+        assert main(["config", "example", "--game", game, "--players", players, "--out", str(tmp_path / "x.toml")]) == 2
+        assert f"players, not {players}" in capsys.readouterr().err
+        assert not (tmp_path / "x.toml").exists()
+
+
+def test_config_example_to_a_bad_place_is_said_in_words(tmp_path, capsys):
+    assert main(["config", "example", "--out", str(tmp_path / "no" / "x.toml")]) == 2
+    assert capsys.readouterr().err == f"cardtable: error: {tmp_path / 'no' / 'x.toml'}: the folder {tmp_path / 'no'} does not exist\n"
+    assert main(["config", "example", "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"cardtable: error: {tmp_path} is a folder, not a file\n"
 
 
 def test_run_with_stock_single_reader_boards_in_compat_mode(tmp_path):
-    """Two boards running the MFRC522 library's example sketch, one per seat, on two ports."""
+    """Four boards running the MFRC522 library's example sketch, one per zone, on four ports."""
     import pty
     import tty
 
     registry = demo_registry("standard")
     registry.save(tmp_path / "tags.json")
-    boards = [pty.openpty() for _ in range(2)]
+    boards = [pty.openpty() for _ in range(4)]
     for master, _ in boards:
         tty.setraw(master)
     names = [os.ttyname(slave) for _, slave in boards]
@@ -112,9 +144,9 @@ name = "cribbage"
 kind = "rfid"
 [rfid]
 compat = true
-ports = ["{names[0]}", "{names[1]}"]
+ports = ["{names[0]}", "{names[1]}", "{names[2]}", "{names[3]}"]
 registry = "tags.json"
-readers = ["seat1", "seat2"]
+readers = ["seat1", "seat2", "starter", "crib"]
 [[display]]
 kind = "png"
 folder = "{tmp_path / 'shots'}"

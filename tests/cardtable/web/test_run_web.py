@@ -43,7 +43,7 @@ kind = "rfid"
 [rfid]
 port = "{twin.port}"
 registry = "tags.json"
-readers = ["seat1", "seat2", "starter"]
+readers = ["seat1", "seat2", "starter", "crib"]
 [[display]]
 kind = "png"
 folder = "{tmp_path / 'shots'}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cardtable.config import check_config
+from cardtable.config import check_values
 from cardtable.web.owner import PinGate
 from cardtable.web.spec import parse_web
 
@@ -20,13 +20,16 @@ def test_every_mistake_in_web_is_named():
 
 
 def test_a_table_configuration_carries_web_and_club(tmp_path):
-    config, problems = check_config({"game": {"name": "cribbage"}, "input": {"kind": "rfid"},
-                                     "web": {"enabled": True, "port": 8081, "pin": "0421"},
-                                     "club": {"broker": "mqtt://127.0.0.1:1883", "table": "T4"}},
-                                    tmp_path / "table.toml")
+    problems: list[str] = []
+    config = check_values({"game": {"name": "cribbage"}, "input": {"kind": "rfid"},
+                           "rfid": {"readers": ["seat1", "seat2", "crib", "starter"]},
+                           "web": {"enabled": True, "port": 8081, "pin": "0421"},
+                           "club": {"broker": "mqtt://127.0.0.1:1883", "table": "T4"}},
+                          tmp_path / "table.toml", problems)
     assert not problems
-    assert config.web.port == 8081 and config.web.pin == "0421"
-    assert config.club.table == "T4" and config.club.broker.port == 1883
+    web, club = config.sections["web"], config.sections["club"]
+    assert web.port == 8081 and web.pin == "0421"
+    assert club.table == "T4" and club.broker.port == 1883
 
 
 def test_wrong_pins_shut_the_gate_for_longer_each_time():

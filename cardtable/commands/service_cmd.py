@@ -1,0 +1,111 @@
+"""``cardtable install-service --config FILE``: the systemd unit for this user, this checkout and
+this config, installed and enabled so the table starts at boot.
+
+Run it as the table's user: the folders the table writes are made as that user, and only the two
+steps that need root (placing the unit, ``systemctl enable``) go through ``sudo``.
+"""
+
+from __future__ import annotations
+
+import getpass
+import grp
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import cardtable
+from cardtable.config import TableConfig, load_config
+from cardtable.doctor import pi_model
+from cardtable.service_unit import UnitPlan, existing_groups, unit_text
+from engine.errors import InvalidInput
+
+UNIT_NAME = "cardtable.service"
+SYSTEM_UNITS = Path("/etc/systemd/system")
+CHECKOUT = Path(cardtable.__file__).resolve().parent.parent
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("install-service", help="start the table at boot (a systemd service)",
+                                   description="Write the systemd unit for this user, this checkout and this "
+                                               "config, install it and enable it (with sudo).")
+    parser.add_argument("--config", required=True, help="the table configuration the service runs")
+    parser.add_argument("--user", help="the user the table runs as (default: you)")
+    parser.add_argument("--print", action="store_true", help="print the unit and change nothing")
+    parser.add_argument("--unit-dir", type=Path, default=SYSTEM_UNITS,
+                        help=f"where to put the unit (default {SYSTEM_UNITS})")
+    parser.add_argument("--no-enable", action="store_true", help="write the unit but do not enable or start it")
+    parser.set_defaults(func=run)
+
+
+def plan_for(config: TableConfig, user: str) -> UnitPlan:
+    """The unit's settings for ``config`` run by ``user`` from this checkout."""
+    try:
+        entry = pwd.getpwnam(user)
+    except KeyError:
+        raise InvalidInput(f"there is no user {user!r} on this machine") from None
+    writable = [config.journal.parent] + [d["folder"] for d in config.displays if d["kind"] == "png"]
+    environment = ()
+    if "Raspberry Pi 5" in pi_model():    # gpiozero cannot guess the Pi 5's GPIO chip: name lgpio
+        environment = ("GPIOZERO_PIN_FACTORY=lgpio",)
+    return UnitPlan(user=user, group=_group_name(entry.pw_gid), checkout=CHECKOUT, config=config.path.resolve(),
+                    writable=tuple(dict.fromkeys(p.resolve() for p in writable)), groups=existing_groups(),
+                    environment=environment)
+
+
+def _group_name(gid: int) -> str:
+    try:
+        return grp.getgrgid(gid).gr_name
+    except KeyError:
+        return str(gid)
+
+
+def verify(text: str) -> list[str]:
+    """What ``systemd-analyze verify`` says is wrong with the unit (nothing when it is not here)."""
+    if shutil.which("systemd-analyze") is None:
+        return []
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / UNIT_NAME
+        path.write_text(text)
+        done = subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True, text=True)
+    return [line for line in done.stderr.splitlines() if line.strip()]
+
+
+def run(args) -> int:
+    config = load_config(args.config)
+    user = args.user or os.environ.get("SUDO_USER") or getpass.getuser()
+    plan = plan_for(config, user)
+    text = unit_text(plan)
+    if args.print:
+        print(text, end="")
+        return 0
+    for problem in verify(text):
+        print(f"systemd-analyze: {problem}")
+    for folder in plan.writable:
+        folder.mkdir(parents=True, exist_ok=True)
+    target = args.unit_dir / UNIT_NAME
+    sudo = [] if os.geteuid() == 0 or os.access(args.unit_dir, os.W_OK) else ["sudo"]
+    if sudo and shutil.which("sudo") is None:
+        raise InvalidInput(f"writing {target} needs root: run this as root, or install sudo")
+    with tempfile.NamedTemporaryFile("w", suffix=".service", delete=False) as temporary:
+        temporary.write(text)
+    try:
+        _run([*sudo, "install", "-m", "0644", temporary.name, str(target)])
+    finally:
+        os.unlink(temporary.name)
+    print(f"wrote {target}: the table runs as {plan.user} with {plan.config}")
+    if args.no_enable:
+        print(f"enable it with: sudo systemctl daemon-reload && sudo systemctl enable --now {UNIT_NAME}")
+        return 0
+    for step in (["daemon-reload"], ["enable", "--now", UNIT_NAME]):
+        _run([*sudo, "systemctl", *step])
+    print(f"enabled and started; follow its log with: journalctl -u {UNIT_NAME.removesuffix('.service')} -f")
+    return 0
+
+
+def _run(command: list[str]) -> None:
+    """Run a step; a failure is said with the command, so the person can run it themselves."""
+    if subprocess.run(command).returncode != 0:
+        raise InvalidInput(f"'{' '.join(command)}' failed (its message is above)")

@@ -1,0 +1,92 @@
+"""``cardtable doctor`` on this machine, with the conditions made by the tests: a reader board
+twin on a real pty, a folder the journal cannot be written in, a config with mistakes, missing
+buses and devices."""
+
+import os
+from pathlib import Path
+
+from cardtable import doctor
+from cardtable.cli import main
+from cardtable.config import TableConfig
+from cardtable.rfid_config import RfidSpec
+from firmware_bridge.twin import Twin
+from hardware.display.config import parse_display_config
+
+
+def table(tmp_path, **settings) -> TableConfig:
+    settings.setdefault("journal", tmp_path / "journal.sqlite")
+    return TableConfig(path=tmp_path / "table.toml", game="cribbage", players=2, **settings)
+
+
+def test_the_reader_board_is_found_with_its_firmware_version(tmp_path):
+    with Twin(readers=3) as twin:
+        found = doctor.check_board(table(tmp_path, input="rfid", rfid=RfidSpec(tmp_path / "t.json", port=twin.port)))
+    assert found.status == doctor.OK and "firmware" in found.detail and "3 readers" in found.detail, found
+
+
+def test_a_missing_reader_board_says_what_to_do(tmp_path):
+    found = doctor.check_board(table(tmp_path, input="rfid", rfid=RfidSpec(tmp_path / "t.json",
+                                                                           port=str(tmp_path / "ttyNOPE"))))
+    assert found.status == doctor.FIX and "flash the firmware" in found.fix
+
+
+def test_a_journal_in_a_folder_that_cannot_be_written(tmp_path):
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o555)
+    unwritable = folder if os.geteuid() != 0 else Path("/proc/sys")   # root writes everywhere but /proc
+    found = doctor.check_journal(table(tmp_path, journal=unwritable / "cardtable" / "journal.sqlite"))
+    assert found.status == doctor.FIX and "cannot be written by this user" in found.detail, found
+    assert "[journal] path" in found.fix
+    assert doctor.check_journal(table(tmp_path)).status == doctor.OK
+
+
+def test_a_config_with_mistakes_is_named_and_the_rest_still_checked(tmp_path, capsys):
+    (tmp_path / "bad.toml").write_text("[game]\nname = 'cribbage'\nplayers = 9\n")
+    assert main(["doctor", "--config", str(tmp_path / "bad.toml")]) == 1
+    out = capsys.readouterr().out
+    assert "fix   config:" in out and "game.players: Cribbage is for 2, 3, 4 players, not 9" in out
+    assert "disk:" in out and "journal:" in out and "thing" in out
+
+
+def test_groups_say_the_usermod_command():
+    found = doctor.check_groups(None, user="nobody")
+    assert found.status == doctor.FIX and found.fix.startswith("sudo usermod -aG ") and "nobody" in found.fix
+    assert "log out and in again" in found.fix
+
+
+def test_i2c_and_spi_must_be_enabled_for_a_panel_that_needs_them(tmp_path):
+    config = table(tmp_path, displays=(parse_display_config({"kind": "luma", "driver": "ssd1306"}),))
+    found = doctor.check_buses(config, dev=tmp_path)
+    assert found.status == doctor.FIX and "sudo raspi-config nonint do_i2c 0" in found.fix
+    (tmp_path / "i2c-1").touch()
+    assert doctor.check_buses(config, dev=tmp_path).status == doctor.OK
+    assert doctor.check_display(table(tmp_path, displays=(parse_display_config(
+        {"kind": "luma", "driver": "st7789"}),)), dev=tmp_path).fix == "sudo raspi-config nonint do_spi 0"
+
+
+def test_a_missing_camera_and_a_full_disk_say_what_to_do(tmp_path):
+    found = doctor.check_camera(table(tmp_path), dev=tmp_path)
+    assert found.status == doctor.FIX and "no camera at all" in found.detail
+    found = doctor.check_disk(table(tmp_path), minimum=2**62)
+    assert found.status == doctor.FIX and "GB free" in found.detail and "du -sh" in found.fix
+    assert doctor.check_disk(table(tmp_path)).status == doctor.OK
+
+
+def test_a_pi5_without_lgpio_is_told_to_install_it(tmp_path, monkeypatch):
+    from hardware.pins import PanelPins
+
+    monkeypatch.setattr(doctor, "pi_model", lambda: "Raspberry Pi 5 Model B Rev 1.0")
+    monkeypatch.setitem(__import__("sys").modules, "lgpio", None)      # not installed
+    found = doctor.check_gpio(table(tmp_path, gpio=PanelPins(seat_leds=(17,))))
+    assert found.status == doctor.FIX and found.fix.startswith("sudo apt install python3-lgpio")
+
+
+def test_picamera2_built_for_another_numpy_is_explained(tmp_path, monkeypatch):
+    from vision.config import VisionConfig
+
+    (tmp_path / "picamera2.py").write_text(
+        'raise ValueError("numpy.dtype size changed, may indicate binary incompatibility")\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    found = doctor.check_camera(table(tmp_path, vision=VisionConfig(camera="picamera")))
+    assert found.status == doctor.FIX and "numpy" in found.detail and found.fix.startswith("make clean setup")
