@@ -282,6 +282,13 @@ class Game:
         return replace(action, cards=()) if action.kind in self.hidden_kinds else action
 
     hidden_kinds: ClassVar[frozenset[str]] = frozenset()
+    #: card actions whose cards go face down into a hand even though the engine sees them
+    #: (a deal scanned through a reader): like ``hidden_kinds``, never named on a shared output
+    dealt_kinds: ClassVar[frozenset[str]] = frozenset()
+
+    def is_secret(self, kind: str) -> bool:
+        """Whether the cards of a ``kind`` action are hidden from the table."""
+        return kind in self.hidden_kinds or kind in self.dealt_kinds
 
     def observe(self, table_state, dealer_states) -> Action | None:
         """What the table shows when a table-mode engine asks for it (a turn-up, a hand laid

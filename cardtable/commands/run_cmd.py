@@ -17,7 +17,7 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from cardtable.config import load_config
     from cardtable.controller import Controller, TableSetup
-    from cardtable.journal import Journal
+    from cardtable.journal import open_for_play
     from cardtable.outputs import TableOutputs
     from cardtable.table_loop import CameraThread, run_loop
     from hardware.display.config import open_displays
@@ -36,11 +36,12 @@ def run(args) -> int:
 
             panel = TablePanel(config.gpio, events=items)
             closers.append(panel)
-        journal = Journal(config.journal)
-        closers.append(journal)
+        opened = open_for_play(config.journal)           # damaged, full or read-only: said, never fatal
+        closers.append(opened.journal)
         setup = TableSetup(config.game, config.players, config.options, config.mode, config.seed,
                            config.seat_zones, config.names, swipe=config.input == "rfid")
-        controller = Controller(setup, journal, TableOutputs([displays], panel), resume=not args.new)
+        controller = Controller(setup, opened.journal, TableOutputs([displays], panel), resume=not args.new,
+                                notices=tuple(opened.notices), cannot_write=opened.cannot_write)
         if config.input == "camera":
             from vision.config import load_vision_config
             from vision.pipeline import Pipeline

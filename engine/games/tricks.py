@@ -228,6 +228,7 @@ class TrickGame(Game):
 
     deck = "standard"
     card_actions = {"cut": CardSlot(1), "play": CardSlot(1), "deal": CardSlot(1), "turn_up": CardSlot(1, "starter")}
+    dealt_kinds = frozenset({"deal"})
     reader_option = Option(
         "reader_deal", False,
         "table mode: each dealt card is scanned to its seat, so follow-suit is enforced at once")
