@@ -274,10 +274,12 @@ class Game:
         after, _ = self.apply(state, action)
         return self.scores(after)[seat] - self.scores(state)[seat]
 
-    def conceal(self, action: Action) -> Action:
+    def conceal(self, action: Action, state=None) -> Action:
         """The action as a table-mode engine receives it: hidden cards removed.
 
-        Only actions whose cards stay face down (a discard to the crib) lose them.
+        Only actions whose cards stay face down (a discard to the crib) lose them. ``state``
+        (the dealer-mode twin's, before the action) tells games whose options change what the
+        table sees.
         """
         return replace(action, cards=()) if action.kind in self.hidden_kinds else action
 

@@ -508,7 +508,7 @@ class LeQuinze(Game):
         return PublicView(status, "Table", state.table or state.turned * (state.phase == TURN_UP), *played,
                           tuple(notes))
 
-    def conceal(self, action: Action) -> Action:
+    def conceal(self, action: Action, state=None) -> Action:
         """At the table the played card is seen first; the cards it takes follow as they leave
         (:meth:`observe` supplies them when the engine asks)."""
         if action.kind == "play" and len(action.cards) > 1:

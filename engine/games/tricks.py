@@ -243,6 +243,12 @@ class TrickGame(Game):
         """Dealer mode, or table mode with every dealt card scanned to its seat."""
         return state.mode == DEALER or state.options["reader_deal"]
 
+    def conceal(self, action: Action, state=None) -> Action:
+        """With a reader deal the discards are scanned too: the engine keeps knowing the hands."""
+        if state is not None and state.options["reader_deal"]:
+            return action
+        return super().conceal(action, state)
+
     # -- the cut for the first deal ------------------------------------------------------------
     def cut_key(self, card: Card) -> int:
         """How a cut card ranks; the highest key deals (override to make the lowest deal)."""
@@ -540,7 +546,7 @@ class RevokePlan:
             index = next(calls)
             if index in swap:
                 return replace(action, cards=(swap[index],))
-            return game.conceal(action)
+            return game.conceal(action, _dealer_state)
 
         return tamper
 

@@ -221,3 +221,15 @@ def test_a_refused_dealt_card_is_not_named(journal, outputs):
     c.handle(placed("QD", "seat1"))                   # a seventh card for seat 1: refused
     assert c.refused and "QD" not in c.warning and "Take back the card just laid" in c.warning
     assert all("QD" not in v.warning and "2S" not in v.warning for v in outputs.views)
+
+
+@pytest.mark.parametrize("name, players, swipe", [("allfives", 2, False), ("allfives", 3, True), ("fifteen", 2, True)])
+def test_a_whole_game_dealt_through_readers_matches_the_dealt_game(name, players, swipe, journal, outputs):
+    game, options = get_game(name), {"reader_deal": True}
+    moves, final = table_moves(game, players, seed=5, options=options, swipe=swipe)
+    controller = Controller(TableSetup(name, players, options=options, swipe=swipe), journal, outputs)
+    feed(controller, moves)
+    assert controller.finished and game.scores(controller.state) == game.scores(final)
+    dealt = {str(m.card.face) for m in moves if m.kind == "place" and m.zone.startswith("seat")}
+    warnings = " ".join(view.warning for view in outputs.views).split()
+    assert not dealt & set(warnings)

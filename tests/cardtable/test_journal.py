@@ -282,3 +282,63 @@ def test_a_read_only_journal_is_said_at_start_and_the_game_shown(small_disk):
     assert "the game is kept up to action 12" in controller.warning
     assert controller.submit(ACTIONS[12]) is None and "read-only" in controller.warning
     opened.journal.close()
+
+
+# -- what replay and export show -------------------------------------------------------------------
+def _dealer_game(path, actions):
+    """A dealer-mode Cribbage game journalled action by action (bots' choices)."""
+    import random
+
+    from engine.bots import RandomBot
+
+    state = GAME.new_game(2, mode="dealer", seed=3)
+    bots = [RandomBot(random.Random(n)) for n in range(2)]
+    with Journal(path) as journal:
+        controller = Controller(TableSetup("cribbage", 2, mode="dealer", seed=3), journal)
+        while not GAME.is_terminal(state) and (actions is None or controller.kept < actions):
+            seat = GAME.prompt(state).seat
+            action = bots[seat].choose(GAME, state, seat)
+            assert controller.submit(action) is not None
+            state = controller.state
+    return path
+
+
+def test_replay_and_export_of_an_unfinished_game_show_only_what_the_table_saw(tmp_path, capsys):
+    path = _dealer_game(tmp_path / "journal.sqlite", 4)
+    with Journal(path) as journal:
+        discards = [a for a, _ in journal.replay(1).steps if a.kind == "discard"]
+    crib = {str(card) for action in discards for card in action.cards}
+    assert len(crib) == 4
+    assert _cli("replay", "1", "--journal", str(path)) == 0
+    out = capsys.readouterr().out
+    assert not crib & set(out.split()) and "face-down cards are not shown" in out
+    assert _cli("export", "1", "--journal", str(path)) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert exported["seed"] is None and exported["hidden"] and not crib & set(json.dumps(exported).replace('"', " ").split())
+    assert _cli("replay", "1", "--reveal", "--journal", str(path)) == 0
+    assert crib <= set(capsys.readouterr().out.split())
+    assert _cli("export", "1", "--reveal", "--journal", str(path)) == 0
+    assert json.loads(capsys.readouterr().out)["seed"] == 3
+
+
+def test_a_finished_game_is_shown_whole(tmp_path, capsys):
+    path = _dealer_game(tmp_path / "journal.sqlite", None)
+    assert _cli("export", "1", "--journal", str(path)) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert exported["seed"] == 3 and exported["result"] and not exported["hidden"]
+    assert all(step["action"]["cards"] for step in exported["actions"] if step["action"]["kind"] == "discard")
+
+
+def test_history_and_replay_find_the_demos_journal_with_no_option(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))           # no table journal here
+    monkeypatch.chdir(tmp_path)
+    from cardtable.demo import run_demo
+
+    result = run_demo("cribbage", input_kind="rfid", out_dir="out/demo", seed=2)
+    assert _cli("history") == 0
+    captured = capsys.readouterr()
+    assert f"{result.game_id:4d}" in captured.out and "out/demo/journal.sqlite" in captured.err
+    assert _cli("replay", str(result.game_id)) == 0
+    assert result.outcome in capsys.readouterr().out
+    assert _cli("replay", "99") == 2
+    assert f"'cardtable history --journal {tmp_path / 'out/demo/journal.sqlite'}' lists them" in capsys.readouterr().err
