@@ -237,9 +237,14 @@ class Game:
         if expected.seat is not None and action.seat != expected.seat:
             raise IllegalAction(
                 f"it is seat {expected.seat + 1}'s turn ({expected.text})", seat=action.seat,
-                card=action.card,
+                card=action.card, verb=verb_for(action.kind),
             )
-        return self._apply(state, action)
+        try:
+            return self._apply(state, action)
+        except IllegalAction as err:
+            if err.card is None or err.verb != "play" or verb_for(action.kind) == "play":
+                raise
+            raise err.doing(verb_for(action.kind)) from None
 
     def is_terminal(self, state) -> bool:
         return state.outcome is not None
@@ -325,6 +330,16 @@ class Game:
         if data.get("game") != self.name:
             raise InvalidInput(f"this state belongs to {data.get('game')!r}, not {self.name!r}")
         return from_data(self.state_type, data["state"])
+
+
+#: how a refusal names an action kind that is not its own verb ("seat 2 cannot lay away 5H: ...")
+_VERBS = {"discard": "lay away", "turn_up": "turn up", "starter": "turn up", "deal": "be dealt",
+          "crib": "lay out", "centre": "lay", "reveal": "show", "capture": "take with"}
+
+
+def verb_for(kind: str) -> str:
+    """The verb for an action kind in a refusal: "cut", "give", "lay away" ..."""
+    return _VERBS.get(kind, kind.replace("_", " "))
 
 
 def shuffled(cards, seed: int, salt: str) -> tuple:

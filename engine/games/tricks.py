@@ -205,6 +205,10 @@ def check_play(known: tuple, held: int, card: Card, led: str | None, seat: int) 
         raise IllegalAction(f"you must follow {SUIT_NAMES[led]}", seat=seat, card=card)
 
 
+#: "take one": the dealer gives the other side a point instead of running the cards or giving
+GIFT = ScoreItem("gift", 1, (), "the dealer's gift of")
+
+
 def replace_at(values: tuple, index: int, item) -> tuple:
     return values[:index] + (item,) + values[index + 1:]
 

@@ -123,14 +123,29 @@ def test_buttons_that_mean_nothing_now_say_so(journal):
     assert "beg button does nothing now" in c.warning
 
 
+def _at_22(journal, outputs=None):
+    """Seat 1 to play at a count of 22, where a go is a claim the rules allow."""
+    c = _at_play(journal, outputs)
+    for card, zone in (("10H", "seat1"), ("QS", "seat2"), ("AC", "seat1"), ("AD", "seat2")):
+        c.handle(placed(card, zone))
+    assert c.state.count == 22 and c.game.prompt(c.state).seat == 0
+    return c
+
+
 def test_the_go_button_is_the_prompted_choice(journal):
-    c = _at_play(journal)
+    c = _at_22(journal)
     c.handle(press("go"))
     assert c.state.passed == (True, False) and c.state.turn == 1
 
 
+def test_a_go_when_every_card_fits_is_not_offered(journal):
+    c = _at_play(journal)
+    c.handle(press("go"))
+    assert c.state.passed == (False, False) and "The go button does nothing now" in c.warning
+
+
 def test_left_right_and_ok_pick_a_shown_choice(journal, outputs):
-    c = _at_play(journal, outputs)
+    c = _at_22(journal, outputs)
     c.handle(press("right"))
     assert outputs.views[-1].choices == ("go",) and outputs.views[-1].selected == 0
     c.handle(press("ok"))
