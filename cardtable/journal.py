@@ -5,8 +5,8 @@ state is rebuilt by replaying them, so a crash or a power cut loses nothing that
 accepted, and undo marks the last action undone rather than forgetting it.
 
 Every row carries a seal: a SHA-256 chain from the game's setup through each action in order
-(an undone action also seals its undoing), so a changed byte anywhere is found, and named, when
-the journal is read. Reading never raises on a damaged file: what can be read and checks out is
+(an undone action also seals its undoing), and the game's row keeps the seal of its last action
+(its head), so a changed byte or a lost row is found, and named, when the journal is read. Reading never raises on a damaged file: what can be read and checks out is
 used, the rest is listed in ``problems``. :func:`open_for_play` is how a table opens its journal:
 a damaged file is kept aside untouched and play resumes from a new file holding every good row;
 a journal that cannot be written is said in words (a full disk, a read-only file) and the table
@@ -39,7 +39,8 @@ CREATE TABLE IF NOT EXISTS games (
     started REAL NOT NULL,
     finished REAL,
     result TEXT,
-    seal TEXT
+    seal TEXT,
+    head TEXT
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -53,8 +54,11 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value);
 """
-GAME_COLUMNS = "id, game, players, options, mode, seed, started, finished, result, seal"
+GAME_COLUMNS = "id, game, players, options, mode, seed, started, finished, result, seal, head"
 ACTION_COLUMNS = "game_id, seq, action, at, undone, seal, undo_seal"
+
+#: what SQLite raises on a damaged file (a message quoting damaged text cannot even be decoded)
+DB_ERRORS = (sqlite3.Error, UnicodeDecodeError)
 
 #: below this much free space the table is told the disk is nearly full
 LOW_SPACE = 4 * 1024 * 1024
@@ -167,7 +171,7 @@ class Journal:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = self._connect()
-        except (sqlite3.Error, OSError) as err:
+        except (*DB_ERRORS, OSError) as err:
             self._db = self._connect_to_read(err)
 
     def _connect(self) -> sqlite3.Connection:
@@ -178,7 +182,7 @@ class Journal:
             db.execute("PRAGMA synchronous=FULL")
             db.executescript(SCHEMA)
             self._add_seals(db)
-        except sqlite3.Error:
+        except DB_ERRORS:
             db.close()
             raise
         return db
@@ -199,14 +203,15 @@ class Journal:
                         self.refuse_writes = str(_write_error(self.path, why))
                         return db
                     db.close()
-                except sqlite3.Error:
+                except DB_ERRORS:
                     continue
-        raise JournalError(f"cannot open the journal {self.path}: {why}") from None
+        raise JournalError(f"cannot open the journal {self.path}: {why}; 'cardtable run' keeps a damaged "
+                           f"journal aside and starts a new one") from None
 
     @staticmethod
     def _add_seals(db: sqlite3.Connection) -> None:
         """A journal written before seals existed gets its columns and its seals (as it reads)."""
-        for table, columns in (("games", ("seal",)), ("actions", ("seal", "undo_seal"))):
+        for table, columns in (("games", ("seal", "head")), ("actions", ("seal", "undo_seal"))):
             have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
             for column in columns:
                 if column not in have:
@@ -224,6 +229,7 @@ class Journal:
                     seal = _seal(seal, row[0], seq, text, at)
                     db.execute("UPDATE actions SET seal = ?, undo_seal = ? WHERE game_id = ? AND seq = ?",
                                (seal, _undo_seal(seal) if undone else None, row[0], seq))
+                db.execute("UPDATE games SET head = ? WHERE id = ?", (seal, row[0]))
 
     def close(self) -> None:
         self._db.close()
@@ -243,7 +249,7 @@ class Journal:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
                 return work(self._db)
-        except (sqlite3.Error, OSError) as err:
+        except (*DB_ERRORS, OSError) as err:
             raise _write_error(self.path, err) from None
 
     def check_writable(self) -> str | None:
@@ -270,7 +276,7 @@ class Journal:
                setup.seed, time.time()]
         row[0] = db.execute("INSERT INTO games (game, players, options, mode, seed, started) VALUES (?, ?, ?, ?, ?, ?)",
                             row[1:]).lastrowid
-        db.execute("UPDATE games SET seal = ? WHERE id = ?", (_game_seal(row), row[0]))
+        db.execute("UPDATE games SET seal = ?, head = ? WHERE id = ?", (_game_seal(row), _game_seal(row), row[0]))
         return row[0]
 
     def append(self, game: int | GameSetup, action: Action) -> tuple[int, int]:
@@ -285,8 +291,10 @@ class Journal:
                 "SELECT seq, seal FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
             ).fetchone() or (0, db.execute("SELECT seal FROM games WHERE id = ?", (game_id,)).fetchone()[0])
             text, at = dumps(action), time.time()
+            seal = _seal(prev, game_id, seq + 1, text, at)
             db.execute("INSERT INTO actions (game_id, seq, action, at, seal) VALUES (?, ?, ?, ?, ?)",
-                       (game_id, seq + 1, text, at, _seal(prev, game_id, seq + 1, text, at)))
+                       (game_id, seq + 1, text, at, seal))
+            db.execute("UPDATE games SET head = ? WHERE id = ?", (seal, game_id))
             return game_id, seq + 1
 
         return self._write(work)
@@ -316,7 +324,7 @@ class Journal:
             cursor = self._db.execute(sql, params)
             while (row := cursor.fetchone()) is not None:
                 rows.append(row)
-        except sqlite3.DatabaseError as err:
+        except DB_ERRORS as err:
             return rows, f"the journal file is damaged ({err})"
         return rows, None
 
@@ -357,6 +365,8 @@ class Journal:
                 return good, f"action {expected} is damaged (its undo mark)"
             good.append(row)
             seal = stored
+        if seal != game_row[10]:
+            return good, f"the actions after action {len(good)} are missing"
         return good, None
 
     def _live_rows(self, game_id: int) -> tuple[list[tuple], str | None]:
@@ -371,7 +381,7 @@ class Journal:
         return [r for r in good if not r[4]], damage
 
     def _record(self, row) -> GameRecord | None:
-        game_id, name, players, options, mode, seed, started, finished, result, _ = row
+        game_id, name, players, options, mode, seed, started, finished, result, _, _ = row
         live, damage = self._live(row)
         try:
             options = json.loads(options)
@@ -440,7 +450,7 @@ class Journal:
             good, damage = self._verify(row, rows)
             if damage == "its setup is damaged":
                 continue
-            games.append(row)
+            games.append(row[:10] + (good[-1][5] if good else row[9],))     # its head: the last good action
             actions += good
         return games, actions
 
@@ -470,7 +480,7 @@ def _rebuild(path: Path, games: list[tuple], actions: list[tuple]) -> None:
     journal = Journal(path)
     try:
         def work(db: sqlite3.Connection) -> None:
-            db.executemany(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * 10)})", games)
+            db.executemany(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * 11)})", games)
             db.executemany(f"INSERT INTO actions ({ACTION_COLUMNS}) VALUES ({', '.join('?' * 7)})", actions)
 
         journal._write(work)
