@@ -7,9 +7,11 @@ The game stops the moment a side reaches the target (121, option 61); skunks are
 
 In table mode the engine never sees a hand being dealt: it learns the cut cards, the starter and
 each card as it is played; since every card of a hand is played, each hand is known by the show,
-and only the crib has to be laid out face up ("crib" action). "go" is a claim; a player who later
-plays a card that would have fitted under 31 at the moment of the claim made a false go, which is
-reported with the evidence card and penalised (``false_go_penalty`` points to the other side).
+and only the crib has to be laid out face up ("crib" action). "go" is a claim, taken only where the
+count makes it possible (22 or more: at 21 every card fits, so the go is refused at once); a player
+who later plays a card that would have fitted under 31 at the moment of the claim made a false go,
+which is reported with the evidence card and penalised (``false_go_penalty`` points to the other
+side). "One for the go" needs a card in the current count.
 
 Public and stable: :func:`score_hand` and :func:`score_pegging` (from
 :mod:`engine.games.cribbage_scoring`).
