@@ -149,9 +149,8 @@ class Controller:
         try:                                              # committed before it is shown as accepted
             self.game_id, _ = self.journal.append(
                 self.game_id if self.game_id is not None
-                else GameSetup(self.game.name, s.players, s.options, s.mode, s.seed), action)
-            if self.game.is_terminal(state):
-                self.journal.finish(self.game_id, self.game.outcome(state).text)
+                else GameSetup(self.game.name, s.players, s.options, s.mode, s.seed), action,
+                result=self.game.outcome(state).text if self.game.is_terminal(state) else None)
         except JournalError as err:
             self._refuse(self._kept_text(str(err)), action.seat, cards)
             return None

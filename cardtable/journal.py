@@ -267,9 +267,6 @@ class Journal:
             return f"The disk is nearly full: free space on {mount_point(self.path.parent)}"
         return None
 
-    def new_game(self, game: str, players: int, options: dict, mode: str, seed: int) -> int:
-        return self._write(lambda db: self._insert_game(db, GameSetup(game, players, options, mode, seed)))
-
     @staticmethod
     def _insert_game(db: sqlite3.Connection, setup: GameSetup) -> int:
         row = [None, setup.game, setup.players, json.dumps(setup.options, sort_keys=True), setup.mode,
@@ -279,9 +276,10 @@ class Journal:
         db.execute("UPDATE games SET seal = ?, head = ? WHERE id = ?", (_game_seal(row), _game_seal(row), row[0]))
         return row[0]
 
-    def append(self, game: int | GameSetup, action: Action) -> tuple[int, int]:
-        """Store ``action`` as the game's next one (a :class:`GameSetup` starts that game with it,
-        in the same transaction); returns ``(game id, sequence number)`` once committed.
+    def append(self, game: int | GameSetup, action: Action, *, result: str | None = None) -> tuple[int, int]:
+        """Store ``action`` as the game's next one (a :class:`GameSetup` starts that game with it;
+        a ``result`` finishes it, in the same transaction); returns ``(game id, sequence number)``
+        once committed.
 
         :raises JournalError: when it cannot be written, saying what to do.
         """
@@ -295,6 +293,8 @@ class Journal:
             db.execute("INSERT INTO actions (game_id, seq, action, at, seal) VALUES (?, ?, ?, ?, ?)",
                        (game_id, seq + 1, text, at, seal))
             db.execute("UPDATE games SET head = ? WHERE id = ?", (seal, game_id))
+            if result is not None:
+                db.execute("UPDATE games SET finished = ?, result = ? WHERE id = ?", (time.time(), result, game_id))
             return game_id, seq + 1
 
         return self._write(work)
@@ -311,10 +311,6 @@ class Journal:
         self._write(lambda db: db.execute("UPDATE actions SET undone = 1, undo_seal = ? WHERE game_id = ? AND seq = ?",
                                           (_undo_seal(seal), game_id, seq)))
         return True
-
-    def finish(self, game_id: int, result: str) -> None:
-        self._write(lambda db: db.execute("UPDATE games SET finished = ?, result = ? WHERE id = ?",
-                                          (time.time(), result, game_id)))
 
     # -- reading ------------------------------------------------------------------------------
     def _read(self, sql: str, params=()) -> tuple[list, str | None]:

@@ -5,7 +5,7 @@ writes (``out/demo/journal.sqlite`` under the current folder or the checkout), a
 Until a game is over they show what the table has seen, as the display does: face-down cards
 (discards to the crib, cards dealt through a reader) and the shuffle seed stay hidden; a finished
 game, or ``--reveal``, shows the whole record. A damaged journal is read as far as it checks out
-and the damage is said; these commands never change the file.
+and the damage is said; these commands never repair a file or set it aside (that is for `run`).
 """
 
 from __future__ import annotations

@@ -365,24 +365,10 @@ def _config(folder, port):
 
     demo_registry("standard").save(folder / "tags.json")
     (folder / "table.toml").write_text(f"""
-[game]
-name = "cribbage"
-players = 2
-seed = {SEED}
-[input]
-kind = "rfid"
-[rfid]
-port = "{port}"
-registry = "tags.json"
-readers = ["seat1", "seat2", "starter"]
-[[display]]
-kind = "png"
-folder = "{folder / 'shots'}"
-width = 128
-height = 64
-mode = "1"
-[journal]
-path = "journal.sqlite"
+game = {{ name = "cribbage", players = 2, seed = {SEED} }}
+input = {{ kind = "rfid" }}
+rfid = {{ port = "{port}", registry = "tags.json", readers = ["seat1", "seat2", "starter"] }}
+journal = {{ path = "journal.sqlite" }}
 """)
     return str(folder / "table.toml")
 
