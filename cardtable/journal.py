@@ -205,8 +205,7 @@ class Journal:
                     db.close()
                 except DB_ERRORS:
                     continue
-        raise JournalError(f"cannot open the journal {self.path}: {why}; 'cardtable run' keeps a damaged "
-                           f"journal aside and starts a new one") from None
+        raise JournalError(f"cannot open the journal {self.path}: {why}") from None
 
     @staticmethod
     def _add_seals(db: sqlite3.Connection) -> None:
@@ -523,15 +522,17 @@ def open_for_play(path: str | Path) -> Opened:
     try:
         if journal is not None:
             journal.close()
-        aside = _set_aside(path) if path.exists() else None
+        aside = _set_aside(path) if path.is_file() else None
         _rebuild(path, games, actions)
         repaired = Journal(path)
     except (JournalError, OSError) as err:             # it stays as it is: read what checks out
         problem = str(err) if isinstance(err, JournalError) else str(_write_error(path, err))
-        journal = Journal(aside or path) if journal is not None else Journal(":memory:")
+        if journal is None:                             # nothing could be read: a stand-in that writes nothing
+            journal, said = Journal(":memory:"), f"The journal cannot be used: {reason}"
+        else:
+            journal, said = Journal(aside or path), f"The journal is damaged ({reason}) and cannot be repaired: {problem}"
         journal.refuse_writes = problem
-        return Opened(journal, notices + [f"The journal is damaged ({reason}) and cannot be repaired: {problem}"],
-                      problem)
+        return Opened(journal, notices + [said], problem)
     kept = f"; the damaged file is kept as {aside}" if aside else ""
     return _opened(repaired, notices + [f"The journal was damaged ({reason}){kept}"])
 

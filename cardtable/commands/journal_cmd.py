@@ -18,7 +18,7 @@ from pathlib import Path
 
 import cardtable
 from cardtable.config import DEFAULT_JOURNAL
-from cardtable.journal import Journal, Replay
+from cardtable.journal import Journal, JournalError, Replay
 from engine.game import Action, get_game
 from engine.serialize import to_data
 
@@ -71,7 +71,10 @@ def _open(args) -> Journal:
     path = find_journal(args.journal)
     if not args.journal:
         print(f"journal: {path} (another one: --journal FILE)", file=sys.stderr)
-    return Journal(path)
+    try:
+        return Journal(path)
+    except JournalError as err:
+        raise JournalError(f"{err}; 'cardtable run' keeps a damaged journal aside and starts a new one") from None
 
 
 def run_history(args) -> int:

@@ -411,3 +411,12 @@ crib = [[200, 200], [300, 200], [300, 300], [200, 300]]
     assert capsys.readouterr().err.startswith("cardtable: error: ")
     with Journal(tmp_path / "journal.sqlite") as journal:
         assert journal.games() == []
+
+
+def test_a_folder_where_the_journal_should_be_is_said_and_left_alone(tmp_path):
+    folder = tmp_path / "journal.sqlite"
+    (folder / "keep").mkdir(parents=True)
+    opened, controller = _resume(folder)
+    assert opened.cannot_write and (folder / "keep").is_dir()
+    assert "The journal cannot be used" in controller.warning
+    assert controller.submit(ACTIONS[0]) is None and "the game is kept up to action 0" in controller.warning
