@@ -4,8 +4,12 @@ Every input, from the camera, the readers or the buttons, arrives through :meth:
 A card laid in a zone becomes an engine action through the engine's prompt (who must act, which
 kinds of action) and the game's :attr:`~engine.game.Game.card_actions` (how many cards, in which
 zone); a button becomes the prompted decision. An accepted action is journalled (committed) before
-the display shows it. A refused card is answered in words, with the buzzer and the seat's LED,
-and play waits until that card is taken back. ``undo`` takes back the last accepted action.
+the display shows it; a game is written to the journal with its first accepted action, so a table
+that never got going leaves nothing behind. An action the journal cannot write (a full disk, a
+read-only file) is refused in words saying what to do, and the table keeps showing the last good
+state. A refused card is answered in words, with the buzzer and the seat's LED, and play waits
+until that card is taken back; a card dealt face down through a reader is never named.
+``undo`` takes back the last accepted action.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from engine.decks import PhysicalCard
 from engine.errors import IllegalAction
 from engine.game import Action, Event, Game, get_game
 from engine.table_events import MOVED, REMOVED, TableEvent
-from cardtable.journal import Journal
+from cardtable.journal import GameSetup, Journal, JournalError
 from cardtable.score_log import ScoreLog
 from cardtable.view import build_view
 from hardware.gpio import ButtonPress
@@ -81,12 +85,13 @@ class Controller:
     """Runs one game at a table; resumes the journal's unfinished game of the same setup."""
 
     def __init__(self, setup: TableSetup, journal: Journal, outputs: Outputs | None = None,
-                 *, resume: bool = True) -> None:
+                 *, resume: bool = True, notices: tuple[str, ...] = (), cannot_write: str | None = None) -> None:
         self.setup = setup
         self.game: Game = get_game(setup.game)
         self.journal = journal
         self.outputs = outputs or NoOutputs()
         self.refused: dict[str, PhysicalCard] = {}      # cards to be taken back before play goes on
+        self.secret: set[str] = set()                     # refused cards that must not be named
         self.pending: dict[str, list[PhysicalCard]] = {}  # cards collected for a multi-card action
         self.taking: list[PhysicalCard] = []              # cards taken off the table for a capture
         self.accepted: set[str] = set()                   # physical cards that made accepted actions
@@ -94,7 +99,11 @@ class Controller:
         self.score_log = ScoreLog()
         self.choice_index: int | None = None
         self.resumed = False
+        self.game_id: int | None = None                   # until the game's first action is journalled
+        self.kept = 0                                     # the game's live actions in the journal
         self._start(resume)
+        said = [*notices, self.warning] + ([self._kept_text(cannot_write)] if cannot_write else [])
+        self.warning = ". ".join(text[0].upper() + text[1:] for text in said if text)
         self.render()
 
     # -- the game and its journal ------------------------------------------------------------
@@ -103,7 +112,7 @@ class Controller:
         record = self.journal.latest_unfinished(self.game.name) if resume else None
         if record and record.players == s.players and record.mode == s.mode:
             replay = self.journal.replay(record.id)
-            self.game_id, self.state = record.id, replay.state
+            self.game_id, self.state, self.kept = record.id, replay.state, record.actions
             self.resumed = True
             if replay.problems:                           # bad journal rows: said, never fatal
                 self.warning = (f"{len(replay.problems)} journalled action(s) could not be replayed and were "
@@ -113,7 +122,7 @@ class Controller:
             log.info("resumed game %s after %d actions", record.id, len(replay.steps))
         else:
             self.state = self.game.new_game(s.players, options=s.options, mode=s.mode, seed=s.seed)
-            self.game_id = self.journal.new_game(self.game.name, s.players, s.options, s.mode, s.seed)
+            self.game_id, self.kept = None, 0
 
     def new_game(self) -> None:
         """Start the next game with the same setup (the finished one stays in the journal)."""
@@ -121,6 +130,7 @@ class Controller:
         self._start(resume=False)
         self.pending.clear()
         self.refused.clear()
+        self.secret.clear()
         self.warning = ""
         self.score_log.restart()
         self.render()
@@ -137,7 +147,16 @@ class Controller:
         except IllegalAction as err:
             self._refuse(str(err), action.seat, cards)
             return None
-        self.journal.append(self.game_id, action)      # committed before it is shown as accepted
+        s = self.setup
+        try:                                              # committed before it is shown as accepted
+            self.game_id, _ = self.journal.append(
+                self.game_id if self.game_id is not None
+                else GameSetup(self.game.name, s.players, s.options, s.mode, s.seed), action,
+                result=self.game.outcome(state).text if self.game.is_terminal(state) else None)
+        except JournalError as err:
+            self._refuse(self._kept_text(str(err)), action.seat, cards)
+            return None
+        self.kept += 1
         self.state = state
         self.warning = ""
         self.choice_index = None
@@ -146,22 +165,27 @@ class Controller:
         for event in events:
             if event.kind in ("revoke", "false_go"):
                 self.warning = event.text
-        if self.finished:
-            self.journal.finish(self.game_id, self.game.outcome(state).text)
         self.render()
         return events
 
     def undo(self) -> bool:
         """Take back the last accepted action (rebuilding the state from the journal)."""
-        if self.journal.undo_last(self.game_id) is None:
+        try:
+            undone = self.journal.undo_last(self.game_id)
+        except JournalError as err:
+            self.warning = self._kept_text(f"nothing was undone: {err}")
+            self.render()
+            return False
+        if not undone:
             self.warning = "Nothing to undo"
             self.render()
             return False
         replay = self.journal.replay(self.game_id)
-        self.state = replay.state
+        self.state, self.kept = replay.state, replay.record.actions
         self.score_log.restart(e for _, evs in replay.steps for e in evs)
         self.pending.clear()
         self.refused.clear()
+        self.secret.clear()
         self.taking = []
         self.warning = "Undone: the last action was taken back"
         self.render()
@@ -194,15 +218,16 @@ class Controller:
         if self.finished:
             self._refuse("the game is over", None, (card,))
             return
+        prompt = self.game.prompt(self.state)
+        if any(self.game.is_secret(kind) for kind in prompt.kinds):
+            self.secret.add(card.id)                      # a card dealt face down: never named
         if self.refused:
             self.refused[card.id] = card
-            waiting = " ".join(str(c.face) for c in self.refused.values())
-            self.warning = f"Play waits: take back the {waiting} first"
+            self.warning = f"Play waits: take back {self._named(self.refused.values())} first"
             self.outputs.refuse(None)
             self.render()
             return
-        prompt = self.game.prompt(self.state)
-        kind = self._kind_for(event.zone, prompt)
+        kind, seat = self._kind_for(event.zone, prompt)
         if kind is None:
             self._refuse(self._misplaced(event.zone, prompt), self._seat_of(event.zone), (card,))
             return
@@ -214,8 +239,9 @@ class Controller:
             self.render()
             return
         del self.pending[kind]
-        if self.submit(Action(kind, prompt.seat, tuple(c.face for c in cards)), tuple(cards)) is not None:
+        if self.submit(Action(kind, seat, tuple(c.face for c in cards)), tuple(cards)) is not None:
             self.accepted |= {c.id for c in cards}
+            self.secret -= {c.id for c in cards}
 
     def _on_removed(self, card: PhysicalCard) -> None:
         prompt = self.game.prompt(self.state)
@@ -224,6 +250,7 @@ class Controller:
             self._on_taken(taking[0], prompt, card)
             return
         if self.refused.pop(card.id, None) is not None:
+            self.secret.discard(card.id)
             if not self.refused:
                 self.warning = ""
             self.render()
@@ -252,17 +279,22 @@ class Controller:
                             f"({', '.join(prompt.choices)}): put back what is not taken")
         self.render()
 
-    def _kind_for(self, zone: str, prompt) -> str | None:
+    def _kind_for(self, zone: str, prompt) -> tuple[str | None, int | None]:
+        """The action kind a card laid in ``zone`` makes now, and whose it is: the prompted
+        seat's, or, when the table deals (no seat prompted), the seat whose zone it is."""
         for kind in prompt.kinds:
             slot = self.game.card_actions.get(kind)
             if slot is None or slot.taken:
                 continue
-            if slot.zone == "seat":
-                if prompt.seat is not None and zone == self.setup.seat_zones[prompt.seat]:
-                    return kind
-            elif zone == slot.zone:
-                return kind
-        return None
+            if slot.zone != "seat":
+                if zone == slot.zone:
+                    return kind, prompt.seat
+            elif prompt.seat is None:
+                if zone in self.setup.seat_zones:
+                    return kind, self._seat_of(zone)
+            elif zone == self.setup.seat_zones[prompt.seat]:
+                return kind, prompt.seat
+        return None, None
 
     def _seat_of(self, zone: str) -> int | None:
         zones = self.setup.seat_zones
@@ -309,11 +341,24 @@ class Controller:
     def _refuse(self, reason: str, seat: int | None, cards: tuple[PhysicalCard, ...] = ()) -> None:
         for card in cards:
             self.refused[card.id] = card
+        if cards and any(c.id in self.secret for c in cards):
+            log.info("refused a face-down card: %s", reason)   # the reason may name it: not shown
+            reason = f"{self._named(cards).capitalize()} cannot be taken now: {self.game.prompt(self.state).text}"
         if cards:
-            reason = f"{reason}. Take back the {' '.join(str(c.face) for c in cards)} to go on"
+            reason = f"{reason}. Take back {self._named(cards)} to go on"
         self.warning = reason[0].upper() + reason[1:]
         self.outputs.refuse(seat)
         self.render()
+
+    def _named(self, cards) -> str:
+        """The cards as the table may hear them: their faces, or, for one dealt face down, where it lies."""
+        cards = list(cards)
+        if any(c.id in self.secret for c in cards):
+            return "the card just laid" if len(cards) == 1 else f"the {len(cards)} cards just laid"
+        return "the " + " ".join(str(c.face) for c in cards)
+
+    def _kept_text(self, problem: str) -> str:
+        return f"{problem}; the game is kept up to action {self.kept}"
 
     def view(self) -> TableView:
         collecting = ""

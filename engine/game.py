@@ -237,9 +237,14 @@ class Game:
         if expected.seat is not None and action.seat != expected.seat:
             raise IllegalAction(
                 f"it is seat {expected.seat + 1}'s turn ({expected.text})", seat=action.seat,
-                card=action.card,
+                card=action.card, verb=verb_for(action.kind),
             )
-        return self._apply(state, action)
+        try:
+            return self._apply(state, action)
+        except IllegalAction as err:
+            if err.card is None or err.verb != "play" or verb_for(action.kind) == "play":
+                raise
+            raise err.doing(verb_for(action.kind)) from None
 
     def is_terminal(self, state) -> bool:
         return state.outcome is not None
@@ -274,14 +279,23 @@ class Game:
         after, _ = self.apply(state, action)
         return self.scores(after)[seat] - self.scores(state)[seat]
 
-    def conceal(self, action: Action) -> Action:
+    def conceal(self, action: Action, state=None) -> Action:
         """The action as a table-mode engine receives it: hidden cards removed.
 
-        Only actions whose cards stay face down (a discard to the crib) lose them.
+        Only actions whose cards stay face down (a discard to the crib) lose them. ``state``
+        (the dealer-mode twin's, before the action) tells games whose options change what the
+        table sees.
         """
         return replace(action, cards=()) if action.kind in self.hidden_kinds else action
 
     hidden_kinds: ClassVar[frozenset[str]] = frozenset()
+    #: card actions whose cards go face down into a hand even though the engine sees them
+    #: (a deal scanned through a reader): like ``hidden_kinds``, never named on a shared output
+    dealt_kinds: ClassVar[frozenset[str]] = frozenset()
+
+    def is_secret(self, kind: str) -> bool:
+        """Whether the cards of a ``kind`` action are hidden from the table."""
+        return kind in self.hidden_kinds or kind in self.dealt_kinds
 
     def observe(self, table_state, dealer_states) -> Action | None:
         """What the table shows when a table-mode engine asks for it (a turn-up, a hand laid
@@ -316,6 +330,16 @@ class Game:
         if data.get("game") != self.name:
             raise InvalidInput(f"this state belongs to {data.get('game')!r}, not {self.name!r}")
         return from_data(self.state_type, data["state"])
+
+
+#: how a refusal names an action kind that is not its own verb ("seat 2 cannot lay away 5H: ...")
+_VERBS = {"discard": "lay away", "turn_up": "turn up", "starter": "turn up", "deal": "be dealt",
+          "crib": "lay out", "centre": "lay", "reveal": "show", "capture": "take with"}
+
+
+def verb_for(kind: str) -> str:
+    """The verb for an action kind in a refusal: "cut", "give", "lay away" ..."""
+    return _VERBS.get(kind, kind.replace("_", " "))
 
 
 def shuffled(cards, seed: int, salt: str) -> tuple:

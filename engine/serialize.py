@@ -3,8 +3,12 @@
 The encoding describes itself, so any engine value round-trips without a schema: cards become
 ``{"$card": "10H"}``, It's 15 faces ``{"$its": "V2R"}``, engine dataclasses
 ``{"$type": "engine.games.cribbage.CribbageState", ...fields}``, enums ``{"$enum": ..., "value": ...}``,
-tuples become lists and come back as tuples. Only classes defined inside ``engine`` are rebuilt,
-so a journal row cannot make the loader build arbitrary objects.
+tuples become lists and come back as tuples. Only engine dataclasses and enums already loaded are
+rebuilt (nothing is imported or called because stored data names it), nesting deeper than
+:data:`MAX_DEPTH` is refused, and every failure is an :class:`~engine.errors.InvalidInput`.
+
+The journal stores actions only and reads them with :func:`action_from_text`, which accepts
+exactly what :func:`dumps` writes for an :class:`~engine.game.Action` and nothing else.
 
 >>> from engine.game import Action
 >>> from engine.cards import parse_card
@@ -16,13 +20,16 @@ True
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
+import sys
 from enum import Enum
 
 from engine.cards import Card, parse_card
 from engine.decks import ItsFace, parse_its_face
 from engine.errors import InvalidInput
+
+#: the deepest nesting a stored value may have (engine states nest a few levels)
+MAX_DEPTH = 32
 
 
 def to_data(value):
@@ -53,37 +60,49 @@ def to_data(value):
     raise InvalidInput(f"cannot store a {type(value).__name__} in a game state")
 
 
-def _engine_class(path: str):
-    module_name, _, name = path.rpartition(".")
+def _engine_class(path, kind: type | None):
+    """The engine class ``path`` names, if it is loaded and is a dataclass (``kind`` None) or an
+    Enum (``kind`` Enum); never imports or calls anything else."""
+    module_name, _, name = str(path).rpartition(".")
     if not (module_name == "engine" or module_name.startswith("engine.")):
         raise InvalidInput(f"stored data names {path!r}, which is not an engine type")
-    try:
-        return getattr(importlib.import_module(module_name), name)
-    except (ImportError, AttributeError):
-        raise InvalidInput(f"stored data names {path!r}, which this version does not have") from None
+    cls = getattr(sys.modules.get(module_name), name, None)
+    fits = isinstance(cls, type) and (issubclass(cls, kind) if kind else dataclasses.is_dataclass(cls))
+    if not fits:
+        raise InvalidInput(f"stored data names {path!r}, which is not a stored engine type")
+    return cls
 
 
-def from_data(_expected_type, data):
-    """Rebuild a value from :func:`to_data` output (the first argument is documentation only)."""
+def from_data(_expected_type, data, _depth: int = 0):
+    """Rebuild a value from :func:`to_data` output (the first argument is documentation only).
+
+    :raises InvalidInput: for data :func:`to_data` does not write.
+    """
+    if _depth > MAX_DEPTH:
+        raise InvalidInput(f"stored data is nested deeper than {MAX_DEPTH} levels")
+    depth = _depth + 1
     if isinstance(data, list):
-        return tuple(from_data(None, item) for item in data)
+        return tuple(from_data(None, item, depth) for item in data)
     if not isinstance(data, dict):
         return data
     if "$card" in data:
         return parse_card(data["$card"])
     if "$its" in data:
         return parse_its_face(data["$its"])
-    if "$enum" in data:
-        return _engine_class(data["$enum"])(data["value"])
-    if "$dict" in data:
-        return {from_data(None, k): from_data(None, v) for k, v in data["$dict"]}
-    if "$type" in data:
-        cls = _engine_class(data["$type"])
-        if not dataclasses.is_dataclass(cls):
-            raise InvalidInput(f"stored data names {data['$type']!r}, which is not a value type")
-        kwargs = {key: from_data(None, item) for key, item in data.items() if key != "$type"}
-        return cls(**kwargs)
-    return {key: from_data(None, item) for key, item in data.items()}
+    try:
+        if "$enum" in data:
+            return _engine_class(data["$enum"], Enum)(data.get("value"))
+        if "$dict" in data:
+            return {from_data(None, k, depth): from_data(None, v, depth) for k, v in data["$dict"]}
+        if "$type" in data:
+            cls = _engine_class(data["$type"], None)
+            kwargs = {key: from_data(None, item, depth) for key, item in data.items() if key != "$type"}
+            return cls(**kwargs)
+    except (TypeError, ValueError) as err:
+        if isinstance(err, InvalidInput):
+            raise
+        raise InvalidInput(f"stored data does not make an engine value: {err}") from None
+    return {key: from_data(None, item, depth) for key, item in data.items()}
 
 
 def dumps(value) -> str:
@@ -91,5 +110,41 @@ def dumps(value) -> str:
     return json.dumps(to_data(value), sort_keys=True, separators=(",", ":"))
 
 
+def _json(text: str):
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as err:
+        raise InvalidInput(f"stored text is not JSON: {str(err)[:80]}") from None
+
+
 def loads(text: str):
-    return from_data(None, json.loads(text))
+    """:raises InvalidInput: for text :func:`dumps` does not write."""
+    return from_data(None, _json(text))
+
+
+_ACTION_KEYS = {"$type", "kind", "seat", "cards", "choice"}
+
+
+def action_from_text(text: str):
+    """The :class:`~engine.game.Action` a journal row holds, accepting only what :func:`dumps`
+    writes for one: a kind, a seat (or none), card faces, a plain choice.
+
+    :raises InvalidInput: saying what is wrong, for anything else.
+    """
+    from engine.game import Action
+
+    data = _json(text)
+    if not isinstance(data, dict) or data.get("$type") != "engine.game.Action" or not set(data) <= _ACTION_KEYS:
+        raise InvalidInput("the row is not an action")
+    kind, seat, cards, choice = data.get("kind"), data.get("seat"), data.get("cards", []), data.get("choice")
+    if not isinstance(kind, str) or not kind:
+        raise InvalidInput("the action has no kind")
+    if seat is not None and (type(seat) is not int or not 0 <= seat < 16):
+        raise InvalidInput(f"the action's seat {seat!r} is not a seat")
+    if not isinstance(cards, list) or not all(isinstance(c, dict) and len(c) == 1 and
+                                              isinstance(next(iter(c.values())), str) and
+                                              ("$card" in c or "$its" in c) for c in cards):
+        raise InvalidInput("the action's cards are not card faces")
+    if choice is not None and type(choice) not in (str, int):
+        raise InvalidInput(f"the action's choice {choice!r} is not a button's choice")
+    return Action(kind, seat, tuple(from_data(None, c) for c in cards), choice)

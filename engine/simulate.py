@@ -70,7 +70,7 @@ def play_at_table(game: Game, players: int, bots, *, options: dict | None = None
             break
         seat = game.prompt(dealer).seat
         action = bots[seat].choose(game, dealer, seat)
-        sent = tamper(action, dealer) if tamper else game.conceal(action)
+        sent = tamper(action, dealer) if tamper else game.conceal(action, dealer)
         before = dealer
         dealer, _ = game.apply(dealer, action)
         table, events = game.apply(table, sent)

@@ -19,7 +19,7 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from cardtable.config import load_config
     from cardtable.controller import Controller
-    from cardtable.journal import Journal
+    from cardtable.journal import open_for_play
     from cardtable.outputs import TableOutputs
     from cardtable.table_loop import CameraThread, Supervisor, run_loop
     from cardtable.web.owner import TableSession
@@ -40,12 +40,13 @@ def run(args) -> int:
 
             panel = TablePanel(config.gpio, events=items)
             closers.append(panel)
-        journal = Journal(config.journal)
-        closers.append(journal)
+        opened = open_for_play(config.journal)           # damaged, full or read-only: said, never fatal
+        closers.append(opened.journal)
         network = TableNetwork(config, items.put)
         closers.append(network)
-        controller = Controller(table_setup(config), journal, TableOutputs([displays, *network.displays], panel),
-                                resume=not args.new)
+        controller = Controller(table_setup(config), opened.journal,
+                                TableOutputs([displays, *network.displays], panel), resume=not args.new,
+                                notices=tuple(opened.notices), cannot_write=opened.cannot_write)
         supervisor = Supervisor(items.put)   # an input that ends is started again, or run exits non-zero
         closers.append(supervisor)
         if config.input == "camera":

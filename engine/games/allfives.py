@@ -31,7 +31,7 @@ from engine.cards import SUIT_NAMES, Card, parse_card, parse_cards
 from engine.errors import IllegalAction
 from engine.game import DEALER, Action, Event, Option, Outcome, Prompt, ScoreItem, Termination, register
 from engine.games.tricks import (
-    CUT, DEAL, PLAY, TURN_UP, TrickGame, TrickGameState, add_at, replace_at, check_suit, power, start_tricks,
+    CUT, DEAL, GIFT, PLAY, TURN_UP, TrickGame, TrickGameState, add_at, replace_at, check_suit, power, start_tricks,
     trick_winner,
 )
 from engine.wording import join_words, number_words, plural
@@ -188,9 +188,10 @@ class AllFives(TrickGame):
         if self._no_gift(state):
             raise IllegalAction(f"one point would put seat {eldest + 1} out: run the cards", seat=action.seat)
         events = [Event("take_one", action.seat, text=f"Seat {action.seat + 1} says take one")]
-        state, more = self._score(state, eldest, (ScoreItem("gift", 1, (), "take one"),), "gift")
+        state, more = self._score(state, eldest, (GIFT,), "gift")
         events += more
-        if state.scores[eldest] >= state.options["target"]:
+        others = max(s for seat, s in enumerate(state.scores) if seat != eldest)
+        if state.scores[eldest] >= state.options["target"] and state.scores[eldest] > others:   # F5, F9
             state = replace(state, outcome=self._outcome(state, eldest))
             return state, events + [Event("game_over", eldest, text=state.outcome.text)]
         state, more = self._begin_play(state)

@@ -7,9 +7,11 @@ The game stops the moment a side reaches the target (121, option 61); skunks are
 
 In table mode the engine never sees a hand being dealt: it learns the cut cards, the starter and
 each card as it is played; since every card of a hand is played, each hand is known by the show,
-and only the crib has to be laid out face up ("crib" action). "go" is a claim; a player who later
-plays a card that would have fitted under 31 at the moment of the claim made a false go, which is
-reported with the evidence card and penalised (``false_go_penalty`` points to the other side).
+and only the crib has to be laid out face up ("crib" action). "go" is a claim, taken only where the
+count makes it possible (22 or more: at 21 every card fits, so the go is refused at once); a player
+who later plays a card that would have fitted under 31 at the moment of the claim made a false go,
+which is reported with the evidence card and penalised (``false_go_penalty`` points to the other
+side). "One for the go" needs a card in the current count.
 
 Public and stable: :func:`score_hand` and :func:`score_pegging` (from
 :mod:`engine.games.cribbage_scoring`).
@@ -63,6 +65,16 @@ class CribbageState:
     outcome: Outcome | None = None
 
 
+#: by target, the score a loser must reach to avoid a skunk and a double skunk (C10: the ACC's
+#: lines for 121; a 61-point game has the skunk line 30 below the target and no double skunk)
+SKUNK_LINES = {121: (91, 61), 61: (31, None)}
+
+
+def _go_possible(state: CribbageState) -> bool:
+    """A go is a claim only when some card could fail to fit: at 21 or less every card fits."""
+    return state.count + 10 > 31
+
+
 def _side(state: CribbageState, seat: int) -> int:
     return seat % 2 if state.players == 4 else seat
 
@@ -88,7 +100,8 @@ class Cribbage(Game):
     card_actions = {"cut": CardSlot(1), "play": CardSlot(1), "starter": CardSlot(1, "starter"),
                     "crib": CardSlot(4, "crib")}
     options = (
-        Option("target", 121, "points to win: 121, or 61 for a short game", (121, 61)),
+        Option("target", 121, "points to win: 121 (a loser below 91 is skunked, below 61 double skunked), "
+                              "or 61 for a short game (a loser below 31 is skunked; no double skunk)", (121, 61)),
         Option("muggins", False, "players claim their show; points they overlook go to the opponent"),
         Option("false_go_penalty", 2, "table mode: points the other side pegs for a proven false go"),
     )
@@ -134,6 +147,8 @@ class Cribbage(Game):
             return Prompt(None, ("starter",), "Cut and turn up the starter")
         if state.phase == PLAY:
             seat = state.turn
+            if not _go_possible(state):                 # "go" is refused with its reason, not offered
+                return Prompt(seat, ("play", "go"), f"Seat {seat + 1} to play (count {state.count})")
             return Prompt(seat, ("play", "go"), f"Seat {seat + 1} to play (count {state.count}), or say go",
                           ("go",))
         owner, is_crib = self._show_owner(state)
@@ -167,7 +182,7 @@ class Cribbage(Game):
             return [Action("discard", seat, combo) for combo in combinations(state.hands[seat], k)]
         if state.phase == PLAY:
             if state.mode == TABLE:
-                return [Action("go", seat)]
+                return [Action("go", seat)] if _go_possible(state) else []
             plays = [Action("play", seat, (c,)) for c in state.hands[seat] if state.count + value(c) <= 31]
             return plays or [Action("go", seat)]
         if "claim" in p.kinds:
@@ -256,6 +271,8 @@ class Cribbage(Game):
         seat = action.seat
         if state.mode == DEALER and any(state.count + value(c) <= 31 for c in state.hands[seat]):
             raise IllegalAction("you can still play a card without passing 31", seat=seat)
+        if not _go_possible(state):
+            raise IllegalAction(f"every card fits under 31 at a count of {state.count}: play a card", seat=seat)
         claims = state.claims + ((seat, state.count),) if state.mode == TABLE else state.claims
         state = replace(state, passed=_with(state.passed, seat, True), claims=claims)
         events = [Event("go", seat, text=f"Seat {seat + 1} says go")]
@@ -270,7 +287,7 @@ class Cribbage(Game):
                     return replace(state, turn=nxt), events
                 nxt = _next(state, nxt)
         last = state.last_player
-        if state.count < 31 and last is not None:
+        if state.count < 31 and last is not None and state.pile:    # a go point needs a card in this count
             label = "one for last card" if not any(state.held) else "one for the go"
             item = ScoreItem("last card" if not any(state.held) else "go", 1, (), label)
             state, more = self._peg(state, last, Breakdown((item,)), "play")
@@ -385,8 +402,8 @@ class Cribbage(Game):
 
     def _outcome(self, state, side: int, target: int) -> Outcome:
         loser_best = max(s for i, s in enumerate(state.scores) if i != side)
-        skunk_line, double_line = target - 30, target - 60
-        if double_line > 0 and loser_best < double_line:
+        skunk_line, double_line = SKUNK_LINES[target]
+        if double_line is not None and loser_best < double_line:
             margin = ": a double skunk"
         elif loser_best < skunk_line:
             margin = ": a skunk"

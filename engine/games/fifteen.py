@@ -36,7 +36,7 @@ from engine.cards import SUIT_NAMES, Card, parse_card, parse_cards
 from engine.errors import IllegalAction
 from engine.game import DEALER, Action, CardSlot, Event, Outcome, Prompt, ScoreItem, Termination, register
 from engine.games.tricks import (
-    CUT, DEAL, PLAY, TURN_UP, TrickGame, TrickGameState, add_at, check_play, power, replace_at, start_tricks,
+    CUT, DEAL, GIFT, PLAY, TURN_UP, TrickGame, TrickGameState, add_at, check_play, power, replace_at, start_tricks,
 )
 from engine.wording import number_words, plural
 
@@ -222,7 +222,7 @@ class Fifteen(TrickGame):
     def _do_take_one(self, state, action):
         pone = self._pone(state)
         events = [Event("take_one", action.seat, text=f"Seat {action.seat + 1} says take one")]
-        state, more = self._score(state, pone, (ScoreItem("gift", 1, (), "take one"),), "gift")
+        state, more = self._score(state, pone, (GIFT,), "gift")
         events += more
         if state.outcome:
             return state, events

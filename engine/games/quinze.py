@@ -174,7 +174,6 @@ class LeQuinze(Game):
     options = (
         Option("target", 11, "points to win, totalled after each deal (Q10)"),
         Option("capture_optional", False, "a card that can take may stay on the table instead (Q3)"),
-        Option("last_play_scopa_counts", True, "clearing the table with the deal's last card is a scopa (Q4)"),
         Option("escoba_de_mano", False, "four turned-up cards making 15 (or two 15s) go to the dealer as scopas (Q6)"),
         Option("partnerships", False, "four players: opposite seats pool their cards and points (Q11)"),
         Option("tie_break", "another deal", "a tie at the top after a deal: play another deal, or count the "
@@ -360,8 +359,8 @@ class LeQuinze(Game):
         state = replace(state, table=table, taken=_put(state.taken, side, state.taken[side] + pile), last_taker=seat,
                         last_capture=pile)
         events = [Event("capture", seat, cards=pile, text=f"Seat {seat + 1} takes {_label(chosen)} with the {card.name}")]
-        last_play = not any(state.held) and self._undealt(state) == 0
-        if not table and (not last_play or state.options["last_play_scopa_counts"]):
+        # (the deal's last card never clears the table: captures take 15 a time of a pack worth 220)
+        if not table:
             state = replace(state, scopas=_put(state.scopas, side, state.scopas[side] + 1))
             state, events = self._score(state, seat, (ScoreItem("scopa", 1, pile, "a scopa"),), events)
         return self._after_play(state, seat, events)
@@ -508,7 +507,7 @@ class LeQuinze(Game):
         return PublicView(status, "Table", state.table or state.turned * (state.phase == TURN_UP), *played,
                           tuple(notes))
 
-    def conceal(self, action: Action) -> Action:
+    def conceal(self, action: Action, state=None) -> Action:
         """At the table the played card is seen first; the cards it takes follow as they leave
         (:meth:`observe` supplies them when the engine asks)."""
         if action.kind == "play" and len(action.cards) > 1:

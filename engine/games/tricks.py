@@ -205,6 +205,10 @@ def check_play(known: tuple, held: int, card: Card, led: str | None, seat: int) 
         raise IllegalAction(f"you must follow {SUIT_NAMES[led]}", seat=seat, card=card)
 
 
+#: "take one": the dealer gives the other side a point instead of running the cards or giving
+GIFT = ScoreItem("gift", 1, (), "the dealer's gift of")
+
+
 def replace_at(values: tuple, index: int, item) -> tuple:
     return values[:index] + (item,) + values[index + 1:]
 
@@ -228,6 +232,7 @@ class TrickGame(Game):
 
     deck = "standard"
     card_actions = {"cut": CardSlot(1), "play": CardSlot(1), "deal": CardSlot(1), "turn_up": CardSlot(1, "starter")}
+    dealt_kinds = frozenset({"deal"})
     reader_option = Option(
         "reader_deal", False,
         "table mode: each dealt card is scanned to its seat, so follow-suit is enforced at once")
@@ -241,6 +246,12 @@ class TrickGame(Game):
     def knows_hands(self, state) -> bool:
         """Dealer mode, or table mode with every dealt card scanned to its seat."""
         return state.mode == DEALER or state.options["reader_deal"]
+
+    def conceal(self, action: Action, state=None) -> Action:
+        """With a reader deal the discards are scanned too: the engine keeps knowing the hands."""
+        if state is not None and state.options["reader_deal"]:
+            return action
+        return super().conceal(action, state)
 
     # -- the cut for the first deal ------------------------------------------------------------
     def cut_key(self, card: Card) -> int:
@@ -539,7 +550,7 @@ class RevokePlan:
             index = next(calls)
             if index in swap:
                 return replace(action, cards=(swap[index],))
-            return game.conceal(action)
+            return game.conceal(action, _dealer_state)
 
         return tamper
 

@@ -3,7 +3,7 @@
 import pytest
 
 from cardtable.controller import Controller, Notice, TableSetup
-from cardtable.journal import Journal
+from cardtable.journal import Journal, open_for_play
 from cardtable.simulation import table_moves
 from engine.decks import get_deck
 from engine.game import get_game
@@ -123,14 +123,29 @@ def test_buttons_that_mean_nothing_now_say_so(journal):
     assert "beg button does nothing now" in c.warning
 
 
+def _at_22(journal, outputs=None):
+    """Seat 1 to play at a count of 22, where a go is a claim the rules allow."""
+    c = _at_play(journal, outputs)
+    for card, zone in (("10H", "seat1"), ("QS", "seat2"), ("AC", "seat1"), ("AD", "seat2")):
+        c.handle(placed(card, zone))
+    assert c.state.count == 22 and c.game.prompt(c.state).seat == 0
+    return c
+
+
 def test_the_go_button_is_the_prompted_choice(journal):
-    c = _at_play(journal)
+    c = _at_22(journal)
     c.handle(press("go"))
     assert c.state.passed == (True, False) and c.state.turn == 1
 
 
+def test_a_go_when_every_card_fits_is_not_offered(journal):
+    c = _at_play(journal)
+    c.handle(press("go"))
+    assert c.state.passed == (False, False) and "The go button does nothing now" in c.warning
+
+
 def test_left_right_and_ok_pick_a_shown_choice(journal, outputs):
-    c = _at_play(journal, outputs)
+    c = _at_22(journal, outputs)
     c.handle(press("right"))
     assert outputs.views[-1].choices == ("go",) and outputs.views[-1].selected == 0
     c.handle(press("ok"))
@@ -178,7 +193,7 @@ def test_the_view_never_shows_a_hand_or_the_crib_before_the_show(journal, output
     assert shown == {"2H", "7C"}
 
 
-def test_a_bad_journal_row_is_skipped_and_said_on_resume(tmp_path):
+def test_a_bad_journal_row_is_found_by_its_seal_and_play_resumes_before_it(tmp_path):
     path = tmp_path / "j.sqlite"
     with Journal(path) as journal:
         c = _at_play(journal)
@@ -186,7 +201,50 @@ def test_a_bad_journal_row_is_skipped_and_said_on_resume(tmp_path):
         state = c.state
         journal._db.execute("INSERT INTO actions (game_id, seq, action, at) VALUES (?, 99, '{\"$type\": \"os.system\"}', 0)",
                             (c.game_id,))
-    with Journal(path) as journal:
-        again = Controller(TableSetup("cribbage", 2), journal)
-        assert again.state == state
-        assert "1 journalled action(s) could not be replayed" in again.warning
+    opened = open_for_play(path)
+    again = Controller(TableSetup("cribbage", 2), opened.journal, notices=tuple(opened.notices))
+    assert again.state == state
+    assert "action 7 is damaged, kept up to action 6" in again.warning
+    opened.journal.close()
+
+
+def test_a_reader_deal_takes_each_seats_cards_and_never_names_them(journal, outputs):
+    """All Fives with reader_deal: the table deals (no seat prompted); each card scanned at a
+    seat's reader is dealt to that seat, and a refused one is not named on the display."""
+    setup = TableSetup("allfives", 2, options={"reader_deal": True}, swipe=True)
+    c = Controller(setup, journal, outputs)
+    for card, zone in (("KH", "seat1"), ("3C", "seat2")):         # cut: seat 1 deals
+        c.handle(placed(card, zone))
+    assert c.game.prompt(c.state).kinds == ("deal",)
+    dealt = ["2S", "3S", "4S", "5S", "6S", "7S", "2D", "3D", "4D", "5D", "6D", "7D"]
+    for n, card in enumerate(dealt):
+        c.handle(placed(card, f"seat{n % 2 + 1}"))
+        assert not c.refused, c.warning
+    assert c.state.held == (6, 6) and c.game.prompt(c.state).kinds == ("turn_up",)
+    c.handle(placed("9H", "starter"))                 # the turn-up is face up: play goes on
+    assert c.game.prompt(c.state).kinds != ("turn_up",)
+    shown = " ".join(v.warning for v in outputs.views)
+    assert not any(card in shown for card in dealt)
+
+
+def test_a_refused_dealt_card_is_not_named(journal, outputs):
+    c = Controller(TableSetup("allfives", 2, options={"reader_deal": True}, swipe=True), journal, outputs)
+    for card, zone in (("KH", "seat1"), ("3C", "seat2")):
+        c.handle(placed(card, zone))
+    for n in range(6):
+        c.handle(placed(f"{n + 2}S", "seat1"))
+    c.handle(placed("QD", "seat1"))                   # a seventh card for seat 1: refused
+    assert c.refused and "QD" not in c.warning and "Take back the card just laid" in c.warning
+    assert all("QD" not in v.warning and "2S" not in v.warning for v in outputs.views)
+
+
+@pytest.mark.parametrize("name, players, swipe", [("allfives", 2, False), ("allfives", 3, True), ("fifteen", 2, True)])
+def test_a_whole_game_dealt_through_readers_matches_the_dealt_game(name, players, swipe, journal, outputs):
+    game, options = get_game(name), {"reader_deal": True}
+    moves, final = table_moves(game, players, seed=5, options=options, swipe=swipe)
+    controller = Controller(TableSetup(name, players, options=options, swipe=swipe), journal, outputs)
+    feed(controller, moves)
+    assert controller.finished and game.scores(controller.state) == game.scores(final)
+    dealt = {str(m.card.face) for m in moves if m.kind == "place" and m.zone.startswith("seat")}
+    warnings = " ".join(view.warning for view in outputs.views).split()
+    assert not dealt & set(warnings)

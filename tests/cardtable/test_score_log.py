@@ -80,8 +80,7 @@ def test_the_controller_logs_scores_pages_with_the_log_button_and_undo_takes_the
     c.handle(placed("7C", "seat1"))
     c.handle(placed("8C", "seat2"))
     assert outputs.views[-1].score_log == ("+2 Bob: fifteen two",) and outputs.views[-1].log_fresh == 1
-    c.handle(press("right"))                                    # "go" is a choice: right moves to it
-    assert outputs.views[-1].selected == 0 and outputs.views[-1].log_page is None
+    assert outputs.views[-1].choices == () and outputs.views[-1].log_page is None   # at 15 every card fits: no go
     c.handle(press("log"))
     assert outputs.views[-1].log_page == 0 and not c.warning
     c.handle(placed("2C", "seat1"))                            # a move that scores nothing

@@ -259,3 +259,23 @@ def test_hands_dealt_through_a_reader_refuse_a_revoke_at_once():
     state, _ = _act(state, "2C", "9S")
     with pytest.raises(IllegalAction, match="must follow spades"):
         _act(state, "3C")
+
+
+THREE = ("AH 10H 2C 3C KS 4D", "5H JH QC 9C 2S 6D", "7C 8C 9D 10D JD QD")
+
+
+def test_take_one_ends_the_game_only_when_it_makes_eldest_the_highest():
+    """Issue: 3 players after a tie at 65 (F9, another hand): eldest at 60 begs, the dealer gives
+    one; 61 is past the target but not the highest, so the hand is played."""
+    state = _deal(THREE, "7H", players=3, dealer=2, scores=(60, 65, 65))
+    state, events = _act(state, "beg", "take_one")
+    assert not GAME.is_terminal(state) and state.scores == (61, 65, 65) and state.phase == "play"
+    state = _deal(THREE, "7H", players=3, dealer=2, scores=(64, 60, 64))       # 65 is alone at the top
+    state, _ = _act(state, "beg", "take_one")
+    assert GAME.is_terminal(state) and GAME.outcome(state).winners == (0,)
+
+
+def test_take_one_is_said_once():
+    _, events = _act(_deal(HANDS, "7H"), "beg", "take_one")
+    said = [e.text for e in events if e.kind == "score"]
+    assert said == ["Seat 1 scores 1: the dealer's gift of one"]

@@ -341,12 +341,13 @@ def test_table_mode_agrees_with_dealer_mode_on_the_same_deal(players, seed):
 
 def test_a_false_go_is_proven_by_the_next_card_that_fitted():
     state = _table_at_play()
-    state, _ = _play(state, "10H", "2C")                 # 12
-    state, _ = _play(state, "go")                        # seat 1 claims go at 12 (it cannot be true)
-    state, _ = _play(state, "3C", "5D", "go")            # seat 2 plays on to 20, then go
-    state, events = _play(state, "9S")                   # seat 1 leads the next count with a 9: 12 + 9 <= 31
-    assert [e.seat for e in events if e.kind == "false_go"] == [0]
-    assert state.scores[1] >= 2 + 1 + 2                  # fifteen, the go, and the penalty
+    state, _ = _play(state, "10H", "10S", "2C")          # 22
+    state, _ = _play(state, "go")                        # seat 2 claims go at 22
+    state, _ = _play(state, "5D", "4C")                  # seat 1 plays on to 31
+    scores = state.scores
+    state, events = _play(state, "9S")                   # seat 2 leads the next count with a 9: 22 + 9 <= 31
+    assert [e.seat for e in events if e.kind == "false_go"] == [1]
+    assert state.scores[0] == scores[0] + 2              # the penalty
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -367,7 +368,7 @@ def test_an_injected_false_go_is_always_proven_by_the_end_of_the_play(seed, liar
     while table.phase == "play" and not GAME.is_terminal(table):
         seat = GAME.prompt(table).seat
         fits = [c for c in hands[seat] if table.count + min(c.rank, 10) <= 31]
-        if fits and not (seat == liar_seat and not lied and table.count > 0):
+        if fits and not (seat == liar_seat and not lied and "go" in GAME.prompt(table).choices):
             card = fits[0]
             hands[seat].remove(card)
             table, events = GAME.apply(table, Action("play", seat, (card,)))
@@ -400,3 +401,51 @@ def test_random_games_keep_their_invariants(seed, players, muggins, target):
     bots = [(GreedyBot if i % 2 else RandomBot)(random.Random(seed + i)) for i in range(players)]
     result = play_game(GAME, state, bots, on_step=check)
     assert max(result.state.scores) >= target
+
+
+def _table_recipe():
+    """Table mode as at the table: cut, both discard face down, starter 9D, plays 10H 10S 10C."""
+    state = GAME.new_game(2, mode=TABLE)
+    for seat, card in ((0, "KH"), (1, "AC")):
+        state, _ = GAME.apply(state, Action("cut", seat, (parse_card(card),)))
+    for _ in range(2):
+        state, _ = GAME.apply(state, Action("discard", GAME.prompt(state).seat))
+    state, _ = GAME.apply(state, Action("starter", None, (parse_card("9D"),)))
+    state, _ = _play(state, "10H", "10S", "10C")
+    return state
+
+
+def test_table_mode_a_go_every_card_would_beat_is_refused_and_the_go_point_is_pegged_once():
+    """Issue: after go, go at 30 the count starts again; four more "go"s pegged a point a cycle."""
+    state = _table_recipe()
+    state, events = _play(state, "go", "go")
+    assert [e.text for e in events if e.kind == "score"] == ["Seat 1: one for the go"]
+    assert state.count == 0
+    scores = state.scores
+    with pytest.raises(IllegalAction, match="every card fits under 31 at a count of 0: play a card"):
+        _play(state, "go")
+    assert GAME.prompt(state).choices == () and state.scores == scores
+
+
+def test_table_mode_a_go_at_22_is_a_claim():
+    state = _table_at_play()
+    state, _ = _play(state, "10H", "10S", "2C")           # 22: a 10 would not fit
+    assert GAME.prompt(state).choices == ("go",)
+    state, events = _play(state, "go")
+    assert state.claims == ((1, 22),)
+
+
+def test_a_61_point_loser_at_0_is_skunked_not_double_skunked():
+    state = replace(_two_player(starter="JD", target=61), scores=(0, 59))
+    state = _discard(state, "9D 10H", "QD KH")                # heels: the dealer reaches 61
+    assert GAME.outcome(state).text.endswith("61 to 0: a skunk")
+    assert "double" not in GAME.outcome(state).text
+
+
+def test_refusals_name_what_the_seat_tried():
+    state = GAME.new_game(2, mode=TABLE)
+    state, _ = GAME.apply(state, Action("cut", 0, (parse_card("KH"),)))
+    with pytest.raises(IllegalAction, match="^seat 2 cannot cut KH: "):
+        GAME.apply(state, Action("cut", 1, (parse_card("KH"),)))
+    with pytest.raises(IllegalAction, match="^seat 1 cannot lay away 2C: "):
+        GAME.apply(_two_player(), Action("discard", 0, parse_cards("2C 5H")))

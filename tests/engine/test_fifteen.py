@@ -215,3 +215,18 @@ def test_table_mode_switch_asks_for_a_new_up_card_and_a_five_card_crib():
     assert state.hands[1] == (C("5S"),) and state.crib_size == 5
     state, _ = GAME.apply(state, Action("turn_up", None, (C("9H"),)))
     assert GAME.prompt(state).seat == 0 and state.tricks.trump == "H"
+
+
+def test_bots_play_a_whole_game_dealt_through_readers():
+    """With reader_deal the discards are scanned to the crib too, so the table engine, knowing
+    both hands, follows the dealt game to the same scores."""
+    import random
+
+    from engine.bots import GreedyBot, RandomBot
+    from engine.simulate import play_at_table
+
+    for seed in range(3):
+        bots = [RandomBot(random.Random(seed)), GreedyBot(random.Random(seed + 1))]
+        run = play_at_table(GAME, 2, bots, seed=seed, options={"reader_deal": True})
+        assert GAME.is_terminal(run.table_state)
+        assert GAME.scores(run.table_state) == GAME.scores(run.dealer_state)

@@ -159,12 +159,6 @@ def test_q4_scopa_on_the_last_play_counts_by_default():
     assert categories.count("scopa") == 1
 
 
-def test_q4_option_no_scopa_on_the_last_play():
-    state = last_play("JD", "7C", "7H 7S 7D", options={"last_play_scopa_counts": False})
-    after, events = play(state, "7C", "JD")
-    assert "scopa" not in [i.category for e in events if e.kind == "score" for i in e.breakdown]
-
-
 # -- Q5, Q9: end of the deal -----------------------------------------------------------------------
 def test_q9_end_of_deal_points():
     """Q9: seat 1 takes 7C, most sevens and a scopa; seat 2 most cards and most clubs."""
@@ -420,3 +414,12 @@ def test_table_mode_capture_named_by_the_cards_that_leave():
                 captures_sent += 1
             table = show_table(GAME, (before, dealer), table, [])
         assert table.outcome == dealer.outcome and captures_sent
+
+
+def test_q4_the_last_card_can_never_clear_the_table():
+    """Every capture takes cards worth 15 with the card played, and the pack is worth 220, which
+    15 does not divide: a card always stays on the table, so no option is needed for it."""
+    values = [value(card) for card in french_40()]
+    assert sum(values) == 220 and sum(values) % 15
+    with pytest.raises(InvalidInput, match="no option 'last_play_scopa_counts'"):
+        GAME.new_game(2, options={"last_play_scopa_counts": False})

@@ -1,0 +1,422 @@
+"""The journal against damaged, empty, read-only and full files, and hostile rows.
+
+Each test writes a real game (Cribbage, table mode, the crash-safety script) to a real SQLite
+file, damages it the way a disk or a person would, and checks that nothing raises past the
+application, that play resumes exactly after the last good action, and that the table is told.
+"""
+
+import json
+import os
+import sqlite3
+import subprocess
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from cardtable.cli import main
+from cardtable.controller import Controller, TableSetup
+from cardtable.journal import Journal, open_for_play
+from crash_script import script
+from engine.errors import InvalidInput
+from engine.game import get_game
+from engine.serialize import action_from_text, loads
+
+SEED = 11
+GAME = get_game("cribbage")
+ACTIONS = script(SEED)
+
+
+def _state_after(n):
+    state = GAME.new_game(2, mode="table", seed=SEED)
+    for action in ACTIONS[:n]:
+        state, _ = GAME.apply(state, action)
+    return state
+
+
+def _write_game(path, n=30):
+    with Journal(path) as journal:
+        controller = Controller(TableSetup("cribbage", 2, seed=SEED), journal)
+        for action in ACTIONS[:n]:
+            assert controller.submit(action) is not None, controller.warning
+    assert not Path(f"{path}-wal").exists()           # closed cleanly: everything is in the file
+    return path
+
+
+def _resume(path):
+    opened = open_for_play(path)
+    controller = Controller(TableSetup("cribbage", 2, seed=SEED), opened.journal,
+                            notices=tuple(opened.notices), cannot_write=opened.cannot_write)
+    return opened, controller
+
+
+def _cli(*argv):
+    return main(list(argv))
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    return _write_game(tmp_path_factory.mktemp("game") / "journal.sqlite")
+
+
+# -- integrity: a changed card is found, named, and play resumes before it -----------------------
+def test_a_changed_card_is_found_named_and_the_damaged_file_kept(tmp_path, written):
+    path = tmp_path / "journal.sqlite"
+    path.write_bytes(written.read_bytes())
+    with closing(sqlite3.connect(path)) as db, db:
+        text = db.execute("SELECT action FROM actions WHERE seq = 7").fetchone()[0]
+        card = json.loads(text)["cards"][0]["$card"]
+        other = "9H" if card != "9H" else "8H"
+        db.execute("UPDATE actions SET action = ? WHERE seq = 7", (text.replace(card, other),))
+    damaged = path.read_bytes()
+    opened, controller = _resume(path)
+    assert controller.resumed and controller.state == _state_after(6)
+    assert "game 1: action 7 is damaged, kept up to action 6" in controller.warning
+    aside = [p for p in tmp_path.iterdir() if ".damaged-" in p.name]
+    assert len(aside) == 1 and aside[0].read_bytes() == damaged
+    assert str(aside[0]) in controller.warning
+    # play goes on from there and the repaired journal checks out
+    controller.submit(ACTIONS[6])
+    opened.journal.close()
+    with Journal(path) as journal:
+        assert not journal.damaged() and journal.replay(1).state == _state_after(7)
+
+
+def test_an_undo_mark_set_by_hand_is_damage_not_an_undo(tmp_path, written):
+    path = tmp_path / "journal.sqlite"
+    path.write_bytes(written.read_bytes())
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute("UPDATE actions SET undone = 1 WHERE seq = 30")
+    with Journal(path) as journal:
+        record = journal.games()[0]
+        assert record.damage == "action 30 is damaged (its undo mark)" and record.actions == 29
+
+
+def test_lost_last_rows_are_found(tmp_path, written):
+    path = tmp_path / "journal.sqlite"
+    path.write_bytes(written.read_bytes())
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute("DELETE FROM actions WHERE seq > 27")
+    opened, controller = _resume(path)
+    assert "game 1: the actions after action 27 are missing, kept up to action 27" in controller.warning
+    assert controller.state == _state_after(27)
+    opened.journal.close()
+    with Journal(path) as journal:                    # the new file holds the 27 and checks out
+        assert not journal.damaged()
+
+
+def test_undo_is_sealed_and_survives_reopening(tmp_path):
+    path = _write_game(tmp_path / "journal.sqlite", 10)
+    with Journal(path) as journal:
+        controller = Controller(TableSetup("cribbage", 2, seed=SEED), journal)
+        assert controller.undo()
+    with Journal(path) as journal:
+        assert not journal.damaged() and journal.replay(1).state == _state_after(9)
+
+
+def test_a_journal_written_before_seals_gets_them(tmp_path, written):
+    path = tmp_path / "journal.sqlite"
+    path.write_bytes(written.read_bytes())
+    with closing(sqlite3.connect(path)) as db, db:                 # the old layout: no seal columns
+        db.executescript("ALTER TABLE actions DROP COLUMN seal; ALTER TABLE actions DROP COLUMN undo_seal;"
+                         "ALTER TABLE games DROP COLUMN seal;")
+    with Journal(path) as journal:
+        assert not journal.damaged() and journal.replay(1).state == _state_after(30)
+
+
+# -- a flipped bit anywhere ----------------------------------------------------------------------
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(spot=st.integers(min_value=0, max_value=10**9), bit=st.integers(min_value=0, max_value=7))
+def test_a_flipped_bit_anywhere_never_stops_the_commands_or_the_table(tmp_path_factory, written, spot, bit):
+    folder = tmp_path_factory.mktemp("flip")
+    path = folder / "journal.sqlite"
+    data = bytearray(written.read_bytes())
+    used = [i for i, byte in enumerate(data) if byte]       # a flip in free space changes nothing
+    data[used[spot % len(used)]] ^= 1 << bit
+    path.write_bytes(bytes(data))
+    for command in (("history",), ("replay", "1"), ("export", "1")):
+        assert _cli(*command, "--journal", str(path)) in (0, 2)
+    opened, controller = _resume(path)
+    kept = controller.kept
+    assert controller.state == _state_after(kept)   # a prefix of what was accepted, never another game
+    opened.journal.close()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=3000))
+def test_random_bytes_as_a_journal_never_stop_the_table(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("bytes") / "journal.sqlite"
+    path.write_bytes(data)
+    assert _cli("history", "--journal", str(path)) in (0, 2)
+    opened, controller = _resume(path)
+    assert not controller.finished and controller.kept == 0
+    assert controller.submit(ACTIONS[0]) is not None  # and the table plays on
+    opened.journal.close()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rows=st.lists(st.one_of(st.text(max_size=60), st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["$type", "$enum", "$card", "$its", "$dict", "kind", "seat", "cards", "value"]),
+        inner, max_size=4),
+    max_leaves=12).map(json.dumps)), min_size=1, max_size=4))
+def test_random_rows_with_good_seals_are_skipped_and_nothing_accepted_is_lost(tmp_path_factory, written, rows):
+    path = tmp_path_factory.mktemp("rows") / "journal.sqlite"
+    path.write_bytes(written.read_bytes())
+    with Journal(path) as journal:
+        for text in rows:
+            _append_sealed(journal, text)
+        replay = journal.replay(1)
+        assert [action for action, _ in replay.steps] == list(ACTIONS[:30])
+        assert len(replay.problems) == len(rows)
+    opened, controller = _resume(path)
+    assert controller.resumed and controller.state == _state_after(30)
+    assert f"{len(rows)} journalled action(s) could not be replayed" in controller.warning
+    opened.journal.close()
+
+
+def _append_sealed(journal, text):
+    """A row of any text, sealed as the journal seals (as if this version had written it)."""
+    from cardtable.journal import _seal
+
+    def work(db):
+        seq, prev = db.execute("SELECT seq, seal FROM actions WHERE game_id = 1 ORDER BY seq DESC LIMIT 1").fetchone()
+        seal = _seal(prev, 1, seq + 1, text, 0.0)
+        db.execute("INSERT INTO actions (game_id, seq, action, at, seal) VALUES (1, ?, ?, 0.0, ?)", (seq + 1, text, seal))
+        db.execute("UPDATE games SET head = ? WHERE id = 1", (seal,))
+
+    journal._write(work)
+
+
+def test_deeply_nested_json_is_a_bad_row_not_a_crash(tmp_path, written):
+    path = tmp_path / "journal.sqlite"
+    path.write_bytes(written.read_bytes())
+    with Journal(path) as journal:
+        _append_sealed(journal, "[" * 100_000 + "]" * 100_000)
+        _append_sealed(journal, json.dumps({"kind": "play"}))          # a row that is not an action
+        replay = journal.replay(1)
+    assert len(replay.steps) == 30 and len(replay.problems) == 2
+    assert "not JSON" in replay.problems[0] and "not an action" in replay.problems[1]
+    assert _cli("replay", "1", "--journal", str(path)) == 0
+    opened, controller = _resume(path)
+    assert controller.state == _state_after(30)
+    opened.journal.close()
+
+
+def test_stored_data_never_calls_an_engine_function():
+    with pytest.raises(InvalidInput, match="not a stored engine type"):
+        loads('{"$enum": "engine.game.get_game", "value": "cribbage"}')
+    with pytest.raises(InvalidInput):
+        loads('{"$type": "engine.game.register", "game_class": 1}')
+    with pytest.raises(InvalidInput, match="not an action"):
+        action_from_text('{"$type": "engine.game.Termination", "value": "x"}')
+    with pytest.raises(InvalidInput, match="nested deeper"):
+        loads("[" * 40 + "]" * 40)
+
+
+# -- files that cannot be used as they are ----------------------------------------------------------
+def test_an_empty_journal_is_said_not_silently_a_new_game(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    path.touch()
+    opened, controller = _resume(path)
+    assert f"The journal {path} was empty: no earlier game could be resumed" in controller.warning
+    opened.journal.close()
+
+
+def test_a_failed_start_leaves_no_game_in_the_journal(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        Controller(TableSetup("cribbage", 2, seed=SEED), journal)   # the table never got going
+        assert journal.games() == []
+    assert _cli("history", "--journal", str(path)) == 0
+
+
+def test_no_such_game_names_the_journal_option(tmp_path, written, capsys):
+    path = tmp_path / "journal.sqlite"
+    path.write_bytes(written.read_bytes())
+    assert _cli("replay", "99", "--journal", str(path)) == 2
+    assert f"'cardtable history --journal {path}' lists them" in capsys.readouterr().err
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A real 1 MiB filesystem (tmpfs), or a skip where mounting is not allowed."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)],
+                                           capture_output=True).returncode:
+        pytest.skip("mounting a small filesystem needs root")
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], check=True)
+
+
+def _fill(folder):
+    fd = os.open(folder / "filler", os.O_WRONLY | os.O_CREAT)
+    try:
+        while os.write(fd, bytes(4096)):
+            pass
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def test_a_full_disk_is_said_the_game_kept_and_play_goes_on_once_freed(small_disk):
+    path = _write_game(small_disk / "journal.sqlite", 20)
+    opened, controller = _resume(path)
+    _fill(small_disk)
+    refused = None
+    for action in ACTIONS[20:]:                       # the WAL has room for a few: until it has none
+        if controller.submit(action) is None:
+            refused = action
+            break
+    assert refused is not None
+    kept = controller.kept
+    assert controller.warning.startswith(f"The disk is full: free space on {small_disk}; "
+                                         f"the game is kept up to action {kept}")
+    assert controller.state == _state_after(kept)
+    opened.journal.close()
+    again, table = _resume(path)                      # a restart on the full disk: no crash, same state
+    assert table.resumed and table.state == _state_after(kept)
+    assert f"full: free space on {small_disk}" in table.warning
+    again.journal.close()
+    (small_disk / "filler").unlink()
+    third, table = _resume(path)
+    assert table.submit(refused) is not None and table.state == _state_after(kept + 1)
+    third.journal.close()
+
+
+def test_a_read_only_journal_is_said_at_start_and_the_game_shown(small_disk):
+    path = _write_game(small_disk / "journal.sqlite", 12)
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    opened, controller = _resume(path)
+    assert opened.cannot_write and "read-only" in opened.cannot_write
+    assert controller.state == _state_after(12)
+    assert "the game is kept up to action 12" in controller.warning
+    assert controller.submit(ACTIONS[12]) is None and "read-only" in controller.warning
+    opened.journal.close()
+
+
+# -- what replay and export show -------------------------------------------------------------------
+def _dealer_game(path, actions):
+    """A dealer-mode Cribbage game journalled action by action (bots' choices)."""
+    import random
+
+    from engine.bots import RandomBot
+
+    state = GAME.new_game(2, mode="dealer", seed=3)
+    bots = [RandomBot(random.Random(n)) for n in range(2)]
+    with Journal(path) as journal:
+        controller = Controller(TableSetup("cribbage", 2, mode="dealer", seed=3), journal)
+        while not GAME.is_terminal(state) and (actions is None or controller.kept < actions):
+            seat = GAME.prompt(state).seat
+            action = bots[seat].choose(GAME, state, seat)
+            assert controller.submit(action) is not None
+            state = controller.state
+    return path
+
+
+def test_replay_and_export_of_an_unfinished_game_show_only_what_the_table_saw(tmp_path, capsys):
+    path = _dealer_game(tmp_path / "journal.sqlite", 4)
+    with Journal(path) as journal:
+        discards = [a for a, _ in journal.replay(1).steps if a.kind == "discard"]
+    crib = {str(card) for action in discards for card in action.cards}
+    assert len(crib) == 4
+    assert _cli("replay", "1", "--journal", str(path)) == 0
+    out = capsys.readouterr().out
+    assert not crib & set(out.split()) and "face-down cards are not shown" in out
+    assert _cli("export", "1", "--journal", str(path)) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert exported["seed"] is None and exported["hidden"] and not crib & set(json.dumps(exported).replace('"', " ").split())
+    assert _cli("replay", "1", "--reveal", "--journal", str(path)) == 0
+    assert crib <= set(capsys.readouterr().out.split())
+    assert _cli("export", "1", "--reveal", "--journal", str(path)) == 0
+    assert json.loads(capsys.readouterr().out)["seed"] == 3
+
+
+def test_a_finished_game_is_shown_whole(tmp_path, capsys):
+    path = _dealer_game(tmp_path / "journal.sqlite", None)
+    assert _cli("export", "1", "--journal", str(path)) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert exported["seed"] == 3 and exported["result"] and not exported["hidden"]
+    assert all(step["action"]["cards"] for step in exported["actions"] if step["action"]["kind"] == "discard")
+
+
+def test_history_and_replay_find_the_demos_journal_with_no_option(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))           # no table journal here
+    monkeypatch.chdir(tmp_path)
+    from cardtable.demo import run_demo
+
+    result = run_demo("cribbage", input_kind="rfid", out_dir="out/demo", seed=2)
+    assert _cli("history") == 0
+    captured = capsys.readouterr()
+    assert f"{result.game_id:4d}" in captured.out and "out/demo/journal.sqlite" in captured.err
+    assert _cli("replay", str(result.game_id)) == 0
+    assert result.outcome in capsys.readouterr().out
+    assert _cli("replay", "99") == 2
+    assert f"'cardtable history --journal {tmp_path / 'out/demo/journal.sqlite'}' lists them" in capsys.readouterr().err
+
+
+# -- through 'cardtable run' ---------------------------------------------------------------------------
+def _config(folder, port):
+    from cardtable.sim_devices import demo_registry
+
+    demo_registry("standard").save(folder / "tags.json")
+    (folder / "table.toml").write_text(f"""
+game = {{ name = "cribbage", players = 2, seed = {SEED} }}
+input = {{ kind = "rfid" }}
+rfid = {{ port = "{port}", registry = "tags.json", readers = ["seat1", "seat2", "starter", "crib"] }}
+journal = {{ path = "journal.sqlite" }}
+""")
+    return str(folder / "table.toml")
+
+
+def test_run_starts_on_a_damaged_journal_and_keeps_it_aside(tmp_path, written):
+    import signal
+    import threading
+
+    from firmware_bridge.twin import Twin
+
+    path = tmp_path / "journal.sqlite"
+    path.write_bytes(written.read_bytes())
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute("UPDATE actions SET action = replace(action, 'engine', 'engjne') WHERE seq = 12")
+    with Twin(readers=3, heartbeat=0.3) as twin:
+        stopper = threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGTERM))
+        stopper.start()
+        assert main(["run", "--config", _config(tmp_path, twin.port)]) == 0
+        stopper.join()
+    assert len(list(tmp_path.glob("journal.sqlite.damaged-*"))) == 1
+    with Journal(path) as journal:
+        assert not journal.damaged() and journal.replay(1).state == _state_after(11)
+
+
+def test_a_failed_start_of_run_leaves_no_game(tmp_path, capsys):
+    config = Path(_config(tmp_path, "auto"))
+    text = config.read_text().replace('kind = "rfid"', 'kind = "camera"')
+    config.write_text(text + """
+[vision]
+deck = "standard"
+camera = "usb:0"
+calibration = "calibration.json"
+[vision.zones]
+seat1 = [[0, 0], [100, 0], [100, 100], [0, 100]]
+seat2 = [[200, 0], [300, 0], [300, 100], [200, 100]]
+starter = [[0, 200], [100, 200], [100, 300], [0, 300]]
+crib = [[200, 200], [300, 200], [300, 300], [200, 300]]
+""")
+    assert main(["run", "--config", str(config)]) == 2       # no camera here, no calibration made
+    assert capsys.readouterr().err.startswith("cardtable: error: ")
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        assert journal.games() == []
+
+
+def test_a_folder_where_the_journal_should_be_is_said_and_left_alone(tmp_path):
+    folder = tmp_path / "journal.sqlite"
+    (folder / "keep").mkdir(parents=True)
+    opened, controller = _resume(folder)
+    assert opened.cannot_write and (folder / "keep").is_dir()
+    assert "The journal cannot be used" in controller.warning
+    assert controller.submit(ACTIONS[0]) is None and "the game is kept up to action 0" in controller.warning
