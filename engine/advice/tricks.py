@@ -9,7 +9,8 @@ seen: a card is a *sure winner* when no unseen card could beat it on this trick.
   cheapest card that gives nothing away.
 - Earlier: with points at stake or a point card to save, play a sure winner; otherwise play low
   and keep point cards back.
-- Leading: lead a sure winner that carries no points of its own, else the lowest plain card.
+- Leading: lead a sure winner (the one with the most points: they are banked), else the lowest
+  plain card.
 
 >>> a = trick_advice("allfives", "5H KH 2C 9S", "QH", trump="H")
 >>> a.reason
@@ -100,9 +101,9 @@ def suggest(hand, trick, *, trump: str, players: int, points, unseen) -> tuple[C
             return min(winners, key=cheap), "takes the points on the table as cheaply as possible"
         return min(legal, key=cheap), "the trick holds nothing worth taking: throw the cheapest card"
     if not trick:
-        sure_leads = [c for c in legal if sure(c) and not points(c)]
+        sure_leads = [c for c in legal if sure(c)]
         if sure_leads:
-            return max(sure_leads, key=power), "no unseen card can beat it"
+            return max(sure_leads, key=lambda c: (points(c), power(c))), "no unseen card can beat it: bank it"
         return min(legal, key=cheap), "lead low and keep the point cards back"
     winners = [c for c in legal if sure(c)]
     if winners and (at_stake or any(points(c) for c in winners)):
