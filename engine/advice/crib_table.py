@@ -19,7 +19,7 @@ import json
 from functools import lru_cache
 from importlib.resources import files
 
-from engine.cards import RANK_TEXT, Card, parse_cards  # noqa: F401  (parse_cards: doctest)
+from engine.cards import RANK_TEXT, Card, parse_cards
 from engine.errors import InvalidInput
 
 TABLE_FILE = "crib_table.json"
