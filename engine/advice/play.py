@@ -23,7 +23,7 @@ from engine.decks import parse_its_face
 from engine.game import DEALER, Action, Game
 
 
-def _cribbage(state, seat: int) -> Action | None:
+def _cribbage(game: Game, state, seat: int) -> Action | None:
     if state.phase == "discard":
         same_side = seat % 2 == state.dealer % 2 if state.players == 4 else seat == state.dealer
         best = discard_advice(state.hands[seat], dealer=same_side, players=state.players)[0]
@@ -36,26 +36,27 @@ def _cribbage(state, seat: int) -> Action | None:
     return None
 
 
-def _tricks(state, seat: int, rule) -> Action | None:
+def _tricks(game: Game, state, seat: int) -> Action | None:
     if state.phase != "play" or not state.tricks:
         return None
     tricks = state.tricks
     seen = set(state.hands[seat]) | set(tricks.current) | {c for won in tricks.won for c in won}
     seen |= set(getattr(state, "turn_ups", ())) | {getattr(state, "upcard", None)}
     unseen = [c for c in standard_52() if c not in seen]
+    rule = points_rule(game.name, tricks.trump, getattr(state, "upcard", None))
     card, _ = suggest(state.hands[seat], tricks.current, trump=tricks.trump, players=state.players,
-                      points=rule(state), unseen=unseen)
+                      points=rule, unseen=unseen)
     return Action("play", seat, (card,))
 
 
-def _quinze(state, seat: int) -> Action | None:
+def _quinze(game: Game, state, seat: int) -> Action | None:
     if state.phase != "play":
         return None
     best = capture_advice(state.table, state.hands[seat])[0]
     return Action("play", seat, (best.card, *best.taken))
 
 
-def _its15(state, seat: int, game: Game) -> Action | None:
+def _its15(game: Game, state, seat: int) -> Action | None:
     others = [state.held[s] for s in range(state.players) if s != seat and not state.folded[s]]
     mine = [c.value for c in state.hands[seat]]
     if state.phase == "extra":
@@ -82,8 +83,8 @@ def _worth(card_id: str) -> int:
 
 _CHOOSERS = {
     "cribbage": _cribbage,
-    "allfives": lambda state, seat: _tricks(state, seat, lambda s: points_rule("allfives", s.tricks.trump, None)),
-    "fifteen": lambda state, seat: _tricks(state, seat, lambda s: points_rule("fifteen", s.tricks.trump, s.upcard)),
+    "allfives": _tricks,
+    "fifteen": _tricks,
     "quinze": _quinze,
     "its15": _its15,
 }
@@ -100,4 +101,4 @@ def strong_choice(game: Game, state, seat: int) -> Action | None:
     chooser = _CHOOSERS.get(game.name)
     if chooser is None or state.mode != DEALER:
         return None
-    return chooser(state, seat, game) if chooser is _its15 else chooser(state, seat)
+    return chooser(game, state, seat)
