@@ -69,7 +69,9 @@ def _emit(args, data, lines: list[str]) -> int:
 
 def run_cribbage(args) -> int:
     ranked = discard_advice(args.hand, dealer=args.dealer, players=args.players, seen=args.seen)
-    whose = "yours" if args.dealer else "your opponent's"
+    players = 2 if args.players is None else args.players
+    whose = {(True, 4): "your side's", (False, 4): "the other side's", (False, 3): "the dealer's"}.get(
+        (args.dealer, players), "yours" if args.dealer else "your opponent's")
     lines = [f"The crib is {whose}. Expected points (hand over every starter, crib from the crib table):",
              f"{'discard':<9} {'keep':<13} {'hand':>6} {'crib':>6} {'net':>6}"]
     sign = 1 if args.dealer else -1
