@@ -1,8 +1,8 @@
 """It's 15: the chance that a player's number cards end closest to 15, given the cards seen.
 
-Exact by enumeration: the brown cards this player has not seen (brown cards are unique, 1 to 10)
+Exact by counting: the brown cards this player has not seen (brown cards are unique, 1 to 10)
 are dealt to the other players still in, as many as each is known to hold (one, or two after
-taking another), every way equally likely; each deal is settled by the engine's own
+taking another), every way equally likely; who wins is settled by the engine's own
 :func:`~engine.games.its15.showdown`. The chance after taking one more card averages over the
 card that would come.
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
+from math import comb
 
 from engine.errors import InvalidInput
 from engine.games.its15 import showdown
@@ -37,15 +38,18 @@ def _check(mine: list[int], centre: int, others: list[int], seen: list[int]) -> 
         raise InvalidInput("there are not that many brown cards left for the other players")
 
 
-def _deals(pool: tuple[int, ...], sizes: list[int]):
-    """Every way to give ``sizes[i]`` cards of ``pool`` to other player ``i``."""
+def _count_deals(pool: tuple[int, ...], sizes: list[int], allowed: set | None = None) -> int:
+    """How many ways there are to give ``sizes[i]`` cards of ``pool`` to other player ``i``, each
+    hand one of ``allowed`` (``None``: any)."""
     if not sizes:
-        yield ()
-        return
+        return 1
+    if allowed is None:
+        return comb(len(pool), sizes[0]) * _count_deals(pool[sizes[0]:], sizes[1:])
+    count = 0
     for hand in combinations(pool, sizes[0]):
-        rest = tuple(v for v in pool if v not in hand)
-        for more in _deals(rest, sizes[1:]):
-            yield (hand, *more)
+        if hand in allowed:
+            count += _count_deals(tuple(v for v in pool if v not in hand), sizes[1:], allowed)
+    return count
 
 
 def closest_chance(mine, centre: int, others, seen=()) -> float:
@@ -53,17 +57,18 @@ def closest_chance(mine, centre: int, others, seen=()) -> float:
     against other players holding ``others[i]`` brown cards each; ``seen`` are brown values known
     not to be in their hands.
 
+    The showdown orders hands one against another, so this hand wins a deal exactly when it beats
+    each other hand alone: the hands it beats are found once, then the deals made only of them are
+    counted.
+
     :raises InvalidInput: for values that are no brown or green card, or impossible counts.
     """
     mine, others, seen = list(mine), list(others), list(seen)
     _check(mine, centre, others, seen)
     pool = tuple(v for v in BROWNS if v not in mine and v not in seen)
-    wins = total = 0
-    for deal in _deals(pool, others):
-        hands = {0: mine, **{i + 1: list(hand) for i, hand in enumerate(deal)}}
-        wins += showdown(hands, centre) == 0
-        total += 1
-    return wins / total
+    beaten = {hand for size in set(others) for hand in combinations(pool, size)
+              if showdown({0: mine, 1: list(hand)}, centre) == 0}
+    return _count_deals(pool, others, beaten) / _count_deals(pool, others)
 
 
 @dataclass(frozen=True)

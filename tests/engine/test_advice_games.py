@@ -88,10 +88,10 @@ def test_its15_chance_by_hand_count():
 
 @settings(max_examples=30, deadline=None)
 @given(st.permutations(list(range(1, 11))), st.integers(1, 9), st.lists(st.integers(1, 2), min_size=1, max_size=3))
-def test_its15_chances_of_all_seats_add_up_to_one(browns, centre, counts):
+def test_its15_chance_equals_settling_every_deal_by_showdown(browns, centre, counts):
     mine = browns[:1]
     chance = closest_chance(mine, centre, counts)
-    # the same deal seen from the other side: enumerate who wins every deal directly
+    # every deal of the unseen cards, each settled by the engine with all hands at once
     pool = browns[1:]
     wins = total = 0
     for order in combinations(pool, sum(counts)):
