@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from engine.bots import GreedyBot, RandomBot
+from engine.bots import GreedyBot, StrongBot
 from engine.decks import PhysicalCard, get_deck
 from engine.game import Action, Game
 from engine.simulate import play_at_table
@@ -93,7 +93,7 @@ def table_moves(game: Game, players: int, *, seed: int = 0, options: dict | None
                 seat_zones=None, buttons=frozenset(), swipe: bool = False) -> tuple[list[Move], object]:
     """Every move of a whole bot game, and the dealer-mode final state to check the result by."""
     seat_zones = seat_zones or [f"seat{n + 1}" for n in range(players)]
-    bots = [(GreedyBot if n % 2 else RandomBot)(random.Random(seed * 7 + n)) for n in range(players)]
+    bots = [(GreedyBot if n % 2 else StrongBot)(random.Random(seed * 7 + n)) for n in range(players)]
     run = play_at_table(game, players, bots, seed=seed, options=options)
     table = game.new_game(players, options=options, mode="table", seed=seed)
     moves: list[Move] = []

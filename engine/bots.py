@@ -2,7 +2,12 @@
 
 :class:`RandomBot` picks uniformly among the legal actions; :class:`GreedyBot` picks the action
 the game's :meth:`~engine.game.Game.heuristic` rates best for its seat (immediate points unless the
-game knows better), breaking ties at random. Both take an injected ``random.Random``.
+game knows better), breaking ties at random; :class:`StrongBot` plays by :mod:`engine.advice`
+where it has advice (Cribbage discards and pegging, trick play, Le Quinze captures, It's 15's extra
+card) and like the greedy bot elsewhere. All take an injected ``random.Random``.
+
+The strong bot looks only at what its seat may know: its own hand and the cards face up or played,
+never another hand, although the dealer-mode state it is given holds them all.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from engine.advice.play import strong_choice
 from engine.game import Action, Event, Game
 
 
@@ -39,6 +45,17 @@ class GreedyBot(Bot):
         actions = _actions_for(game, state, seat)
         rated = [(game.heuristic(state, action, seat), self.rng.random(), i) for i, action in enumerate(actions)]
         return actions[max(rated)[2]]
+
+
+class StrongBot(GreedyBot):
+    name = "strong"
+
+    def choose(self, game: Game, state, seat: int) -> Action:
+        advised = strong_choice(game, state, seat)
+        return advised if advised is not None else super().choose(game, state, seat)
+
+
+BOTS = {bot.name: bot for bot in (RandomBot, GreedyBot, StrongBot)}
 
 
 def _actions_for(game: Game, state, seat: int) -> list[Action]:
