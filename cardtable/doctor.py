@@ -270,3 +270,18 @@ def run_checks(config_path: str | None) -> list[Finding]:
     checks = (check_groups, check_buses, check_gpio, check_camera, check_board, check_display, check_journal,
               check_disk)
     return [first] + [check(config) for check in checks]
+
+
+def report(findings: list[Finding]) -> str:
+    """The findings as the lines ``cardtable doctor`` prints (and the owner's page shows), with a
+    closing line that says whether the machine is ready."""
+    lines = []
+    for finding in findings:
+        detail = finding.detail.splitlines() or [""]
+        lines.append(f"{finding.status:4}  {finding.name}: {detail[0]}")
+        lines += [f"      {line}" for line in detail[1:]]
+        if finding.fix and finding.status != OK:
+            lines.append(f"      to fix: {finding.fix}")
+    to_fix = sum(f.status == FIX for f in findings)
+    lines.append("ready for a table" if not to_fix else f"{to_fix} thing{'s' * (to_fix != 1)} to fix")
+    return "\n".join(lines)

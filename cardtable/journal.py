@@ -293,10 +293,22 @@ class Journal:
                        (game_id, seq + 1, text, at, seal))
             db.execute("UPDATE games SET head = ? WHERE id = ?", (seal, game_id))
             if result is not None:
-                db.execute("UPDATE games SET finished = ?, result = ? WHERE id = ?", (time.time(), result, game_id))
+                self._set_result(db, game_id, result)
             return game_id, seq + 1
 
         return self._write(work)
+
+    def finish(self, game_id: int | None, result: str) -> None:
+        """Mark the game over with ``result`` (a game with no action yet was never written).
+
+        :raises JournalError: when it cannot be written.
+        """
+        if game_id is not None:
+            self._write(lambda db: self._set_result(db, game_id, result))
+
+    @staticmethod
+    def _set_result(db: sqlite3.Connection, game_id: int, result: str) -> None:
+        db.execute("UPDATE games SET finished = ?, result = ? WHERE id = ?", (time.time(), result, game_id))
 
     def undo_last(self, game_id: int | None) -> bool:
         """Mark the game's last live action undone; ``False`` when there is none.

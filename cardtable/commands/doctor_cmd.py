@@ -3,7 +3,7 @@ with the exact command to type."""
 
 from __future__ import annotations
 
-from cardtable.doctor import FIX, run_checks
+from cardtable.doctor import FIX, report, run_checks
 
 
 def register(subparsers) -> None:
@@ -14,13 +14,5 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     findings = run_checks(args.config)
-    for finding in findings:
-        lines = finding.detail.splitlines() or [""]
-        print(f"{finding.status:4}  {finding.name}: {lines[0]}")
-        for line in lines[1:]:
-            print(f"      {line}")
-        if finding.fix and finding.status != "ok":
-            print(f"      to fix: {finding.fix}")
-    to_fix = sum(f.status == FIX for f in findings)
-    print("ready for a table" if not to_fix else f"{to_fix} thing{'s' * (to_fix != 1)} to fix")
-    return 1 if to_fix else 0
+    print(report(findings))
+    return 1 if any(f.status == FIX for f in findings) else 0

@@ -25,14 +25,10 @@ def enrolment_report(config) -> str:
 
 
 def doctor_report(config_path: Path) -> str:
-    """What ``cardtable doctor`` says about this table. The doctor is its own module,
-    ``cardtable.doctor``; its ``report(config_path) -> str`` is shown when it is installed."""
-    try:
-        from cardtable import doctor  # type: ignore[attr-defined]
-    except ImportError:
-        return "'cardtable doctor' is not installed on this table."
-    report = getattr(doctor, "report", None)
-    return report(config_path) if callable(report) else "'cardtable doctor' has no report to show here."
+    """What ``cardtable doctor`` says about this table."""
+    from cardtable.doctor import report, run_checks
+
+    return report(run_checks(str(config_path)))
 
 
 class TableNetwork:

@@ -6,6 +6,7 @@ import warnings
 import pytest
 
 from cardtable.cli import main
+from cardtable.sim_devices import demo_registry
 
 
 def help_text(capsys, *argv):
@@ -41,10 +42,11 @@ def test_run_off_a_pi_says_once_that_there_are_no_gpio_pins(tmp_path, capsys, mo
         pytest.skip("this machine may have GPIO pins")
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     monkeypatch.setattr(Device, "pin_factory", None)
+    demo_registry("standard").save(tmp_path / "tags.json")
     (tmp_path / "table.toml").write_text(f"""
 game = {{ name = "cribbage", players = 2 }}
 input = {{ kind = "rfid" }}
-rfid = {{ port = "/dev/ttyNOPE", readers = ["seat1", "seat2", "starter"] }}
+rfid = {{ port = "/dev/ttyNOPE", registry = "tags.json", readers = ["seat1", "seat2", "starter", "crib"] }}
 gpio = {{ buttons = {{ ok = 5, left = 6, right = 13, undo = 19 }}, seat_leds = [17, 27] }}
 journal = {{ path = "journal.sqlite" }}
 display = [{{ kind = "png", folder = "{tmp_path / 'shots'}" }}]

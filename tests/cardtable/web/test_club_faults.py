@@ -13,8 +13,8 @@ import time
 from cardtable.demo import run_demo
 from cardtable.club.publisher import ClubPublisher
 from cardtable.club.spec import ClubSpec, parse_broker
-from conftest import die_with_parent, free_port
-from conftest import wait_until
+from web_helpers import die_with_parent, free_port
+from web_helpers import wait_until
 from test_club_live import Club, journal_events
 
 ENV = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}

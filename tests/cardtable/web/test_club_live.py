@@ -18,7 +18,7 @@ from cardtable.demo import run_demo
 from cardtable.journal import Journal
 from cardtable.web.records import game_key, game_record
 from cardtable.web.server import WebServer
-from conftest import wait_until
+from web_helpers import wait_until
 from test_page_browser import keep
 
 

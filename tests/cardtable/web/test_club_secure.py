@@ -14,8 +14,8 @@ from cardtable.club.server import ClubServer
 from cardtable.club.spec import parse_club
 from cardtable.club.store import ClubStore
 from cardtable.demo import run_demo
-from conftest import MOSQUITTO, Mosquitto
-from conftest import wait_until
+from web_helpers import MOSQUITTO, Mosquitto
+from web_helpers import wait_until
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import threading
 import httpx
 import pytest
 
-from conftest import wait_until
+from web_helpers import wait_until
 from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal
 from cardtable.outputs import TableOutputs
@@ -72,8 +72,8 @@ def test_the_owner_starts_a_game_with_names_and_options_undoes_and_ends_it(table
     assert client.post("/owner/undo", json={}).json()["answer"] == "The last action was taken back"
     assert client.post("/owner/end", json={}).json()["answer"] == "The game was ended; a new one has started"
     games = httpx.get(page.url + "/history.json").json()
-    assert [g["result"] for g in games][1:] == [ENDED, ENDED]      # newest first: the new game, then the two ended
-    record = httpx.get(f"{page.url}/history/{games[1]['id']}.json").json()
+    assert [g["result"] for g in games] == [ENDED]    # a game is journalled with its first action: only All Fives
+    record = httpx.get(f"{page.url}/history/{games[0]['id']}.json").json()
     assert record["game"] == "allfives" and record["result"] == ENDED and "actions" in record
     assert httpx.get(page.url + "/history/999.json").status_code == 404
 

@@ -1,0 +1,72 @@
+"""Helpers the page and club tests share: free ports, waiting, a real Mosquitto broker process.
+(Kept out of ``conftest.py``: other test folders have a ``conftest`` of their own.)"""
+
+from __future__ import annotations
+
+import getpass
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+MOSQUITTO = "/usr/sbin/mosquitto"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until(test, timeout: float = 30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = test()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("the club never got there")
+
+
+def die_with_parent() -> None:
+    """In a child process: end when the test run ends, even a killed one (Linux prctl)."""
+    import ctypes
+    import signal
+
+    ctypes.CDLL(None).prctl(1, signal.SIGTERM)      # PR_SET_PDEATHSIG
+
+
+class Mosquitto:
+    """A broker process on ``port``; :meth:`stop` kills it, :meth:`start` brings it back on the same port."""
+
+    def __init__(self, folder: Path, settings: str = "allow_anonymous true\n") -> None:
+        self.port = free_port()
+        self.config = folder / "mosquitto.conf"
+        # run as the user running the tests (mosquitto run by root would drop to its own user,
+        # which cannot read files in the test's folder)
+        self.config.write_text(f"user {getpass.getuser()}\npersistence false\nlistener {self.port} 127.0.0.1\n{settings}")
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, preexec_fn=die_with_parent)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("mosquitto did not start")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(5)
