@@ -179,10 +179,7 @@ class Pipeline:
                 if value in MAT_MARKER_IDS:
                     return None
                 return card_for_aruco(value, self.deck)
-            card = card_for_payload(value)
-            if value.split(":")[1].lower() != self.deck.name:
-                raise ForeignMarker(f"card {card.id} belongs to another deck ({value})")
-            return card
+            return card_for_payload(value, self.deck)
         except ForeignMarker as err:
             self.stats.foreign_codes += 1
             log.debug("ignoring a foreign code: %s", err)
