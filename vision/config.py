@@ -8,8 +8,8 @@ The application owns the TOML file and hands this module its ``[vision]`` table 
     decoder = "zxing"            # zxing | pyzbar | opencv (QR decks); ArUco decks always use aruco
     calibration = "calibration.json"   # from 'cardtable calibrate'; relative to the config file
     zone_units = "mm"            # mm (table millimetres, needs calibration) | px (image pixels)
-    place_after = 0.25           # seconds a card must be seen steadily before it is placed
-    remove_after = 3.0           # seconds a card must be missing before it is removed
+    place_after = 0.0            # seconds a card must be seen lying still before it is placed
+    remove_after = 30.0          # last resort: seconds a card may stay covered before it is removed
     camera = "usb:0"             # usb:N | picamera | a video file | a folder of frames | synthetic
     resolution = [1920, 1080]
     [vision.zones]
@@ -42,8 +42,8 @@ class VisionConfig:
     calibration: Path | None = None
     zone_units: str = "mm"
     zones: dict = field(default_factory=dict)
-    place_after: float = 0.25
-    remove_after: float = 3.0
+    place_after: float = 0.0
+    remove_after: float = 30.0
     camera: str = "usb:0"
     resolution: tuple[int, int] = (1920, 1080)
     fps: float = 30.0
@@ -61,9 +61,10 @@ def _choice(section: dict, key: str, choices, default: str) -> str:
     return value
 
 
-def _seconds(section: dict, key: str, default: float) -> float:
+def _seconds(section: dict, key: str, default: float, *, zero: bool = False) -> float:
     value = section.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or value < 0 or (value == 0 and not zero):
         raise InvalidInput(f"[vision] {key} must be a positive number of seconds, not {value!r}")
     return float(value)
 
@@ -78,7 +79,7 @@ def load_vision_config(section: dict | None, base_dir: str | Path = ".") -> Visi
     unknown = sorted(set(section) - _KEYS)
     if unknown:
         raise InvalidInput(f"unknown [vision] setting {unknown[0]!r}: the settings are {', '.join(sorted(_KEYS))}")
-    place_after, remove_after = _seconds(section, "place_after", 0.25), _seconds(section, "remove_after", 3.0)
+    place_after, remove_after = _seconds(section, "place_after", 0.0, zero=True), _seconds(section, "remove_after", 30.0)
     if remove_after <= place_after:
         raise InvalidInput("[vision] remove_after must be longer than place_after")
     zones = section.get("zones", {})
