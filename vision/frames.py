@@ -158,6 +158,14 @@ class Frame:
             self._small[cell] = np.ascontiguousarray(small)
         return self._small[cell]
 
+    def encoded(self) -> bytes:
+        """The frame as JPEG bytes: the very bytes the camera sent when it sent a JPEG (so a
+        recording replays exactly), else the colour (or grey) frame encoded."""
+        if self._jpeg is not None:
+            return self._jpeg
+        image = self._grey if self._bgr is None and self._colour is None else self.colour()
+        return cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+
     def _decode(self, flags: int, size: tuple[int, int]) -> np.ndarray:
         try:
             image = cv2.imdecode(np.frombuffer(self._jpeg, np.uint8), flags)
