@@ -50,6 +50,8 @@ _SLOT_STEP = 66.0   # mm between the centres of cards laid side by side in a zon
 _HAND_TRAVEL = 0.25
 _HAND_HALF_WIDTH, _HAND_FINGERS, _HAND_PALM = 52.0, 108.0, 62.0   # mm from the palm centre (see _draw_hand)
 _NOISE_PAD = 32     # noise fields are this much larger than the frame: each frame takes a shifted window
+_MOTION_STEPS = 3   # instants of an exposure averaged for motion blur
+_FLICKER_HZ = 3.3   # the beat of a 30 fps exposure against 50 Hz mains light
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,10 @@ class Effects:
     """What makes the picture hard: ``lighting`` (fraction the light falls off across the
     table), ``glare`` (grey levels added at the centre of a glare spot), ``noise`` (sensor noise
     sigma, grey levels), ``blur`` (defocus sigma, image pixels), ``hands`` (hands bring, slide and
-    take cards) and ``jitter`` (cards land off-centre and rotated)."""
+    take cards), ``jitter`` (cards land off-centre and rotated), ``motion`` (exposure time in
+    seconds: what moves during it is smeared, as a hand or a sliding card is in a real frame) and
+    ``flicker`` (the share by which the exposure swings frame to frame, as a webcam's auto
+    exposure under mains lighting)."""
 
     lighting: float = 0.35
     glare: float = 80.0
@@ -65,6 +70,8 @@ class Effects:
     blur: float = 0.7
     hands: bool = True
     jitter: bool = True
+    motion: float = 0.0
+    flicker: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -194,8 +201,7 @@ class SyntheticCamera:
         if mat:
             self._background = self._background.copy()
             self._draw_mat(self._background)
-        self._cache_key: tuple | None = None
-        self._cache: np.ndarray | None = None
+        self._composites: dict[tuple, np.ndarray] = {}
         self._frames = 0
 
     # -- the script -------------------------------------------------------------------------
@@ -397,11 +403,18 @@ class SyntheticCamera:
 
     def frame_at(self, t: float) -> np.ndarray:
         """The BGR frame the camera sees at time ``t`` seconds (a new array each call)."""
-        key = self._scene(t)
-        if key != self._cache_key:
-            self._cache = self._compose(*key)
-            self._cache_key = key
-        frame = self._cache.copy()
+        keys = [self._scene(t)]
+        if self.effects.motion > 0:
+            keys += [self._scene(t - self.effects.motion * k / (_MOTION_STEPS - 1)) for k in range(1, _MOTION_STEPS)]
+        frame = self._composite(keys[0]).copy()
+        if any(key != keys[0] for key in keys):  # something moved during the exposure: smear it
+            mean = frame.astype(np.float32)
+            for key in keys[1:]:
+                mean += self._composite(key)
+            frame = (mean / len(keys)).astype(np.uint8)
+        if self.effects.flicker > 0:
+            swing = math.sin(2 * math.pi * _FLICKER_HZ * t) + 0.5 * math.sin(2 * math.pi * 1.7 * _FLICKER_HZ * t + 1)
+            cv2.convertScaleAbs(frame, dst=frame, alpha=1.0 + self.effects.flicker * swing / 1.5)
         if self._noise:
             # A pool of fields, each read through a window shifted frame by frame: sensor noise
             # that is new in every frame (averaging frames reduces it) at no cost per frame.
@@ -412,6 +425,15 @@ class SyntheticCamera:
             cv2.subtract(frame, minus[dy:dy + h, dx:dx + w], dst=frame)
         self._frames += 1
         return frame
+
+    def _composite(self, key: tuple) -> np.ndarray:
+        """The noiseless picture of a scene, from a small cache (an unchanged scene, or the
+        instants of one exposure, are drawn once)."""
+        if key not in self._composites:
+            if len(self._composites) >= 2 * _MOTION_STEPS:
+                del self._composites[next(iter(self._composites))]
+            self._composites[key] = self._compose(*key)
+        return self._composites[key]
 
     def _compose(self, cards: tuple, hands: tuple) -> np.ndarray:
         frame = self._background.copy()

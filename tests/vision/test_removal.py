@@ -2,6 +2,7 @@
 default settings on scripted synthetic scenes (real rendering, real decoder)."""
 
 import numpy as np
+import pytest
 
 from vision.calibration import Calibration
 from vision.config import VisionConfig
@@ -55,28 +56,21 @@ def test_a_hand_resting_ten_seconds_on_a_card_does_not_remove_it():
     assert sorted(kinds(events)) == [("placed", "10H", "seat1", None), ("placed", "QS", "centre", None)]
 
 
-def test_a_card_swept_off_the_edge_is_removed():
-    events, _ = run("0.3 place 10H seat1\n1.3 slide 10H off 0.5", end=3.0)
-    assert kinds(events) == [("placed", "10H", "seat1", None), ("removed", "10H", "seat1", None)]
+PLACED_10H = ("placed", "10H", "seat1", None)
 
 
-def test_a_card_slid_from_under_a_resting_hand_is_one_move():
-    events, _ = run("0.3 place 10H seat1\n1.0 hand 3 over 10H still\n2.0 slide 10H seat3 0.6", end=5.0)
-    assert kinds(events) == [("placed", "10H", "seat1", None), ("moved", "10H", "seat3", "seat1")]
-
-
-def test_a_card_slid_off_an_overlapping_card_is_one_move_and_the_card_below_stays():
-    events, _ = run("0.3 place 10H centre x=0 y=0\n1.0 place QS centre x=40 y=30 angle=8\n"
-                    "2.0 slide QS seat4 0.6", end=4.0)
-    assert kinds(events) == [("placed", "10H", "centre", None), ("placed", "QS", "centre", None),
-                             ("moved", "QS", "seat4", "centre")]
-
-
-def test_a_card_laid_on_top_of_another_never_moves_or_removes_the_one_below():
-    events, _ = run("0.3 place 10H seat1 x=0 y=190\n1.0 place QS seat1 x=30 y=170 angle=5", end=3.0)
-    assert kinds(events) == [("placed", "10H", "seat1", None), ("placed", "QS", "seat1", None)]
-
-
-def test_a_slide_across_two_zones_is_one_move():
-    events, _ = run("0.3 place 10H seat2\n1.0 slide 10H seat4 1.2", end=3.5)
-    assert kinds(events) == [("placed", "10H", "seat2", None), ("moved", "10H", "seat4", "seat2")]
+@pytest.mark.parametrize("script, end, expected", [
+    pytest.param("0.3 place 10H seat1\n1.3 slide 10H off 0.5", 3.0,
+                 [PLACED_10H, ("removed", "10H", "seat1", None)], id="swept off the edge: removed"),
+    pytest.param("0.3 place 10H seat1\n1.0 hand 3 over 10H still\n2.0 slide 10H seat3 0.6", 5.0,
+                 [PLACED_10H, ("moved", "10H", "seat3", "seat1")], id="slid from under a resting hand: one move"),
+    pytest.param("0.3 place 10H centre x=0 y=0\n1.0 place QS centre x=40 y=30 angle=8\n2.0 slide QS seat4 0.6", 4.0,
+                 [("placed", "10H", "centre", None), ("placed", "QS", "centre", None),
+                  ("moved", "QS", "seat4", "centre")], id="slid off an overlapping card: one move, the one below stays"),
+    pytest.param("0.3 place 10H seat1 x=0 y=190\n1.0 place QS seat1 x=30 y=170 angle=5", 3.0,
+                 [PLACED_10H, ("placed", "QS", "seat1", None)], id="laid on top of another: the one below stays"),
+    pytest.param("0.3 place 10H seat2\n1.0 slide 10H seat4 1.2", 3.5,
+                 [("placed", "10H", "seat2", None), ("moved", "10H", "seat4", "seat2")], id="across two zones: one move"),
+])
+def test_moves_and_removals_are_one_event_each(script, end, expected):
+    assert kinds(run(script, end)[0]) == expected

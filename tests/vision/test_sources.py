@@ -12,7 +12,7 @@ import pytest
 
 from cardtable.cli import main
 from vision.config import VisionConfig
-from vision.frames import BadFrame, Frame, jpeg_size
+from vision.frames import BadFrame, jpeg_size
 from vision.pipeline import Pipeline
 from vision.script import parse_script
 from vision.sources import ImageFolderSource, PiCamera, frame_from_capture, open_source
