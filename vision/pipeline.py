@@ -106,21 +106,28 @@ class Pipeline:
         self.warnings: deque[str] = deque(maxlen=20)
         self.sightings: list[Sighting] = []
         self._size: tuple[int, int] | None = None
+        #: Why the last frame that could not be used was refused.
+        self.refusal = ""
 
     def process(self, frame: Frame | np.ndarray, now: float) -> list[TableEvent]:
         """Take one frame (a :class:`Frame`, or a BGR or grey array) taken at ``now`` (monotonic
         seconds) and return the table events it decides, in order.
 
-        :raises BadFrame: for a frame that cannot be used (not an image, another size than the
-            calibration's or than the frames before): count it and go on with the next one.
+        A frame that cannot be used (not an image, another size than the calibration's or than
+        the frames before, a damaged JPEG) gives no events: it is counted in
+        ``stats.bad_frames``, its reason kept in :attr:`refusal` and said once in
+        :attr:`warnings`, and the next frame goes on as if it had not come. Nothing a frame holds
+        makes this raise.
         """
         try:
             frame = Frame.of(frame)
             self._check_size(frame.size)
             self.changes.observe(frame.small(self.changes.cell), now)
-        except BadFrame:
+        except BadFrame as err:
             self.stats.bad_frames += 1
-            raise
+            self.refusal = str(err)
+            self._warn(f"a camera frame could not be used: {err}")
+            return []
         self.stats.frames += 1
         self.reader.begin_frame(frame.shape, self.changes.moving)
         detected: dict[str, tuple[PhysicalCard, Detection, np.ndarray]] = {}
@@ -188,7 +195,11 @@ class Pipeline:
         there: a card carried by a hand is not a sighting. Each card comes with what its marker
         cells showed before it was read there (the reference, as the table was)."""
         x0, y0, x1, y1 = box
-        gray = np.ascontiguousarray(frame.grey_region(box))
+        try:
+            gray = np.ascontiguousarray(frame.grey_region(box))
+        except BadFrame as err:  # a JPEG whose eighth decoded but not its whole: nothing to read
+            self.refusal = str(err)
+            return []
         self.stats.decodes += 1
         self.stats.decoded_pixels += gray.size
         cards = []
@@ -254,7 +265,9 @@ class Pipeline:
 
     def _duplicate(self, card: PhysicalCard) -> None:
         self.stats.duplicates += 1
-        message = f"card {card.id} is seen in two places at once: is there a duplicated card on the table?"
+        self._warn(f"card {card.id} is seen in two places at once: is there a duplicated card on the table?")
+
+    def _warn(self, message: str) -> None:
         if message not in self.warnings:
             log.warning(message)
             self.warnings.append(message)

@@ -15,7 +15,7 @@ from PIL import Image
 from engine.errors import InvalidInput
 from vision.annotate import annotate
 from vision.config import VisionConfig, load_vision_config
-from vision.frames import BadFrame, Frame
+from vision.frames import Frame
 from vision.pipeline import Pipeline
 from vision.sources import open_source
 
@@ -70,13 +70,12 @@ def _frames(source, pipeline: Pipeline, refused: list[str]):
     index = 0
     while (got := source.read()) is not None:
         frame, now = got
-        try:
-            frame = Frame.of(frame)
-            events = pipeline.process(frame, now)
-        except BadFrame as err:
-            refused.append(f"frame {index}: {err}")
+        bad = pipeline.stats.bad_frames
+        events = pipeline.process(frame, now)
+        if pipeline.stats.bad_frames > bad:
+            refused.append(f"frame {index}: {pipeline.refusal}")
         else:
-            yield index, frame, now, events
+            yield index, Frame.of(frame), now, events
         index += 1
 
 

@@ -4,7 +4,6 @@ import cv2
 import numpy as np
 import pytest
 
-from engine.errors import InvalidInput
 from vision.calibration import Calibration
 from vision.config import VisionConfig
 from vision.decoders import make_decoder
@@ -88,10 +87,17 @@ def test_no_zones_means_the_whole_frame_is_one_zone_and_no_calibration_needed():
     assert as_expected(events) == [("placed", "AS", "table")]
 
 
-def test_a_frame_of_the_wrong_size_for_the_calibration_is_refused():
+def test_frames_that_cannot_be_used_are_counted_and_skipped_never_raised():
     pipeline = Pipeline(VisionConfig(), calibration=Calibration(np.eye(3), (1280, 720), 0.0))
-    with pytest.raises(InvalidInput, match="calibrate again"):
-        pipeline.process(np.zeros((1080, 1920, 3), np.uint8), 0.0)
+    assert pipeline.process(np.zeros((1080, 1920, 3), np.uint8), 0.0) == []
+    assert "calibrate again" in pipeline.refusal and "calibrate again" in pipeline.warnings[-1]
+    camera = SyntheticCamera("standard", "qr", parse_script("0.2 place AS seat2"), resolution="720p", seed=4)
+    pipeline = Pipeline(VisionConfig())
+    frames = [camera.frame_at(i / 10) for i in range(12)]
+    # Another size ("operands could not be broadcast" before), not an image, not 8-bit.
+    frames[4:4] = [np.zeros((100, 200, 3), np.uint8), np.zeros((5,), np.uint8), np.zeros((720, 1280), np.float32)]
+    events = [e for i, f in enumerate(frames) for e in pipeline.process(f, i / 10)]
+    assert as_expected(events) == [("placed", "AS", "table")] and pipeline.stats.bad_frames == 3
 
 
 def calibrated(camera, **config):
