@@ -86,8 +86,9 @@ class Frame:
             self.size = jpeg_size(jpeg)
             return
         array = grey if grey is not None else bgr
-        if not isinstance(array, np.ndarray) or array.dtype != np.uint8 or array.ndim != (2 if grey is not None else 3):
-            raise BadFrame("a frame that is not an 8-bit image")
+        shape = (2,) if grey is not None else (3, 3)
+        if not isinstance(array, np.ndarray) or array.dtype != np.uint8 or (array.ndim, *array.shape[2:]) != shape:
+            raise BadFrame("a frame that is not an 8-bit grey or colour image")
         self.size = check_size(array.shape[1], array.shape[0])
 
     @classmethod

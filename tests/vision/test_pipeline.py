@@ -95,9 +95,10 @@ def test_frames_that_cannot_be_used_are_counted_and_skipped_never_raised():
     pipeline = Pipeline(VisionConfig())
     frames = [camera.frame_at(i / 10) for i in range(12)]
     # Another size ("operands could not be broadcast" before), not an image, not 8-bit.
-    frames[4:4] = [np.zeros((100, 200, 3), np.uint8), np.zeros((5,), np.uint8), np.zeros((720, 1280), np.float32)]
+    frames[4:4] = [np.zeros((100, 200, 3), np.uint8), np.zeros((5,), np.uint8), np.zeros((720, 1280), np.float32),
+                   np.zeros((720, 1280, 4), np.uint8)]
     events = [e for i, f in enumerate(frames) for e in pipeline.process(f, i / 10)]
-    assert as_expected(events) == [("placed", "AS", "table")] and pipeline.stats.bad_frames == 3
+    assert as_expected(events) == [("placed", "AS", "table")] and pipeline.stats.bad_frames == 4
 
 
 def calibrated(camera, **config):

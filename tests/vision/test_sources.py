@@ -4,18 +4,21 @@ cameras that cannot be used are said in words, counted and skipped, never a trac
 import json
 import struct
 import sys
+import tempfile
 import zlib
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from cardtable.cli import main
 from vision.config import VisionConfig
 from vision.frames import BadFrame, jpeg_size
 from vision.pipeline import Pipeline
 from vision.script import parse_script
-from vision.sources import ImageFolderSource, PiCamera, frame_from_capture, open_source
+from vision.sources import ImageFolderSource, PiCamera, frame_from_capture, open_source, read_image
 from vision.synthetic import SyntheticCamera
 
 
@@ -153,3 +156,19 @@ def test_open_source_names_a_single_image_file(tmp_path):
     with open_source(str(path)) as source:
         frame, t = source.read()
         assert frame.size == (60, 40) and t == 0 and source.read() is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(st.binary(max_size=300),
+                 st.binary(max_size=300).map(lambda b: jpeg_declaring(64, 48)[:40] + b),
+                 st.binary(max_size=300).map(lambda b: png_declaring(64, 48) + b)))
+def test_random_file_bytes_never_raise_past_the_source_or_the_pipeline(data):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "frame.jpg"
+        path.write_bytes(data)
+        try:
+            frame = read_image(path)
+        except BadFrame:
+            return
+        pipeline = Pipeline(VisionConfig())
+        assert pipeline.process(frame, 0.0) == [] and pipeline.stats.frames + pipeline.stats.bad_frames == 1
