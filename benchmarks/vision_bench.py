@@ -193,18 +193,21 @@ def score(truth: list, observed: list) -> dict:
     """Match observed events to the expected ones by kind, card and zone, within :data:`WINDOW`
     of the reference time; the delays of the matched ones; the rest are false events."""
     unmatched = list(observed)
-    result = {"expected": {}, "matched": {}, "delays": {}, "false": 0, "false_removals": 0, "foreign": 0}
+    result = {"expected": {}, "matched": {}, "delays": {}, "false": 0, "false_removals": 0, "foreign": 0,
+              "missed": [], "unexpected": []}
     for kind, card, zone, earliest, reference in truth:
         result["expected"][kind] = result["expected"].get(kind, 0) + 1
         hit = next((e for e in unmatched if e.kind == kind and e.card.id == card and e.zone == zone
                     and earliest <= e.time <= reference + WINDOW), None)
         if hit is None:
+            result["missed"].append(f"{kind} {card} {zone} at {reference:.2f} s")
             continue
         unmatched.remove(hit)
         result["matched"][kind] = result["matched"].get(kind, 0) + 1
         result["delays"].setdefault(kind, []).append(max(0.0, hit.time - reference))
     expected_cards = {card for _, card, *_ in truth}
     result["false"] = len(unmatched)
+    result["unexpected"] = [f"{e.kind} {e.card.id} {e.zone} at {e.time:.2f} s" for e in unmatched]
     result["false_removals"] = sum(1 for e in unmatched if e.kind == "removed")
     result["foreign"] = sum(1 for e in unmatched if e.card.id not in expected_cards)
     return result
@@ -261,7 +264,7 @@ def run_scene(job: tuple) -> dict:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     truth = ground_truth(camera, script)
-    return {"cpu": cpu, "kinds": kinds, "scores": {n: score(truth, ev) for n, ev in events.items()},
+    return {"seed": seed, "cpu": cpu, "kinds": kinds, "scores": {n: score(truth, ev) for n, ev in events.items()},
             "rest": any(isinstance(m, Hand) and m.still for m in script)}
 
 
@@ -308,6 +311,10 @@ def summarise(title: str, results: list[dict], names: list[str]) -> dict:
               f"{totals['false_removals']:>8} {totals['foreign']:>7} "
               f"{o['rest'][0]:>12.0f} ({o['rest'][1]:>4.0f}) {o['removed'][0]:>9.0f} ({o['removed'][1]:>4.0f}) "
               f"{o['quiet']:>9.2f} {o['arrive']:>10.2f} {o['mean']:>8.2f}")
+    for r in results:
+        s = r["scores"]["pipeline"]
+        if s["missed"] or s["unexpected"]:
+            print(f"  pipeline, scene {r['seed']}: missed {s['missed'] or 'nothing'}; unexpected {s['unexpected'] or 'nothing'}")
     return out
 
 
@@ -319,6 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pyzbar-every", type=int, default=6, help="run the pyzbar loop on every Nth scene (default 6)")
     parser.add_argument("--live-every", type=int, default=3, help="time the live MJPG source on every Nth scene")
     parser.add_argument("--fps", type=float, default=15.0, help="frames per second of the scenes (default 15)")
+    parser.add_argument("--seeds", type=int, nargs="*", help="run only these QR scenes (to look at one)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="scenes run in parallel")
     args = parser.parse_args(argv)
     if args.quick:
@@ -326,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     qr_jobs = [(seed, "standard", "qr", "1080p", args.fps,
                 ("zxing", "pyzbar") if seed % args.pyzbar_every == 0 else ("zxing",), seed % args.live_every == 0)
-               for seed in range(args.scenes)]
+               for seed in (args.seeds or range(args.scenes))]
     aruco_jobs = [(10_000 + seed, "its15", "aruco", "720p", args.fps, (), False) for seed in range(args.aruco_scenes)]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         qr = list(pool.map(run_scene, qr_jobs))

@@ -51,12 +51,13 @@ def matches(values: np.ndarray, reference: np.ndarray | None) -> bool:
 class Footprint:
     """What a known card's marker cells (flat indices into the change map, ``cells``) showed
     with the card on them (``look``) and before it came (``under``; None when the two cannot be
-    told apart, as for a card already there in the first frame), and the surroundings (``area``,
-    a boolean cell mask) where motion may carry it away."""
+    told apart, as for a card already there in the first frame), the card's ``outline`` and its
+    surroundings (``area``) where motion may carry it away (boolean cell masks)."""
 
     cells: np.ndarray
     look: np.ndarray
     under: np.ndarray | None
+    outline: np.ndarray
     area: np.ndarray
     trail: np.ndarray | None = None
     quiet_since: float | None = None
@@ -64,10 +65,11 @@ class Footprint:
     state: str = field(default=SEEN)
 
     @classmethod
-    def lay(cls, changes: ChangeMap, cells: np.ndarray, area: np.ndarray, under: np.ndarray | None) -> "Footprint":
+    def lay(cls, changes: ChangeMap, cells: np.ndarray, outline: np.ndarray, area: np.ndarray,
+            under: np.ndarray | None) -> "Footprint":
         """The footprint of a card just read on ``cells``; ``under`` is what they showed before."""
         look = changes.small.ravel()[cells].copy()
-        return cls(cells, look, None if matches(look, under) else under, area)
+        return cls(cells, look, None if matches(look, under) else under, outline, area)
 
     def judge(self, changes: ChangeMap, now: float, labels: "MotionLabels", others: list["Footprint"]) -> str:
         """Decide this frame's state (see the module docstring) and return it."""

@@ -40,8 +40,11 @@ from vision.zones import ZoneMap
 
 log = logging.getLogger(__name__)
 
-#: How far around a marker its card reaches, in marker sides (a 42 mm marker on an 88 mm card).
-CARD_EXTENT = 2.2
+#: How far a card reaches from its marker's centre, in marker sides across and along the marker
+#: (a 42 mm marker in the middle of a 63 x 88 mm card), with a little margin for the cell grid.
+CARD_REACH = (0.8, 1.1)
+#: How far around a card motion may carry it away (its footprint's surroundings), in marker sides.
+SURROUNDINGS = 1.6
 #: Above this share of the frame, decode the frame whole rather than region by region.
 WHOLE_FRAME_SHARE = 0.6
 
@@ -72,9 +75,15 @@ class KnownCard:
     zone: str | None
 
 
-def _extent(corners: np.ndarray, factor: float) -> np.ndarray:
+def _extent(corners: np.ndarray, across: float, along: float | None = None) -> np.ndarray:
+    """The quadrilateral around a marker's centre reaching ``across`` and ``along`` marker sides
+    (half-widths) along the marker's own axes."""
+    along = across if along is None else along
     centre = corners.mean(axis=0)
-    return centre + (corners - centre) * factor
+    u = (corners[1] - corners[0] + corners[2] - corners[3]) / 2
+    v = (corners[3] - corners[0] + corners[2] - corners[1]) / 2
+    return np.array([centre + sx * across * u + sy * along * v for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))],
+                    dtype=np.float32)
 
 
 class Pipeline:
@@ -144,7 +153,7 @@ class Pipeline:
         events = self.tracker.update(self.sightings, now, gone)
         for cid in gone:
             # What its place shows now is the table: the next card laid there hides that.
-            self.changes.explain(self.known.pop(cid).footprint.area & self.changes.still)
+            self.changes.explain(self.known.pop(cid).footprint.outline & self.changes.still)
         return events
 
     def _check_size(self, size: tuple[int, int]) -> None:
@@ -210,7 +219,7 @@ class Pipeline:
                 if busy and not self.changes.is_still(self.changes.cells(detection.corners)):
                     continue
                 under = self.changes.reference(self._marker_cells(detection))
-                self.changes.explain(self.changes.cells(_extent(detection.corners, CARD_EXTENT)))
+                self.changes.explain(self.changes.cells(_extent(detection.corners, *CARD_REACH)))
                 card = self._card(detection.value)
                 if card is not None:
                     cards.append((card, detection, under))
@@ -221,7 +230,7 @@ class Pipeline:
         return cards
 
     def _marker_cells(self, detection: Detection) -> np.ndarray:
-        return np.flatnonzero(self.changes.cells(_extent(detection.corners, 0.8)))
+        return np.flatnonzero(self.changes.cells(_extent(detection.corners, 0.4)))
 
     def _card(self, value: str | int) -> PhysicalCard | None:
         try:
@@ -255,8 +264,9 @@ class Pipeline:
         if known is not None and distance < self._side(detection) / 2:
             # Read again where it lay: it still hides what it hid.
             cells, under = known.footprint.cells, known.footprint.under
-        area = self.changes.cells(_extent(detection.corners, CARD_EXTENT + 1.0))
-        self.known[card.id] = KnownCard(card, detection.corners, Footprint.lay(self.changes, cells, area, under),
+        outline = self.changes.cells(_extent(detection.corners, *CARD_REACH))
+        area = self.changes.cells(_extent(detection.corners, SURROUNDINGS))
+        self.known[card.id] = KnownCard(card, detection.corners, Footprint.lay(self.changes, cells, outline, area, under),
                                         detection.center, self.zones.locate(detection.center))
 
     @staticmethod
