@@ -78,6 +78,14 @@ def frame_from_capture(data: np.ndarray) -> Frame | None:
     return None
 
 
+def frame_from_yuv420(yuv: np.ndarray, size: tuple[int, int]) -> Frame:
+    """A frame from a YUV420 (I420) buffer of ``size`` (width, height), as picamera2 gives it
+    (rows possibly padded wider): the Y plane is the grey frame; colour is converted only when
+    asked."""
+    width, height = size
+    return Frame(grey=yuv[:height, :width], colour=lambda: cv2.cvtColor(yuv, cv2.COLOR_YUV2BGR_I420)[:, :width])
+
+
 class UsbCamera(_Closing):
     """A UVC camera through OpenCV's V4L2 backend: MJPG (so 1080p runs at 30 fps) handed over
     undecoded (decoded grey, colour only on demand), the size asked for, and a one-frame buffer
@@ -144,10 +152,7 @@ class PiCamera(_Closing):
         self._cam.start()
 
     def read(self) -> tuple[Frame, float] | None:
-        yuv = self._cam.capture_array("main")
-        width, height = self.size
-        return Frame(grey=yuv[:height, :width],
-                     colour=lambda: cv2.cvtColor(yuv, cv2.COLOR_YUV2BGR_I420)[:, :width]), time.monotonic()
+        return frame_from_yuv420(self._cam.capture_array("main"), self.size), time.monotonic()
 
     def close(self) -> None:
         self._cam.close()

@@ -18,7 +18,8 @@ from vision.config import VisionConfig
 from vision.frames import BadFrame, jpeg_size
 from vision.pipeline import Pipeline
 from vision.script import parse_script
-from vision.sources import ImageFolderSource, PiCamera, frame_from_capture, open_source, read_image
+from vision.sources import (ImageFolderSource, PiCamera, frame_from_capture, frame_from_yuv420, open_source,
+                            read_image)
 from vision.synthetic import SyntheticCamera
 
 
@@ -67,6 +68,15 @@ def test_mjpg_bytes_from_a_camera_become_lazy_frames():
     assert frame.size == (64, 48) and frame.small(8).shape == (6, 8)
     assert frame_from_capture(np.zeros((1, 100), np.uint8)) is None   # a raw YUYV buffer: not MJPG
     assert frame_from_capture(np.zeros((4, 4, 3), np.uint8)).size == (4, 4)
+
+
+def test_a_pi_camera_yuv_buffer_is_grey_at_once_and_colour_on_demand():
+    bgr = SyntheticCamera("standard", "qr", parse_script("0 place 4D seat1"), resolution=(320, 240)).frame_at(0.5)
+    frame = frame_from_yuv420(cv2.cvtColor(bgr, cv2.COLOR_BGR2YUV_I420), (320, 240))
+    assert frame.size == (320, 240) and frame._bgr is None
+    # The Y plane is video-range luma: the grey picture up to a scale and an offset.
+    assert np.corrcoef(frame.grey().ravel(), cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).ravel())[0, 1] > 0.99
+    assert np.abs(frame.colour((0, 0, 320, 240)).astype(int) - bgr).mean() < 6
 
 
 @pytest.mark.parametrize("data, words", [
