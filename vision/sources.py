@@ -66,12 +66,14 @@ def quiet_opencv() -> Iterator[None]:
 
 def frame_from_capture(data: np.ndarray) -> Frame | None:
     """A frame from what OpenCV's V4L2 capture gives with RGB conversion off: the MJPG bytes
-    (one row of bytes), or a BGR image; None for anything else (a raw YUYV buffer).
+    (one row of bytes), or a BGR or grey image; None for anything else (a raw YUYV buffer).
 
     :raises BadFrame: for MJPG bytes that are not a usable JPEG.
     """
     if data.ndim == 3 and data.shape[2] == 3:
         return Frame(bgr=data)
+    if data.ndim == 2 and data.shape[0] > 1:
+        return Frame(grey=data)
     raw = data.reshape(-1)
     if raw.size >= 2 and raw[0] == 0xFF and raw[1] == 0xD8:
         return Frame(jpeg=raw.tobytes())
@@ -108,14 +110,19 @@ class UsbCamera(_Closing):
         self._cap.set(cv2.CAP_PROP_CONVERT_RGB, 0)
 
     def read(self) -> tuple[Frame, float] | None:
+        frame = frame_from_capture(self._grab())
+        if frame is None:  # not MJPG: let OpenCV convert from now on
+            self._cap.set(cv2.CAP_PROP_CONVERT_RGB, 1)
+            frame = frame_from_capture(self._grab())
+            if frame is None:
+                raise OSError("the camera sends frames in a format cardtable cannot read: choose MJPG")
+        return frame, time.monotonic()
+
+    def _grab(self) -> np.ndarray:
         ok, data = self._cap.read()
         if not ok:
             raise OSError("the camera stopped sending frames")
-        frame = frame_from_capture(data)
-        if frame is None:  # not MJPG: let OpenCV convert
-            self._cap.set(cv2.CAP_PROP_CONVERT_RGB, 1)
-            return self.read()
-        return frame, time.monotonic()
+        return data
 
     def close(self) -> None:
         self._cap.release()

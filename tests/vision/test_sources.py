@@ -68,6 +68,7 @@ def test_mjpg_bytes_from_a_camera_become_lazy_frames():
     assert frame.size == (64, 48) and frame.small(8).shape == (6, 8)
     assert frame_from_capture(np.zeros((1, 100), np.uint8)) is None   # a raw YUYV buffer: not MJPG
     assert frame_from_capture(np.zeros((4, 4, 3), np.uint8)).size == (4, 4)
+    assert frame_from_capture(np.zeros((4, 6), np.uint8)).size == (6, 4)
 
 
 def test_a_pi_camera_yuv_buffer_is_grey_at_once_and_colour_on_demand():
