@@ -14,7 +14,9 @@ code) shows the view that includes it:
   table loop's queue, the controller and the display, measured in wall time from the twin
   writing the TAG line. The naive comparison polls the port every 50 ms, as hobby scripts do.
 
-Targets (issue 7): median under 150 ms with the camera and under 20 ms with readers.
+Targets: the camera under 150 ms at the 95th percentile, with the product's default vision
+settings (what a user gets: no ``place_after`` wait, removals by evidence), and the readers under
+20 ms median.
 """
 
 from __future__ import annotations
@@ -93,8 +95,11 @@ def camera_latencies(seed: int, decoder: str | None, cards: int) -> tuple[list[f
 
 
 def _whole_frame(pipeline):
-    """The naive loop: decode every whole frame, feed the same tracker."""
-    from vision.tracker import Sighting
+    """The naive loop: decode every whole frame, feed a tracker that removes a card unseen for
+    0.4 s (it has no other evidence; the frames have no hands to hide a card)."""
+    from vision.tracker import Sighting, Tracker
+
+    tracker = Tracker(remove_after=0.4)
 
     def process(frame, now):
         sightings = []
@@ -103,7 +108,7 @@ def _whole_frame(pipeline):
             if card is not None:
                 centre = detection.corners.mean(axis=0)
                 sightings.append(Sighting(card, pipeline.zones.locate(tuple(centre)), tuple(centre)))
-        return pipeline.tracker.update(sightings, now)
+        return tracker.update(sightings, now)
 
     return process
 
@@ -213,16 +218,19 @@ def main() -> int:
     naive_camera, naive_frame_ms = camera_latencies(1, "zxing", cards)
     readers = reader_latencies(cards, None)
     naive_readers = reader_latencies(cards, 0.05)
-    rows.append(("camera: cardtable pipeline", camera, 150, f"{frame_ms:.1f} ms CPU/frame"))
+    rows.append(("camera: cardtable pipeline", camera, ("p95", 150), f"{frame_ms:.1f} ms CPU/frame"))
     rows.append(("camera: zxing on every frame", naive_camera, None, f"{naive_frame_ms:.1f} ms CPU/frame"))
-    rows.append(("readers: cardtable bridge", readers, 20, ""))
+    rows.append(("readers: cardtable bridge", readers, ("median", 20), ""))
     rows.append(("readers: naive 50 ms polling", naive_readers, None, ""))
     print(f"{'loop':32s} {'cards':>6s} {'median ms':>10s} {'p95 ms':>8s}  target")
     failed = False
     for name, values, target, note in rows:
         median, p95 = _percentiles(values)
-        verdict = "" if target is None else (f"< {target} ms: " + ("PASS" if median < target else "FAIL"))
-        failed |= target is not None and median >= target
+        verdict = ""
+        if target is not None:
+            ok = (p95 if target[0] == "p95" else median) < target[1]
+            verdict = f"{target[0]} < {target[1]} ms: " + ("PASS" if ok else "FAIL")
+            failed |= not ok
         print(f"{name:32s} {len(values):6d} {median:10.1f} {p95:8.1f}  {verdict} {note}")
     return 1 if failed else 0
 

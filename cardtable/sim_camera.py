@@ -47,15 +47,13 @@ class SimCamera:
     swipe = False
 
     def __init__(self, deck: str, zones: list[str], *, marker: str = "qr", resolution: str = "1080p",
-                 fps: float = 30.0, place_after: float = 0.0, remove_after: float = 0.4,
-                 effects: Effects = Effects(hands=False), seed: int = 0, timeout: float = 3.0) -> None:
+                 fps: float = 30.0, effects: Effects = Effects(hands=False), seed: int = 0, timeout: float = 3.0) -> None:
         layout = table_layout(zones)
         self.camera = SyntheticCamera(deck, marker, (), resolution=resolution, zones=layout,
                                       effects=effects, seed=seed)
         size = self.camera.resolution
         calibration = Calibration(np.linalg.inv(table_homography(size)), size, 0.0)
-        config = VisionConfig(deck=deck, marker=marker, zones=layout, zone_units="mm",
-                              place_after=place_after, remove_after=remove_after, fps=fps)
+        config = VisionConfig(deck=deck, marker=marker, zones=layout, zone_units="mm", fps=fps)
         self.pipeline = Pipeline(config, calibration=calibration)
         self.fps, self.timeout = fps, timeout
         self.now = 0.0

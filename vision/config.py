@@ -9,8 +9,8 @@ as TOML gave it, with the list that collects the config's problems::
     decoder = "zxing"            # zxing | pyzbar | opencv (QR decks); ArUco decks always use aruco
     calibration = "calibration.json"   # from 'cardtable calibrate'; relative to the config file
     zone_units = "mm"            # mm (table millimetres, needs calibration) | px (image pixels)
-    place_after = 0.25           # seconds a card must be seen steadily before it is placed
-    remove_after = 3.0           # seconds a card must be missing before it is removed
+    place_after = 0.0            # seconds a card must be seen lying still before it is placed
+    remove_after = 30.0          # last resort: seconds a card may stay covered before it is removed
     camera = "usb:0"             # usb:N | picamera | a video file | a folder of frames | synthetic
     resolution = [1920, 1080]
     fps = 30
@@ -38,7 +38,8 @@ from vision.zones import ZONE_UNITS
 _KEYS = ("deck", "marker", "decoder", "calibration", "zone_units", "zones", "place_after",
          "remove_after", "camera", "resolution", "fps")
 #: (low, high) seconds or frames a second, both ends included except a low of 0
-_TIMES = {"place_after": (0.25, 0, 60), "remove_after": (3.0, 0, 600), "fps": (30.0, 0, 240)}
+#: key -> (default, low, high, whether ``low`` itself is allowed)
+_TIMES = {"place_after": (0.0, 0, 60, True), "remove_after": (30.0, 0, 600, False), "fps": (30.0, 0, 240, False)}
 _MAX_POINTS = 64
 _MAX_PIXELS = 16384
 
@@ -53,8 +54,8 @@ class VisionConfig:
     calibration: Path | None = None
     zone_units: str = "mm"
     zones: dict = field(default_factory=dict)
-    place_after: float = 0.25
-    remove_after: float = 3.0
+    place_after: float = 0.0
+    remove_after: float = 30.0
     camera: str = "usb:0"
     resolution: tuple[int, int] = (1920, 1080)
     fps: float = 30.0
@@ -83,11 +84,12 @@ def _choice(section: Mapping, key: str, choices, default: str, problems: list[st
 
 
 def _time(section: Mapping, key: str, problems: list[str]) -> float:
-    default, low, high = _TIMES[key]
+    default, low, high, low_allowed = _TIMES[key]
     value = section.get(key, default)
-    if not _number(value) or not low < value <= high:
+    if not _number(value) or not (low <= value if low_allowed else low < value) or value > high:
         unit = "frames a second" if key == "fps" else "seconds"
-        problems.append(f"vision.{key}: expected {unit} from more than {low} to {high}, got {_shown(value)}")
+        frm = f"{low}" if low_allowed else f"more than {low}"
+        problems.append(f"vision.{key}: expected {unit} from {frm} to {high}, got {_shown(value)}")
         return default
     return float(value)
 

@@ -20,6 +20,7 @@ Card('10H')
 from __future__ import annotations
 
 import functools
+import re
 
 import numpy as np
 
@@ -55,30 +56,41 @@ def payload_for(card: PhysicalCard, deck: Deck | str) -> str:
     return f"{PAYLOAD_PREFIX}{PAYLOAD_VERSION}:{deck.name.upper()}:{card.id}"
 
 
-def card_for_payload(text: str) -> PhysicalCard:
-    """The physical card a QR payload names.
+#: The shape of every payload ``print-deck`` writes; :func:`card_for_payload` then checks the
+#: text is exactly the card's payload (no leading zero, no other spelling of a deck or card).
+_PAYLOAD = re.compile(r"CT([1-9][0-9]{0,3}):([A-Z0-9]{1,16}):([A-Z0-9-]{1,8})", re.ASCII)
 
+
+def card_for_payload(text: str, deck: Deck | str | None = None) -> PhysicalCard:
+    """The physical card a QR payload names: exactly the text :func:`payload_for` writes (upper
+    case, no spaces or other characters), nothing else.
+
+    :param deck: the deck in play: a card of another deck is then foreign too.
     :raises ForeignMarker: for a payload that is not a cardtable card (another application's
-        code, a newer payload version, an unknown deck or card), worded for a person.
+        code, another spelling, a newer payload version, an unknown deck or card, a card of
+        another deck than ``deck``), worded for a person. Never anything else, whatever the text.
     """
     if not isinstance(text, str):
         raise ForeignMarker(f"a marker payload is text, not {type(text).__name__}")
-    parts = text.strip().split(":")
     shown = text if len(text) <= 40 else text[:37] + "..."
-    if len(parts) != 3 or not parts[0].upper().startswith(PAYLOAD_PREFIX):
+    match = _PAYLOAD.fullmatch(text)
+    if match is None:
         raise ForeignMarker(f"code {shown!r} is not a cardtable card")
-    version = parts[0][len(PAYLOAD_PREFIX):]
-    if not version.isdigit():
-        raise ForeignMarker(f"code {shown!r} is not a cardtable card")
+    version, deck_name, card_id = match.groups()
     if int(version) != PAYLOAD_VERSION:
         raise ForeignMarker(
             f"card code {shown!r} uses marker version {version}; this cardtable reads version {PAYLOAD_VERSION}"
         )
     try:
-        deck = get_deck(parts[1].lower())
-        return deck.card(parts[2].upper())
+        named = get_deck(deck_name.lower())
+        card = named.card(card_id)
     except InvalidInput as err:
         raise ForeignMarker(f"card code {shown!r} names no card we know: {err}") from None
+    if payload_for(card, named) != text:
+        raise ForeignMarker(f"code {shown!r} is not how cardtable prints {card.id}")
+    if deck is not None and _deck(deck).name != named.name:
+        raise ForeignMarker(f"card {card.id} belongs to another deck ({shown})")
+    return card
 
 
 def card_for_aruco(marker_id: int, deck: Deck | str) -> PhysicalCard:

@@ -3,12 +3,18 @@
 >>> pipeline = Pipeline(load_vision_config({"deck": "standard"}))      # doctest: +SKIP
 >>> events = pipeline.process(frame, now=time.monotonic())             # doctest: +SKIP
 
-Per frame: the change map (:mod:`vision.changes`) says which cells changed and are still; only
-those regions are decoded, each as hard as it takes (:mod:`vision.regions`: enlarged, and
-averaged over the frames it stayed still), which a decode of every full frame cannot afford. Cards already known are followed for free while the cells under
-their marker stay unchanged. Decoded markers become cards (:mod:`vision.markers`), foreign codes
-are counted and ignored, a card read in two places at once is a warning, and the tracker
-(:mod:`vision.tracker`) turns the sightings into :class:`TableEvent` values.
+Per frame (a :class:`vision.frames.Frame`, decoded only as far as needed, or an array): the
+change map (:mod:`vision.changes`) says which cells changed and are still; only those regions
+are decoded, each as hard as it takes (:mod:`vision.regions`: enlarged, and averaged over the
+frames it stayed still), which a decode of every full frame cannot afford. Cards already known
+are followed for free while the cells under their marker show them, and their footprints
+(:mod:`vision.footprints`) say when one is gone rather than covered. Decoded markers become
+cards (:mod:`vision.markers`), foreign codes are counted and ignored, a card read in two places
+at once is a warning, and the tracker (:mod:`vision.tracker`) turns the sightings into
+:class:`TableEvent` values.
+
+Decoders are pluggable (:class:`vision.decoders.Decoder`: a grey image in, detections out); one
+that needs colour gets it for a region from the frame (:meth:`vision.frames.Frame.colour`).
 """
 
 from __future__ import annotations
@@ -17,16 +23,16 @@ import logging
 from collections import deque
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from engine.decks import PhysicalCard, get_deck
-from engine.errors import InvalidInput
 from engine.table_events import TableEvent
 from vision.calibration import Calibration, load_calibration
 from vision.changes import ChangeMap
 from vision.config import VisionConfig
 from vision.decoders import Decoder, Detection, make_decoder
+from vision.footprints import GONE, SEEN, Footprint, MotionLabels
+from vision.frames import BadFrame, Frame
 from vision.markers import MAT_MARKER_IDS, ForeignMarker, card_for_aruco, card_for_payload
 from vision.regions import Box, RegionReader
 from vision.tracker import Sighting, Tracker
@@ -34,8 +40,11 @@ from vision.zones import ZoneMap
 
 log = logging.getLogger(__name__)
 
-#: How far around a marker its card reaches, in marker sides (a 42 mm marker on an 88 mm card).
-CARD_EXTENT = 2.2
+#: How far a card reaches from its marker's centre, in marker sides across and along the marker
+#: (a 42 mm marker in the middle of a 63 x 88 mm card), with a little margin for the cell grid.
+CARD_REACH = (0.8, 1.1)
+#: How far around a card motion may carry it away (its footprint's surroundings), in marker sides.
+SURROUNDINGS = 1.6
 #: Above this share of the frame, decode the frame whole rather than region by region.
 WHOLE_FRAME_SHARE = 0.6
 
@@ -51,24 +60,30 @@ class PipelineStats:
     decoded_pixels: int = 0
     foreign_codes: int = 0
     duplicates: int = 0
+    bad_frames: int = 0
 
 
 @dataclass
 class KnownCard:
-    """A card the pipeline has read: its marker ``corners`` (px), the cells under the marker,
-    and whether it is ``visible`` (read, and its cells unchanged since)."""
+    """A card the pipeline has read: its marker ``corners`` (px) and its ``footprint`` (the cells
+    under the marker, what they show and what they hid)."""
 
     card: PhysicalCard
     corners: np.ndarray
-    cells: np.ndarray
+    footprint: Footprint
     center: tuple[float, float]
     zone: str | None
-    visible: bool = True
 
 
-def _extent(corners: np.ndarray, factor: float) -> np.ndarray:
+def _extent(corners: np.ndarray, across: float, along: float | None = None) -> np.ndarray:
+    """The quadrilateral around a marker's centre reaching ``across`` and ``along`` marker sides
+    (half-widths) along the marker's own axes."""
+    along = across if along is None else along
     centre = corners.mean(axis=0)
-    return centre + (corners - centre) * factor
+    u = (corners[1] - corners[0] + corners[2] - corners[3]) / 2
+    v = (corners[3] - corners[0] + corners[2] - corners[1]) / 2
+    return np.array([centre + sx * across * u + sy * along * v for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))],
+                    dtype=np.float32)
 
 
 class Pipeline:
@@ -99,34 +114,69 @@ class Pipeline:
         self.stats = PipelineStats()
         self.warnings: deque[str] = deque(maxlen=20)
         self.sightings: list[Sighting] = []
+        self._size: tuple[int, int] | None = None
+        #: Why the last frame that could not be used was refused.
+        self.refusal = ""
 
-    def process(self, frame: np.ndarray, now: float) -> list[TableEvent]:
-        """Take one frame (BGR or grey) taken at ``now`` (monotonic seconds) and return the table
-        events it decides, in order.
+    def process(self, frame: Frame | np.ndarray, now: float) -> list[TableEvent]:
+        """Take one frame (a :class:`Frame`, or a BGR or grey array) taken at ``now`` (monotonic
+        seconds) and return the table events it decides, in order.
 
-        :raises InvalidInput: when the frame size differs from the calibration's.
+        A frame that cannot be used (not an image, another size than the calibration's or than
+        the frames before, a damaged JPEG) gives no events: it is counted in
+        ``stats.bad_frames``, its reason kept in :attr:`refusal` and said once in
+        :attr:`warnings`, and the next frame goes on as if it had not come. Nothing a frame holds
+        makes this raise.
         """
-        height, width = frame.shape[:2]
-        if self.calibration is not None and (width, height) != tuple(self.calibration.image_size):
-            w, h = self.calibration.image_size
-            raise InvalidInput(f"the calibration was made at {w}x{h} but the camera gives "
-                               f"{width}x{height}: calibrate again at this resolution")
+        try:
+            frame = Frame.of(frame)
+            self._check_size(frame.size)
+            self.changes.observe(frame.small(self.changes.cell), now)
+        except BadFrame as err:
+            self.stats.bad_frames += 1
+            self.refusal = str(err)
+            self._warn(f"a camera frame could not be used: {err}")
+            return []
         self.stats.frames += 1
-        self.changes.observe(frame)
-        self.reader.begin_frame((height, width), self.changes.moving)
-        detected: dict[str, tuple[PhysicalCard, Detection]] = {}
-        for box, busy in self._boxes((height, width)):
+        self.reader.begin_frame(frame.shape, self.changes.moving)
+        detected: dict[str, tuple[PhysicalCard, Detection, np.ndarray]] = {}
+        for box, busy in self._boxes(frame.shape):
             if busy and self.stats.frames % 2:
                 continue  # something moves there: every other frame is soon enough
-            for card, detection in self._decode(frame, box, busy):
-                self._note(detected, card, detection)
-            if not busy:
-                self._give_up(self.changes.failed(box))
-        for card, detection in detected.values():
-            self._follow(card, detection)
+            for card, detection, under in self._decode(frame, box, busy):
+                self._note(detected, card, detection, under)
+        for card, detection, under in detected.values():
+            self._follow(card, detection, under)
+        gone = self._judge(detected, now)
         self.sightings = [Sighting(k.card, k.zone, k.center) for k in self.known.values()
-                          if k.visible and (k.card.id in detected or self.changes.is_clean(k.cells))]
-        return self.tracker.update(self.sightings, now)
+                          if k.footprint.state == SEEN]
+        events = self.tracker.update(self.sightings, now, gone)
+        for cid in gone:
+            # What its place shows now is the table: the next card laid there hides that.
+            self.changes.explain(self.known.pop(cid).footprint.outline & self.changes.still)
+        return events
+
+    def _check_size(self, size: tuple[int, int]) -> None:
+        if self.calibration is not None and size != tuple(self.calibration.image_size):
+            w, h = self.calibration.image_size
+            raise BadFrame(f"the calibration was made at {w}x{h} but the camera gives "
+                           f"{size[0]}x{size[1]}: calibrate again at this resolution")
+        if self._size is not None and size != self._size:
+            raise BadFrame(f"a frame of {size[0]}x{size[1]} among frames of {self._size[0]}x{self._size[1]}")
+        self._size = size
+
+    def _judge(self, detected: dict, now: float) -> set[str]:
+        """Each known card not read this frame is seen, covered or gone (:mod:`vision.footprints`);
+        the ids of the cards gone."""
+        labels = MotionLabels(self.changes)
+        footprints = [k.footprint for k in self.known.values()]
+        gone = set()
+        for cid, known in self.known.items():
+            if cid in detected:
+                continue
+            if known.footprint.judge(self.changes, now, labels, footprints) == GONE:
+                gone.add(cid)
+        return gone
 
     def _boxes(self, shape: tuple[int, int]) -> list[tuple[Box, bool]]:
         """The regions to decode and whether each is busy (see :meth:`ChangeMap.regions`):
@@ -148,13 +198,17 @@ class Pipeline:
                 x1, y1 = max(x1, int(kx1 + pad) + 1), max(y1, int(ky1 + pad) + 1)
         return max(x0, 0), max(y0, 0), min(x1, shape[1]), min(y1, shape[0])
 
-    def _decode(self, frame: np.ndarray, box: Box, busy: bool) -> list[tuple[PhysicalCard, Detection]]:
+    def _decode(self, frame: Frame, box: Box, busy: bool) -> list[tuple[PhysicalCard, Detection, np.ndarray]]:
         """Decode the region's views (:meth:`RegionReader.views`) until its dirty cells are all
         explained. A busy region gets the cheap views only, and only markers lying still count
-        there: a card carried by a hand is not a sighting."""
+        there: a card carried by a hand is not a sighting. Each card comes with what its marker
+        cells showed before it was read there (the reference, as the table was)."""
         x0, y0, x1, y1 = box
-        crop = frame[y0:y1, x0:x1]
-        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else np.ascontiguousarray(crop)
+        try:
+            gray = np.ascontiguousarray(frame.grey_region(box))
+        except BadFrame as err:  # a JPEG whose eighth decoded but not its whole: nothing to read
+            self.refusal = str(err)
+            return []
         self.stats.decodes += 1
         self.stats.decoded_pixels += gray.size
         cards = []
@@ -162,16 +216,21 @@ class Pipeline:
             self.stats.views += 1
             for found in self.decoder.decode(image):
                 detection = found.shifted(x0, y0, scale)
-                extent = self.changes.cells(_extent(detection.corners, CARD_EXTENT))
                 if busy and not self.changes.is_still(self.changes.cells(detection.corners)):
                     continue
-                self.changes.explain(extent)
+                under = self.changes.reference(self._marker_cells(detection))
+                self.changes.explain(self.changes.cells(_extent(detection.corners, *CARD_REACH)))
                 card = self._card(detection.value)
                 if card is not None:
-                    cards.append((card, detection))
+                    cards.append((card, detection, under))
             if not self.changes.has_dirty(box):
                 break
+        if not busy:
+            self.changes.failed(box)
         return cards
+
+    def _marker_cells(self, detection: Detection) -> np.ndarray:
+        return np.flatnonzero(self.changes.cells(_extent(detection.corners, 0.4)))
 
     def _card(self, value: str | int) -> PhysicalCard | None:
         try:
@@ -179,31 +238,35 @@ class Pipeline:
                 if value in MAT_MARKER_IDS:
                     return None
                 return card_for_aruco(value, self.deck)
-            card = card_for_payload(value)
-            if value.split(":")[1].lower() != self.deck.name:
-                raise ForeignMarker(f"card {card.id} belongs to another deck ({value})")
-            return card
+            return card_for_payload(value, self.deck)
         except ForeignMarker as err:
             self.stats.foreign_codes += 1
             log.debug("ignoring a foreign code: %s", err)
             return None
 
-    def _note(self, detected: dict, card: PhysicalCard, detection: Detection) -> None:
+    def _note(self, detected: dict, card: PhysicalCard, detection: Detection, under: np.ndarray) -> None:
         """Keep one detection per card this frame; a second one elsewhere is a duplicated card."""
         other = detected.get(card.id)
         if other is None:
-            detected[card.id] = (card, detection)
+            detected[card.id] = (card, detection, under)
             return
         if np.linalg.norm(np.subtract(other[1].center, detection.center)) > self._side(detection):
             self._duplicate(card)
 
-    def _follow(self, card: PhysicalCard, detection: Detection) -> None:
+    def _follow(self, card: PhysicalCard, detection: Detection, under: np.ndarray) -> None:
         known = self.known.get(card.id)
-        if known is not None and known.visible and self.changes.is_clean(known.cells) and \
-                np.linalg.norm(np.subtract(known.center, detection.center)) > self._side(detection):
+        distance = np.inf if known is None else np.linalg.norm(np.subtract(known.center, detection.center))
+        if known is not None and known.footprint.state == SEEN and \
+                self.changes.is_clean(known.footprint.cells) and distance > self._side(detection):
             self._duplicate(card)  # the card still lies where it was, unchanged: this is a second copy
             return
-        self.known[card.id] = KnownCard(card, detection.corners, self.changes.cells(_extent(detection.corners, 0.8)),
+        cells = self._marker_cells(detection)
+        if known is not None and distance < self._side(detection) / 2:
+            # Read again where it lay: it still hides what it hid.
+            cells, under = known.footprint.cells, known.footprint.under
+        outline = self.changes.cells(_extent(detection.corners, *CARD_REACH))
+        area = self.changes.cells(_extent(detection.corners, SURROUNDINGS))
+        self.known[card.id] = KnownCard(card, detection.corners, Footprint.lay(self.changes, cells, outline, area, under),
                                         detection.center, self.zones.locate(detection.center))
 
     @staticmethod
@@ -212,14 +275,9 @@ class Pipeline:
 
     def _duplicate(self, card: PhysicalCard) -> None:
         self.stats.duplicates += 1
-        message = f"card {card.id} is seen in two places at once: is there a duplicated card on the table?"
+        self._warn(f"card {card.id} is seen in two places at once: is there a duplicated card on the table?")
+
+    def _warn(self, message: str) -> None:
         if message not in self.warnings:
             log.warning(message)
             self.warnings.append(message)
-
-    def _give_up(self, cells: np.ndarray) -> None:
-        if not cells.any():
-            return
-        for known in self.known.values():
-            if known.visible and (known.cells & cells).any():
-                known.visible = False

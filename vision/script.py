@@ -4,7 +4,9 @@ One move a line, times in seconds from the start, ``#`` starts a comment::
 
     0.5 place 10H seat1              # optional: x=MM y=MM angle=DEG (table millimetres)
     2.0 hand 2.0 over 10H            # a hand hovers over a card (or a zone) for 2 s
+    3.0 hand 10 over QS still        # a hand rests on a card, still, for 10 s
     4.5 slide 10H centre 0.6         # slide a card to another zone, taking 0.6 s (default 0.6)
+    5.5 slide QS off                 # sweep a card off the nearest edge of the table
     6.0 remove 10H                   # pick the card up
 
 >>> parse_script("1 place QS seat1 angle=10")[0]
@@ -39,9 +41,14 @@ class Remove:
     card: str
 
 
+#: The zone name of a slide that sweeps the card off the table.
+OFF_TABLE = "off"
+
+
 @dataclass(frozen=True)
 class Slide:
-    """Slide ``card`` to ``zone``, starting at ``t`` and taking ``duration`` seconds."""
+    """Slide ``card`` to ``zone`` (or :data:`OFF_TABLE`), starting at ``t`` and taking
+    ``duration`` seconds."""
 
     t: float
     card: str
@@ -51,11 +58,13 @@ class Slide:
 
 @dataclass(frozen=True)
 class Hand:
-    """A hand hovers over ``target`` (a card id or a zone name) from ``t`` for ``duration`` s."""
+    """A hand hovers over ``target`` (a card id or a zone name) from ``t`` for ``duration`` s;
+    a ``still`` hand rests there without moving."""
 
     t: float
     duration: float
     target: str
+    still: bool = False
 
 
 Move = Place | Remove | Slide | Hand
@@ -93,11 +102,11 @@ def parse_move(line: str) -> Move:
     if action == "slide" and len(rest) in (2, 3):
         duration = _number(rest[2], "duration", line) if len(rest) == 3 else 0.6
         return Slide(t, rest[0].upper(), rest[1], duration)
-    if action == "hand" and len(rest) == 3 and rest[1].lower() == "over":
-        return Hand(t, _number(rest[0], "duration", line), rest[2])
+    if action == "hand" and len(rest) in (3, 4) and rest[1].lower() == "over" and rest[3:] in ([], ["still"]):
+        return Hand(t, _number(rest[0], "duration", line), rest[2], still=len(rest) == 4)
     raise InvalidInput(
         f"cannot read script line {line!r}: expected 'T place CARD ZONE', 'T remove CARD', "
-        "'T slide CARD ZONE [SECONDS]' or 'T hand SECONDS over CARD|ZONE'"
+        "'T slide CARD ZONE|off [SECONDS]' or 'T hand SECONDS over CARD|ZONE [still]'"
     )
 
 

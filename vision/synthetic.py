@@ -27,7 +27,7 @@ from engine.decks import Deck, get_deck
 from engine.errors import InvalidInput
 from vision.markers import MAT_MARKER_CENTRES, MAT_MARKER_IDS, MAT_MARKER_MM, aruco_modules
 from vision.render import CARD_MARKER_MM, CARD_MM, CardArt
-from vision.script import Hand, Move, Place, Remove
+from vision.script import OFF_TABLE, Hand, Move, Place, Remove
 
 #: The part of the table the synthetic camera sees, in millimetres, centred on the origin.
 TABLE_MM = (900.0, 520.0)
@@ -50,6 +50,8 @@ _SLOT_STEP = 66.0   # mm between the centres of cards laid side by side in a zon
 _HAND_TRAVEL = 0.25
 _HAND_HALF_WIDTH, _HAND_FINGERS, _HAND_PALM = 52.0, 108.0, 62.0   # mm from the palm centre (see _draw_hand)
 _NOISE_PAD = 32     # noise fields are this much larger than the frame: each frame takes a shifted window
+_MOTION_STEPS = 3   # instants of an exposure averaged for motion blur
+_FLICKER_HZ = 3.3   # the beat of a 30 fps exposure against 50 Hz mains light
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,10 @@ class Effects:
     """What makes the picture hard: ``lighting`` (fraction the light falls off across the
     table), ``glare`` (grey levels added at the centre of a glare spot), ``noise`` (sensor noise
     sigma, grey levels), ``blur`` (defocus sigma, image pixels), ``hands`` (hands bring, slide and
-    take cards) and ``jitter`` (cards land off-centre and rotated)."""
+    take cards), ``jitter`` (cards land off-centre and rotated), ``motion`` (exposure time in
+    seconds: what moves during it is smeared, as a hand or a sliding card is in a real frame) and
+    ``flicker`` (the share by which the exposure swings frame to frame, as a webcam's auto
+    exposure under mains lighting)."""
 
     lighting: float = 0.35
     glare: float = 80.0
@@ -65,6 +70,8 @@ class Effects:
     blur: float = 0.7
     hands: bool = True
     jitter: bool = True
+    motion: float = 0.0
+    flicker: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -181,6 +188,7 @@ class SyntheticCamera:
         self.effects, self.seed, self.mat = effects, seed, mat
         self.art = CardArt(self.deck, marker)
         self.homography = table_homography(self.resolution, view)
+        self._view = view
         self._px_per_mm = self.resolution[0] / (view * TABLE_MM[0])
         self._sprite_ppm = round(1.4 * self._px_per_mm, 2)
         self._sprites: dict[str, np.ndarray] = {}
@@ -193,8 +201,7 @@ class SyntheticCamera:
         if mat:
             self._background = self._background.copy()
             self._draw_mat(self._background)
-        self._cache_key: tuple | None = None
-        self._cache: np.ndarray | None = None
+        self._composites: dict[tuple, np.ndarray] = {}
         self._frames = 0
 
     # -- the script -------------------------------------------------------------------------
@@ -247,7 +254,8 @@ class SyntheticCamera:
         :raises InvalidInput: for a move that cannot happen (see the class docstring).
         """
         if isinstance(move, Hand):
-            self._add_hand(move.t, move.t + move.duration, self._target(move.target, move.t), hover=True)
+            self._add_hand(move.t, move.t + move.duration, self._target(move.target, move.t), hover=True,
+                           still=move.still)
             return
         self.deck.card(move.card)
         current = self._pose_now(move.card)
@@ -264,11 +272,18 @@ class SyntheticCamera:
             self._keys[move.card].append(_Key(move.t, None))
             self._add_hand(move.t - _HAND_TRAVEL, move.t + _HAND_TRAVEL, (current.x, current.y))
         else:
-            target = self._landing(move.zone, move.t)
+            target = self._off_table(current) if move.zone == OFF_TABLE else self._landing(move.zone, move.t)
             self._keys[move.card][-1:] = [self._keys[move.card][-1], _Key(move.t, current, glide=True)]
             self._keys[move.card].append(_Key(move.t + move.duration, target))
             self._add_hand(move.t - _HAND_TRAVEL, move.t + move.duration + _HAND_TRAVEL,
                            (current.x, current.y), glide_to=(move.t, move.t + move.duration, (target.x, target.y)))
+
+    def _off_table(self, pose: Pose) -> Pose:
+        """Where a card swept off the table from ``pose`` ends: past the nearest edge of the view."""
+        half_w, half_h = self._view * TABLE_MM[0] / 2 + CARD_MM[1], self._view * TABLE_MM[1] / 2 + CARD_MM[1]
+        edges = [Pose(pose.x, half_h, pose.angle), Pose(pose.x, -half_h, pose.angle),
+                 Pose(-half_w, pose.y, pose.angle), Pose(half_w, pose.y, pose.angle)]
+        return min(edges, key=lambda e: math.hypot(e.x - pose.x, e.y - pose.y))
 
     def _target(self, target: str, t: float) -> tuple[float, float]:
         if target in self.zones:
@@ -279,7 +294,7 @@ class SyntheticCamera:
         return pose.x, pose.y
 
     def _add_hand(self, t0: float, t1: float, at: tuple[float, float], *, hover: bool = False,
-                  glide_to: tuple | None = None) -> None:
+                  still: bool = False, glide_to: tuple | None = None) -> None:
         if not self.effects.hands:
             return
         x, y = at
@@ -291,11 +306,11 @@ class SyntheticCamera:
         norm = math.hypot(start[0] - x, start[1] - y) or 1.0
         ox, oy = (start[0] - x) / norm * offset, (start[1] - y) / norm * offset
         travel = min(_HAND_TRAVEL, (t1 - t0) / 3)
-        points = [(t0 + travel, x + ox, y + oy, 1.0)]
+        points = [(t0 + travel, x + ox, y + oy, 0.0 if still else 1.0)]
         if glide_to is not None:
             g0, g1, (tx, ty) = glide_to
             points = [(g0, x + ox, y + oy, 0.0), (g1, tx + ox, ty + oy, 0.0)]
-        points.append((t1 - travel, points[-1][1], points[-1][2], 1.0 if hover else 0.3))
+        points.append((t1 - travel, points[-1][1], points[-1][2], 0.0 if still else 1.0 if hover else 0.3))
         self._hands.append(_HandPass(t0, t1, start, tuple(points), self._rng.randint(-25, 25)))
 
     def pose_at(self, card: str, t: float) -> Pose | None:
@@ -327,8 +342,10 @@ class SyntheticCamera:
         """True when a hand covers part of ``card``'s marker at time ``t`` (the hand taken as
         its bounding box: palm and fingers)."""
         pose = self.pose_at(card, t)
-        if pose is None:
-            return False
+        return pose is not None and self.covers(pose, t)
+
+    def covers(self, pose: Pose, t: float) -> bool:
+        """True when a hand covers part of the marker of a card lying at ``pose`` at time ``t``."""
         a = math.radians(pose.angle)
         reach = CARD_MARKER_MM / 2 * (abs(math.cos(a)) + abs(math.sin(a)))
         for hand in self._hands:
@@ -386,11 +403,18 @@ class SyntheticCamera:
 
     def frame_at(self, t: float) -> np.ndarray:
         """The BGR frame the camera sees at time ``t`` seconds (a new array each call)."""
-        key = self._scene(t)
-        if key != self._cache_key:
-            self._cache = self._compose(*key)
-            self._cache_key = key
-        frame = self._cache.copy()
+        keys = [self._scene(t)]
+        if self.effects.motion > 0:
+            keys += [self._scene(t - self.effects.motion * k / (_MOTION_STEPS - 1)) for k in range(1, _MOTION_STEPS)]
+        frame = self._composite(keys[0]).copy()
+        if any(key != keys[0] for key in keys):  # something moved during the exposure: smear it
+            mean = frame.astype(np.float32)
+            for key in keys[1:]:
+                mean += self._composite(key)
+            frame = (mean / len(keys)).astype(np.uint8)
+        if self.effects.flicker > 0:
+            swing = math.sin(2 * math.pi * _FLICKER_HZ * t) + 0.5 * math.sin(2 * math.pi * 1.7 * _FLICKER_HZ * t + 1)
+            cv2.convertScaleAbs(frame, dst=frame, alpha=1.0 + self.effects.flicker * swing / 1.5)
         if self._noise:
             # A pool of fields, each read through a window shifted frame by frame: sensor noise
             # that is new in every frame (averaging frames reduces it) at no cost per frame.
@@ -401,6 +425,15 @@ class SyntheticCamera:
             cv2.subtract(frame, minus[dy:dy + h, dx:dx + w], dst=frame)
         self._frames += 1
         return frame
+
+    def _composite(self, key: tuple) -> np.ndarray:
+        """The noiseless picture of a scene, from a small cache (an unchanged scene, or the
+        instants of one exposure, are drawn once)."""
+        if key not in self._composites:
+            if len(self._composites) >= 2 * _MOTION_STEPS:
+                del self._composites[next(iter(self._composites))]
+            self._composites[key] = self._compose(*key)
+        return self._composites[key]
 
     def _compose(self, cards: tuple, hands: tuple) -> np.ndarray:
         frame = self._background.copy()
@@ -491,6 +524,8 @@ def expected_events(camera: SyntheticCamera, script: list[Move]) -> list[tuple[s
             before = camera.pose_at(move.card, move.t - 1e-6)
             after = camera.pose_at(move.card, move.t + move.duration)
             old, new = camera.zone_of(before.x, before.y), camera.zone_of(after.x, after.y)
-            if old != new:
+            if move.zone == OFF_TABLE:
+                events.append(("removed", move.card, old, move.t + move.duration))
+            elif old != new:
                 events.append(("moved", move.card, new, move.t + move.duration))
     return [e for e in events if e[2] is not None]

@@ -3,10 +3,12 @@
 Rules (times are the ``now`` values given to :meth:`Tracker.update`, in seconds):
 
 - a card becomes ``placed`` in a zone once it has been seen there steadily (no gap longer than
-  ``gap``) for ``place_after``;
+  ``gap``) for ``place_after`` (by default at once: the pipeline only reports a card lying still);
 - a placed card seen steadily in another zone for ``place_after`` is one ``moved`` event;
-- a placed card is ``removed`` only after nobody saw it for ``remove_after``, long enough that a
-  hand hovering over it for two seconds does not remove it;
+- a placed card is ``removed`` as soon as the pipeline has evidence that it is gone (its place
+  shows the table it hid, or another card: the ``gone`` of :meth:`Tracker.update`); a card
+  nobody sees and nothing shows gone is covered (a hand resting on it), and is removed only after
+  ``remove_after``, the last resort;
 - a card seen outside every zone counts as not seen.
 
 Events carry the time they were decided (``now``). Sightings are already one per card: the
@@ -15,6 +17,7 @@ pipeline resolves duplicated cards before it calls the tracker.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from engine.decks import PhysicalCard
@@ -44,12 +47,12 @@ class Tracker:
     """Turns sightings into :class:`TableEvent` values (see the module docstring).
 
     :param place_after: seconds of steady sighting before placed or moved.
-    :param remove_after: seconds of absence before removed.
+    :param remove_after: seconds of absence without evidence before removed (the last resort).
     :param gap: the longest gap between sightings that still counts as steady.
     :param source: the ``source`` of the events.
     """
 
-    def __init__(self, *, place_after: float = 0.25, remove_after: float = 3.0, gap: float = 0.3,
+    def __init__(self, *, place_after: float = 0.0, remove_after: float = 30.0, gap: float = 0.3,
                  source: str = "camera") -> None:
         self.place_after, self.remove_after, self.gap, self.source = place_after, remove_after, gap, source
         self._tracks: dict[str, _Track] = {}
@@ -59,8 +62,9 @@ class Tracker:
         """Card id to zone for every card placed and not removed."""
         return {cid: t.zone for cid, t in self._tracks.items() if t.zone is not None}
 
-    def update(self, sightings: list[Sighting], now: float) -> list[TableEvent]:
-        """Take this frame's sightings (at most one per card) and return the events they decide."""
+    def update(self, sightings: list[Sighting], now: float, gone: Collection[str] = ()) -> list[TableEvent]:
+        """Take this frame's sightings (at most one per card) and the ids of the cards shown to
+        be ``gone``, and return the events they decide."""
         events: list[TableEvent] = []
         seen = {s.card.id: s for s in sightings if s.zone is not None}
         for cid, sighting in seen.items():
@@ -71,7 +75,7 @@ class Tracker:
                 continue
             if track.candidate is not None and now - track.candidate_last > self.gap:
                 track.candidate = None
-            if track.zone is not None and now - track.last_seen >= self.remove_after:
+            if track.zone is not None and (cid in gone or now - track.last_seen >= self.remove_after):
                 events.append(TableEvent(REMOVED, track.card, track.zone, now, self.source))
                 track.zone = None
         return events

@@ -51,14 +51,13 @@ def run(args) -> int:
         closers.append(supervisor)
         if config.input == "camera":
             from vision.pipeline import Pipeline
-            from vision.sources import open_source
+            from vision.sources import open_configured
 
             vision = config.vision
 
             def camera():   # a fresh source and pipeline each time the supervisor starts the camera
                 pipeline = Pipeline(vision)
-                source = network.tap(open_source(vision.camera, resolution=vision.resolution, fps=vision.fps),
-                                     pipeline)
+                source = network.tap(open_configured(vision), pipeline)
                 return CameraThread(source, pipeline, items.put, stop).started()
 
             supervisor.watch("camera", camera)

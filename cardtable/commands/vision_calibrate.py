@@ -5,12 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import cv2
-
 from cardtable.commands.vision_cmd import read_config
 from engine.errors import InvalidInput
 from vision.calibration import calibrate, save_calibration
-from vision.sources import open_source
+from vision.frames import Frame
+from vision.sources import open_configured
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,17 +26,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     config, base = read_config(args.config)
     source = args.source or config.camera
-    if Path(source).is_file() and Path(source).suffix.lower() in {".png", ".jpg", ".jpeg", ".bmp"}:
-        frame = cv2.imread(source, cv2.IMREAD_COLOR)
-        if frame is None:
-            raise OSError(f"cannot read image {source}")
-    else:
-        with open_source(source, resolution=config.resolution, fps=config.fps, deck=config.deck,
-                         marker=config.marker) as camera:
-            got = camera.read()
-            if got is None:
-                raise InvalidInput(f"{source} gave no frame")
-            frame = got[0]
+    with open_configured(config, source) as camera:
+        got = camera.read()
+        if got is None:
+            skipped = getattr(camera, "skipped", [])
+            raise InvalidInput(f"{source} gave no frame" + (f": {skipped[0][0]} is {skipped[0][1]}" if skipped else ""))
+        frame = Frame.of(got[0]).grey()
     calibration = calibrate(frame)
     out = Path(args.out) if args.out else (config.calibration or base / "calibration.json")
     save_calibration(calibration, out)

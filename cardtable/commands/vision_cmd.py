@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 import cv2
@@ -14,8 +15,9 @@ from cardtable.config import read_toml
 from engine.errors import InvalidInput
 from vision.annotate import annotate
 from vision.config import VisionConfig, load_vision_config
+from vision.frames import Frame
 from vision.pipeline import Pipeline
-from vision.sources import open_source
+from vision.sources import open_configured
 
 
 def read_config(path: str | None) -> tuple[VisionConfig, Path]:
@@ -41,12 +43,44 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     watch = commands.add_parser("watch", help="annotated frames from the camera, for setting it up")
     watch.add_argument("--config", metavar="FILE", help="table config (TOML) with a [vision] section")
     watch.add_argument("--source", help="camera to use instead of the config's (usb:0, picamera, synthetic:SCRIPT, ...)")
-    watch.add_argument("--out", metavar="DIR", help="folder for the annotated frames (on a headless machine)")
+    watch.add_argument("--out", metavar="DIR", help="folder for the camera's frames (replayable with 'vision "
+                       "replay DIR') and, in DIR/annotated, the annotated copies and latest.jpg")
     watch.add_argument("--window", action="store_true",
                        help="show the annotated frames in a window (needs pygame: pip install 'cardtable[hdmi]')")
     watch.add_argument("--frames", type=int, default=0, help="stop after this many frames (default: never)")
     watch.add_argument("--every", type=int, default=1, help="write every Nth frame (default 1)")
+    watch.add_argument("--raw", action="store_true",
+                       help="with --out, write only the camera's frames (no annotated copies)")
     watch.set_defaults(func=run_watch)
+
+
+def _frames(source, pipeline: Pipeline, refused: list[str]):
+    """(index, frame, time, events) for every frame the pipeline can use; a frame it cannot use
+    (another size, not an image) is noted in ``refused`` and skipped, never the end."""
+    index = 0
+    while (got := source.read()) is not None:
+        frame, now = got
+        bad = pipeline.stats.bad_frames
+        events = pipeline.process(frame, now)
+        if pipeline.stats.bad_frames > bad:
+            refused.append(f"frame {index}: {pipeline.refusal}")
+        else:
+            yield index, Frame.of(frame), now, events
+        index += 1
+
+
+def _say_skipped(source, refused: list[str], used: int, spec: str) -> None:
+    """Say which frames were skipped and why; with none used at all, that is an error.
+
+    :raises InvalidInput: when no frame at all could be used.
+    """
+    skipped = [f"{name}: {reason}" for name, reason in getattr(source, "skipped", [])] + refused
+    if skipped and used:
+        shown = "; ".join(skipped[:5]) + (f"; and {len(skipped) - 5} more" if len(skipped) > 5 else "")
+        print(f"skipped {len(skipped)} frames that could not be used ({shown})", file=sys.stderr)
+    if not used:
+        reason = f": {skipped[0]}" if skipped else ""
+        raise InvalidInput(f"no frame could be read from {spec}{reason}")
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -54,21 +88,21 @@ def run_replay(args: argparse.Namespace) -> int:
         raise InvalidInput("--fps must be a positive number of frames a second")
     config, _ = read_config(args.config)
     pipeline = Pipeline(config)
-    index = 0
-    with open_source(args.source, resolution=config.resolution, fps=args.fps, deck=config.deck,
-                     marker=config.marker) as source:
-        while (got := source.read()) is not None:
-            frame, now = got
-            for event in pipeline.process(frame, now):
+    refused: list[str] = []
+    used = 0
+    with open_configured(config, args.source, fps=args.fps) as source:
+        for index, _, now, events in _frames(source, pipeline, refused):
+            used += 1
+            for event in events:
                 if args.json:
                     print(json.dumps({"frame": index, **event.to_json()}), flush=True)
                 else:
                     move = f" (from {event.from_zone})" if event.from_zone else ""
                     print(f"{now:8.3f}s frame {index:5d}: {event.kind} {event.card.id} in {event.zone}{move}")
-            index += 1
+        _say_skipped(source, refused, used, args.source)
     stats = pipeline.stats
     if not args.json:
-        print(f"{index} frames, {stats.decodes} regions decoded, {stats.foreign_codes} foreign codes, "
+        print(f"{used} frames, {stats.decodes} regions decoded, {stats.foreign_codes} foreign codes, "
               f"{stats.duplicates} duplicate sightings")
     return 0
 
@@ -79,30 +113,37 @@ def run_watch(args: argparse.Namespace) -> int:
     config, _ = read_config(args.config)
     out = Path(args.out) if args.out else None
     if out:
-        out.mkdir(parents=True, exist_ok=True)
+        (out if args.raw else out / "annotated").mkdir(parents=True, exist_ok=True)
     window = _open_window(config.resolution) if args.window else None
     pipeline = Pipeline(config)
     recent: list = []
-    index = 0
-    with open_source(args.source or config.camera, resolution=config.resolution, fps=config.fps,
-                     deck=config.deck, marker=config.marker) as source:
-        while (got := source.read()) is not None and (args.frames <= 0 or index < args.frames):
-            frame, now = got
-            events = pipeline.process(frame, now)
+    refused: list[str] = []
+    shown = 0
+    with open_configured(config, args.source) as source:
+        for index, frame, _, events in _frames(source, pipeline, refused):
             for event in events:
                 print(json.dumps({"frame": index, **event.to_json()}), flush=True)
             recent = (recent + events)[-5:]
             if index % max(args.every, 1) == 0:
-                image = annotate(frame, pipeline, recent)
+                shown += 1
                 if out:
-                    cv2.imwrite(str(out / f"frame_{index:06d}.jpg"), image)
-                    cv2.imwrite(str(out / "latest.jpg"), image)
+                    # The camera's own frame, replayable as it came; the annotation on a copy beside it.
+                    (out / f"frame_{index:06d}.jpg").write_bytes(frame.encoded())
+                if (out and not args.raw) or window:
+                    image = annotate(frame.colour(), pipeline, recent)
+                if out and not args.raw:
+                    cv2.imwrite(str(out / "annotated" / f"frame_{index:06d}.jpg"), image)
+                    cv2.imwrite(str(out / "annotated" / "latest.jpg"), image)
                 if window:
                     window.show_image(Image.fromarray(cv2.cvtColor(image, cv2.COLOR_BGR2RGB)))
-            index += 1
+            if args.frames > 0 and index + 1 >= args.frames:
+                break
+        _say_skipped(source, refused, shown, args.source or config.camera)
     if window:
         window.close()
-    print(f"showed {index} annotated frames" + (f"; they are in {out}" if out else ""))
+    where = f"; the camera's frames are in {out}" + ("" if args.raw else f", annotated in {out / 'annotated'}") \
+        if out else ""
+    print(f"showed {shown} annotated frames{where}")
     return 0
 
 

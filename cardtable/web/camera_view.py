@@ -30,11 +30,13 @@ class FrameTap:
         import cv2
 
         from vision.annotate import annotate
+        from vision.frames import Frame
 
         with self._lock:
             frame = self._frame
         if frame is None:
             return None
+        frame = Frame.of(frame).colour()
         for _ in range(3):          # the camera thread may change what it follows while we draw
             try:
                 drawn = annotate(frame, self.pipeline)

@@ -44,9 +44,9 @@ def test_a_file_that_is_not_a_calibration_is_refused(tmp_path):
 def test_config_defaults_and_errors(tmp_path):
     config = load_vision_config({"deck": "its15", "marker": "aruco", "calibration": "cal.json"}, tmp_path)
     assert config.effective_decoder == "aruco" and config.calibration == tmp_path / "cal.json"
-    assert config.place_after == 0.25 and config.remove_after == 3.0
+    assert config.place_after == 0.0 and config.remove_after == 30.0
     for section, words in [({"deck": "uno"}, "deck"), ({"decoder": "x"}, "decoder"), ({"remove_after": -1}, "remove_after"),
-                           ({"place_after": 4}, "longer than"), ({"zonez": {}}, "unknown"), ({"resolution": [1]}, "resolution")]:
+                           ({"place_after": 40}, "longer than"), ({"zonez": {}}, "unknown"), ({"resolution": [1]}, "resolution")]:
         with pytest.raises(InvalidInput, match=words):
             load_vision_config(section)
 

@@ -65,7 +65,7 @@ def test_watch_writes_annotated_frames_and_errors_are_readable(tmp_path, capsys)
     script.write_text("0.1 place 2H seat1\n")
     assert main(["vision", "watch", "--source", f"synthetic:{script}", "--out", str(tmp_path / "w"),
                  "--frames", "3"]) == 0
-    assert (tmp_path / "w" / "latest.jpg").exists()
+    assert (tmp_path / "w" / "annotated" / "latest.jpg").exists()
     assert main(["vision", "replay", str(tmp_path / "missing")]) == 2
     assert "no camera, video file or folder" in capsys.readouterr().err
 

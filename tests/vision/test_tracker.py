@@ -49,3 +49,18 @@ def test_outside_every_zone_counts_as_not_seen():
 def test_two_cards_are_independent():
     events = run(Tracker(), frames(0, 1, [(TEN, "seat1"), (QUEEN, "seat2")]))
     assert sorted(e[1] for e in events) == ["10H", "QS"]
+
+
+def test_by_default_a_card_is_placed_at_once_and_removed_on_evidence_not_on_absence():
+    t = Tracker()
+    events = run(t, frames(0, 0.1, [(TEN, "seat1")]) + frames(0.1, 10.1, []))   # covered for 10 s
+    assert events == [("placed", "10H", "seat1", 0.0, None)]
+    assert [(e.kind, e.card.id, e.time) for e in t.update([], 10.2, gone={"10H"})] == [("removed", "10H", 10.2)]
+    assert t.update([], 10.3, gone={"10H"}) == [] and t.on_table == {}
+
+
+def test_a_card_seen_this_frame_is_not_removed_by_evidence_from_its_old_place():
+    t = Tracker()
+    run(t, frames(0, 0.2, [(TEN, "seat1")]))
+    events = t.update([Sighting(TEN, "centre")], 0.3, gone={"10H"})
+    assert [(e.kind, e.zone, e.from_zone) for e in events] == [("moved", "centre", "seat1")]

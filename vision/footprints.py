@@ -1,0 +1,129 @@
+"""Whether a card the pipeline knows is still there, covered, or gone: evidence, not a timeout.
+
+Every card read is remembered with its *footprint*: the change cells under its marker, what they
+showed once the card lay there (``look``) and what they showed before it came (``under``: the
+reference the change map kept for them, the table or the card it was laid on). Each frame, a card
+not read again is
+
+- **seen** while its footprint still shows it;
+- **gone** when its footprint lies still and shows what was there before the card came, or the
+  marker of another card; and nothing that moved from the card's place is still moving in view
+  (the hand that carries it away, the card itself sliding: once that motion ends, a card that
+  went with it has been read where it landed, and its new place makes it one ``moved``);
+- **covered** otherwise: something that is not the table sits over it, still or moving (a hand
+  resting on it, an arm, a sleeve, a card in transit). Covered cards are left alone; only the
+  tracker's long ``remove_after`` ends a cover that never lifts.
+
+The motion that left a card's place is followed as a *trail*: the moving patches touching the
+card's surroundings, then every moving patch touching the trail of the frame before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.changes import ChangeMap
+
+#: Grey levels within which a cell matches what it showed (noise, compression, leftover flicker).
+MATCH_LEVELS = 16
+#: Share of a footprint's cells that must match for it to show the card (or what it hid).
+MATCH_SHARE = 0.7
+#: Share of a footprint another card's marker must cover for the card to count as gone.
+COVER_SHARE = 0.5
+#: A trail that keeps moving this long (people moving around the table) stops holding a card
+#: that is clearly gone from its place.
+TRAIL_LIMIT = 2.0
+SEEN, COVERED, GONE = "seen", "covered", "gone"
+
+
+def matches(values: np.ndarray, reference: np.ndarray | None) -> bool:
+    """True when most cells of ``values`` show what ``reference`` showed."""
+    if reference is None or not len(values):
+        return False
+    close = np.abs(values.astype(np.int16) - reference.astype(np.int16)) <= MATCH_LEVELS
+    return bool(close.mean() >= MATCH_SHARE)
+
+
+@dataclass(eq=False)
+class Footprint:
+    """What a known card's marker cells (flat indices into the change map, ``cells``) showed
+    with the card on them (``look``) and before it came (``under``; None when the two cannot be
+    told apart, as for a card already there in the first frame), the card's ``outline`` and its
+    surroundings (``area``) where motion may carry it away (boolean cell masks)."""
+
+    cells: np.ndarray
+    look: np.ndarray
+    under: np.ndarray | None
+    outline: np.ndarray
+    area: np.ndarray
+    trail: np.ndarray | None = None
+    quiet_since: float | None = None
+    clear_since: float | None = None
+    state: str = field(default=SEEN)
+
+    @classmethod
+    def lay(cls, changes: ChangeMap, cells: np.ndarray, outline: np.ndarray, area: np.ndarray,
+            under: np.ndarray | None) -> "Footprint":
+        """The footprint of a card just read on ``cells``; ``under`` is what they showed before."""
+        look = changes.small.ravel()[cells].copy()
+        return cls(cells, look, None if matches(look, under) else under, outline, area)
+
+    def judge(self, changes: ChangeMap, now: float, labels: "MotionLabels", others: list["Footprint"]) -> str:
+        """Decide this frame's state (see the module docstring) and return it."""
+        values = changes.small.ravel()[self.cells]
+        if matches(values, self.look):
+            self.trail = self.quiet_since = self.clear_since = None
+            self.state = SEEN
+            return SEEN
+        self._follow_trail(changes, now, labels)
+        clear = changes.is_still(self.cells) and (matches(values, self.under) or self._overlaid(others))
+        if not clear:
+            self.clear_since = None
+            self.state = COVERED
+            return COVERED
+        self.clear_since = now if self.clear_since is None else self.clear_since
+        quiet = self.quiet_since is not None and now - self.quiet_since >= changes.settle
+        self.state = GONE if quiet or now - self.clear_since >= TRAIL_LIMIT else COVERED
+        return self.state
+
+    def _follow_trail(self, changes: ChangeMap, now: float, labels: "MotionLabels") -> None:
+        near = self.area if self.trail is None else (self.area | labels.grow(self.trail))
+        self.trail = labels.touching(near)
+        if self.trail.any():
+            self.quiet_since = None
+        elif self.quiet_since is None:
+            self.quiet_since = now
+
+    def _overlaid(self, others: list["Footprint"]) -> bool:
+        """True when another card's marker, lying where this card's was, covers most of it."""
+        for other in others:
+            if other is not self and other.state == SEEN and \
+                    len(np.intersect1d(other.cells, self.cells, assume_unique=True)) >= COVER_SHARE * len(self.cells):
+                return True
+        return False
+
+
+class MotionLabels:
+    """The moving patches of one frame, labelled once and only when a footprint asks."""
+
+    def __init__(self, changes: ChangeMap) -> None:
+        self._moving = changes.moving
+        self._labels: np.ndarray | None = None
+        self._kernel = np.ones((5, 5), np.uint8)
+
+    def touching(self, mask: np.ndarray) -> np.ndarray:
+        """The moving patches that touch ``mask`` (a boolean cell mask)."""
+        if not self._moving.any():
+            return np.zeros(self._moving.shape, bool)
+        if self._labels is None:
+            _, self._labels = cv2.connectedComponents(self._moving.view(np.uint8), connectivity=8)
+        touched = np.unique(self._labels[mask])
+        touched = touched[touched != 0]
+        return np.isin(self._labels, touched) if len(touched) else np.zeros(self._moving.shape, bool)
+
+    def grow(self, mask: np.ndarray) -> np.ndarray:
+        """``mask`` grown by two cells: a hand moves a few cells between frames."""
+        return cv2.dilate(mask.view(np.uint8), self._kernel).view(bool)
