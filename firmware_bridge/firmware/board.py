@@ -40,6 +40,14 @@ class Board:
         self.write(ct1.frame(self.seq, kind, fields))
         self.seq = (self.seq + 1) & 0xFFFF
 
+    def start(self):
+        """At power-on: read every reader once, then say HELLO, so that the first snapshot holds
+        the cards already lying there (a board that restarts under cards does not report them
+        gone and then placed again)."""
+        for index, reader in enumerate(self.readers):
+            self._poll(index, reader)
+        self.hello()
+
     def hello(self):
         self.send("HELLO", ["proto=" + PROTO, "fw=" + FW, "board=" + self.board_id,
                             "readers=%d" % len(self.readers), "boot=" + self.boot])
@@ -79,20 +87,23 @@ class Board:
             elif request == "BAD":
                 self.send("ERR", ["BADCRC"])
 
+    def _poll(self, index, reader):
+        """One poll of one reader (only its antenna on); the edges it makes."""
+        reader.antenna(True)
+        status, uid = reader.poll()
+        edges, cycle = self.presence[index].update(status, uid, self.ticks_ms())
+        if cycle:
+            reader.cycle_field()
+        reader.antenna(False)
+        return edges
+
     def step(self):
         """Poll each reader once, then send heartbeat and snapshot when due."""
         start = self.ticks_ms()
         for index, reader in enumerate(self.readers):
-            if not self.ok[index]:
-                continue
-            reader.antenna(True)
-            status, uid = reader.poll()
-            edges, cycle = self.presence[index].update(status, uid, self.ticks_ms())
-            for kind, tag in edges:
-                self.send("TAG", [index, kind, tag])
-            if cycle:
-                reader.cycle_field()
-            reader.antenna(False)
+            if self.ok[index]:
+                for kind, tag in self._poll(index, reader):
+                    self.send("TAG", [index, kind, tag])
         now = self.ticks_ms()
         self.cycle_ms = now - start
         if now - self._last_health >= HEARTBEAT_MS:  # on its own clock: a host's PINGs reset the heartbeat's

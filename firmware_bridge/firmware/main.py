@@ -70,5 +70,5 @@ def uptime_ms(ticks_ms, ticks_diff):
 if __name__ == "__main__":
     write, read, ticks_ms = _usb_io()
     board = Board(build(), write, ticks_ms, board_id="pico-rc522")
-    board.hello()
+    board.start()
     run(board, read)

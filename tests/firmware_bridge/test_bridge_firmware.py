@@ -141,6 +141,16 @@ def test_the_board_speaks_ct1_that_the_host_accepts():
     assert [type(m).__name__ for m in kinds].count("Heartbeat") == 1
 
 
+def test_a_board_powered_on_under_a_card_says_it_lies_there_in_its_first_snapshot():
+    chips = {5: Chip(uid="04A23B1C"), 6: Chip()}
+    board, out = run_board(chips, Clock())
+    board.start()
+    kinds = [type(decode_message(line)).__name__ for line in out]
+    assert "Tag" not in kinds                                # no edge: the card was already there
+    states = [m for m in map(decode_message, out) if type(m).__name__ == "State"]
+    assert states[0].uids[:2] == ("04A23B1C", None)
+
+
 def test_the_board_answers_host_requests():
     board, out = run_board({5: Chip()}, Clock())
     board.heard(encode_frame(0, "SYNC?") + encode_frame(1, "PING") + b"$CT1,2,PING*0000\n")
