@@ -39,3 +39,26 @@ def join_words(parts: list[str]) -> str:
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def seat_names(seats) -> str:
+    """"Seat 1", "Seat 1 and Seat 3"."""
+    return " and ".join(f"Seat {seat + 1}" for seat in seats)
+
+
+def won(winners, score: int, others, margin: str = "") -> str:
+    """The end of a game won on points: "Seat 1 wins 121 to 87: a skunk", "Seat 1 and Seat 3 win 11 to 9".
+
+    ``others`` are the scores beside the winner's that the sentence names.
+    """
+    verb = "wins" if len(winners) == 1 else "win"
+    end = f": {margin}" if margin else ""
+    return f"{seat_names(winners)} {verb} {score} to {', '.join(map(str, others))}{end}"
+
+
+def won_with(winners, points: int) -> str:
+    """The end of a game won by the most points: "Seat 2 wins with 9 points",
+    "Seats 1 and 3 share the win with 7 points"."""
+    if len(winners) == 1:
+        return f"Seat {winners[0] + 1} wins with {plural(points, 'point')}"
+    return f"Seats {join_words([str(s + 1) for s in winners])} share the win with {plural(points, 'point')}"

@@ -7,7 +7,7 @@ import pytest
 
 from engine.cards import parse_card, parse_cards, standard_52
 from engine.errors import IllegalAction, InvalidInput
-from engine.game import TABLE, Action, get_game
+from engine.game import TABLE, Action, Step, get_game
 from engine.games.fifteen import card_points, legal_gives
 
 GAME = get_game("fifteen")
@@ -148,12 +148,18 @@ def test_counting_order_non_dealer_then_dealer_then_crib():
     assert [e.points for e in events if e.kind == "score"][-1] == card_points(CRIB, "5S") == 3
 
 
+def _count_crib(state):
+    step = Step(state)
+    GAME._count_crib(step)
+    return step.state, step.events
+
+
 def test_the_crib_cap_exactly():
     state = _deal(scores=(11, 0))
     state = replace(state, tricks=None)
-    state, events = GAME._count_crib(state)                  # 11 + 3 = 14: kept
+    state, events = _count_crib(state)                  # 11 + 3 = 14: kept
     assert state.scores[0] == 14
-    state, events = GAME._count_crib(replace(_deal(scores=(12, 0)), tricks=None))
+    state, events = _count_crib(replace(_deal(scores=(12, 0)), tricks=None))
     assert state.scores[0] == 14 and not GAME.is_terminal(state)          # 15 by the crib: held at 14
     assert "cannot win" in [e for e in events if e.kind == "score"][0].text
 
