@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 from engine.cards import Card, parse_card
 from engine.decks import ItsFace
 from engine.errors import IllegalAction, InvalidInput
+from engine.wording import words
 
 DEALER = "dealer"
 TABLE = "table"
@@ -71,6 +72,9 @@ class Prompt:
     text: str
     choices: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        _keep_seats(self, "text")
+
 
 @dataclass(frozen=True)
 class ScoreItem:
@@ -99,6 +103,9 @@ class Event:
     breakdown: tuple[ScoreItem, ...] = ()
     #: named facts beside the text, as ``(name, value)`` pairs: ``(("reason", "play"),)``
     detail: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        _keep_seats(self, "text")
 
     def fact(self, name: str, default: Any = None) -> Any:
         """The value of one ``detail`` entry (``default`` when the event has none)."""
@@ -135,6 +142,10 @@ class PublicView:
     play_cards: tuple = ()
     notes: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        _keep_seats(self, "status", "centre_label", "play_label")
+        object.__setattr__(self, "notes", tuple(map(words, self.notes)))
+
 
 class Termination(Enum):
     TARGET_REACHED = "target reached"
@@ -149,6 +160,15 @@ class Outcome:
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     text: str = ""
+
+    def __post_init__(self) -> None:
+        _keep_seats(self, "text")
+
+
+def _keep_seats(value, *fields: str) -> None:
+    """Sentences written with :func:`engine.wording.who` become :class:`~engine.wording.Words`."""
+    for name in fields:
+        object.__setattr__(value, name, words(getattr(value, name)))
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from engine.game import Action, Option, Outcome, Prompt, ScoreItem, Step, Termin
 from engine.games.tricks import (
     CUT, DEAL, GIFT, PLAY, TURN_UP, TrickGame, TrickGameState, check_suit, power, start_tricks, trick_winner,
 )
-from engine.wording import join_words, number_words, plural, won
+from engine.wording import join_words, number_words, plural, who, won
 
 __all__ = ["AllFives", "AllFivesState", "trick_winner", "trump_points"]
 
@@ -115,7 +115,7 @@ class AllFives(TrickGame):
 
     @handles("run")
     def _run_cards(self, step: Step, action: Action) -> None:
-        step.say("run", action.seat, f"Seat {action.seat + 1} runs the cards")
+        step.say("run", action.seat, f"{who(action.seat)} runs the cards")
         self._run(step)
 
     def _run(self, step: Step) -> None:
@@ -123,7 +123,7 @@ class AllFives(TrickGame):
         state = step.state
         if state.undealt < 3 * state.players + 1:
             step.say("redeal", state.dealer,
-                     f"The pack ran out before a new trump suit: seat {state.dealer + 1} shuffles and deals again")
+                     f"The pack ran out before a new trump suit: {who(state.dealer, 'seat')} shuffles and deals again")
             self._new_deal(step)
         else:
             self._deal(step, 3)
@@ -137,18 +137,18 @@ class AllFives(TrickGame):
         if state.phase == BEG:
             eldest = self._eldest(state)
             suit = SUIT_NAMES[state.trump]
-            return Prompt(eldest, ("stand", "beg"), f"Seat {eldest + 1}: stand ({suit} are trumps) or beg",
+            return Prompt(eldest, ("stand", "beg"), f"{who(eldest)}: stand ({suit} are trumps) or beg",
                           ("stand", "beg"))
         if state.phase == ANSWER:
             kinds = ("run",) if self._no_gift(state) else ("take_one", "run")
             return Prompt(state.dealer, kinds,
-                          f"Seat {state.dealer + 1}: take one (seat {self._eldest(state) + 1} scores 1) or run the cards",
+                          f"{who(state.dealer)}: take one ({who(self._eldest(state), 'seat')} scores 1) or run the cards",
                           kinds)
         if state.phase == DISCARD:
             seat = self._discard_seat(state)
             extra = state.held[seat] - 6
             buttons = () if self.knows_hands(state) else ("discard",)
-            return Prompt(seat, ("discard",), f"Seat {seat + 1}: discard {plural(extra, 'card')} face down to keep six",
+            return Prompt(seat, ("discard",), f"{who(seat)}: discard {plural(extra, 'card')} face down to keep six",
                           buttons)
         return None
 
@@ -177,12 +177,12 @@ class AllFives(TrickGame):
     # -- decisions ----------------------------------------------------------------------------
     @handles("stand")
     def _stand(self, step: Step, action: Action) -> None:
-        step.say("stand", action.seat, f"Seat {action.seat + 1} stands: {SUIT_NAMES[step.state.trump]} are trumps")
+        step.say("stand", action.seat, f"{who(action.seat)} stands: {SUIT_NAMES[step.state.trump]} are trumps")
         self._begin_play(step)
 
     @handles("beg")
     def _beg(self, step: Step, action: Action) -> None:
-        step.say("beg", action.seat, f"Seat {action.seat + 1} begs")
+        step.say("beg", action.seat, f"{who(action.seat)} begs")
         step.update(phase=ANSWER)
 
     @handles("take_one")
@@ -190,7 +190,7 @@ class AllFives(TrickGame):
         eldest = self._eldest(step.state)
         if self._no_gift(step.state):
             raise IllegalAction(f"one point would put seat {eldest + 1} out: run the cards", seat=action.seat)
-        step.say("take_one", action.seat, f"Seat {action.seat + 1} says take one")
+        step.say("take_one", action.seat, f"{who(action.seat)} says take one")
         self._score(step, eldest, (GIFT,), "gift")
         scores = step.state.scores
         others = max(s for seat, s in enumerate(scores) if seat != eldest)
@@ -215,7 +215,7 @@ class AllFives(TrickGame):
                 self._check_unseen(state, cards, action)
             step.update(discards=state.discards + cards)
         step.update(held=add_at(state.held, seat, -1))
-        step.say("discard", seat, f"Seat {seat + 1} discards a card")
+        step.say("discard", seat, f"{who(seat)} discards a card")
         if self._discard_seat(step.state) is None:
             self._begin_play(step)
 
@@ -250,7 +250,7 @@ class AllFives(TrickGame):
                 return
             step.say("tie", None, f"A tie at {top}: another hand decides")
         dealer = (state.dealer + 1) % state.players
-        step.say("dealer", dealer, f"Seat {dealer + 1} deals")
+        step.say("dealer", dealer, f"{who(dealer)} deals")
         self._start_hand(step, dealer, state.hand_no + 1)
 
     def _score(self, step: Step, seat: int, items: tuple[ScoreItem, ...], reason: str) -> None:
@@ -258,7 +258,7 @@ class AllFives(TrickGame):
         step.add_points(seat, points)
         said = join_words([f"{item.label} {number_words(item.points) if item.points >= 0 else item.points}"
                            for item in items])
-        text = f"Seat {seat + 1} scores {points}: {said}" if points >= 0 else f"Seat {seat + 1} loses {-points}: {said}"
+        text = f"{who(seat)} scores {points}: {said}" if points >= 0 else f"{who(seat)} loses {-points}: {said}"
         step.say("score", seat, text, points=points, breakdown=items, detail=(("reason", reason),))
 
     def _outcome(self, state, winner: int) -> Outcome:

@@ -31,7 +31,7 @@ from engine.game import (
 )
 from engine.games.cutting import CutForDealState, seeded_cuts, take_cut
 from engine.games.cribbage_scoring import Breakdown, score_combinations, score_hand, score_pegging, value
-from engine.wording import number_words, won
+from engine.wording import number_words, who, won
 
 __all__ = ["Cribbage", "CribbageState", "score_hand", "score_pegging"]
 
@@ -133,25 +133,25 @@ class Cribbage(Game):
     def _prompt(self, state: CribbageState) -> Prompt:
         if state.phase == CUT:
             seat = len(state.cuts)
-            return Prompt(seat, ("cut",), f"Seat {seat + 1}: cut the pack and show a card; lowest deals")
+            return Prompt(seat, ("cut",), f"{who(seat)}: cut the pack and show a card; lowest deals")
         if state.phase == DISCARD:
             seat = self._discard_seat(state)
             k = _deal_size(state.players)[1]
             cards = "a card" if k == 1 else f"{number_words(k)} cards"
-            return Prompt(seat, ("discard",), f"Seat {seat + 1}: lay {cards} away to seat {state.dealer + 1}'s crib")
+            return Prompt(seat, ("discard",), f"{who(seat)}: lay {cards} away to {who(state.dealer, 'seat')}'s crib")
         if state.phase == STARTER:
             return Prompt(None, ("starter",), "Cut and turn up the starter")
         if state.phase == PLAY:
             seat = state.turn
             if not _go_possible(state):                 # "go" is refused with its reason, not offered
-                return Prompt(seat, ("play", "go"), f"Seat {seat + 1} to play (count {state.count})")
-            return Prompt(seat, ("play", "go"), f"Seat {seat + 1} to play (count {state.count}), or say go",
+                return Prompt(seat, ("play", "go"), f"{who(seat)} to play (count {state.count})")
+            return Prompt(seat, ("play", "go"), f"{who(seat)} to play (count {state.count}), or say go",
                           ("go",))
         owner, is_crib = self._show_owner(state)
         if is_crib and not state.crib:
-            return Prompt(owner, ("crib",), f"Seat {owner + 1}: lay the crib out face up")
+            return Prompt(owner, ("crib",), f"{who(owner)}: lay the crib out face up")
         whose = "crib" if is_crib else "hand"
-        return Prompt(owner, ("claim",), f"Seat {owner + 1}: claim your {whose}", ("claim",))
+        return Prompt(owner, ("claim",), f"{who(owner)}: claim your {whose}", ("claim",))
 
     def _discard_seat(self, state: CribbageState) -> int:
         seat = _next(state, state.dealer)
@@ -208,7 +208,7 @@ class Cribbage(Game):
                 step.update(hands=set_at(state.hands, seat, tuple(c for c in state.hands[seat] if c not in cards)),
                             crib=state.crib + cards)
         step.update(held=add_at(state.held, seat, -k), discarded=set_at(state.discarded, seat, True))
-        step.say("discard", seat, f"Seat {seat + 1} lays away to the crib")
+        step.say("discard", seat, f"{who(seat)} lays away to the crib")
         if all(step.state.discarded):
             step.update(phase=STARTER)
             if state.mode == DEALER:
@@ -247,7 +247,7 @@ class Cribbage(Game):
             pile=state.pile + (card,), played=set_at(state.played, seat, state.played[seat] + (card,)),
             last_player=seat,
         )
-        step.say("play", seat, f"Seat {seat + 1} plays {card}: {step.state.count}", cards=(card,))
+        step.say("play", seat, f"{who(seat)} plays {card}: {step.state.count}", cards=(card,))
         breakdown = score_pegging(step.state.pile)
         if breakdown.items:
             self._peg(step, seat, breakdown, "play")
@@ -263,7 +263,7 @@ class Cribbage(Game):
             raise IllegalAction(f"every card fits under 31 at a count of {state.count}: play a card", seat=seat)
         claims = state.claims + ((seat, state.count),) if state.mode == TABLE else state.claims
         step.update(passed=set_at(state.passed, seat, True), claims=claims)
-        step.say("go", seat, f"Seat {seat + 1} says go")
+        step.say("go", seat, f"{who(seat)} says go")
         self._after_turn(step, seat)
 
     def _after_turn(self, step: Step, seat: int) -> None:
@@ -291,7 +291,7 @@ class Cribbage(Game):
         leader = _next(state, last if last is not None else seat)
         while not state.held[leader]:
             leader = _next(state, leader)
-        step.say("reset", None, f"The count starts again; seat {leader + 1} leads")
+        step.say("reset", None, f"The count starts again; {who(leader, 'seat')} leads")
         step.update(turn=leader)
 
     def _check_claims(self, step: Step, seat: int, card: Card) -> None:
@@ -299,7 +299,7 @@ class Cribbage(Game):
         kept = []
         for claim_seat, claim_count in step.state.claims:
             if claim_seat == seat and claim_count + value(card) <= 31:
-                step.say("false_go", seat, f"False go: seat {seat + 1} said go at {claim_count} but held the {card.name}",
+                step.say("false_go", seat, f"False go: {who(seat, 'seat')} said go at {claim_count} but held the {card.name}",
                          cards=(card,), detail=(("count", claim_count),))
                 penalty = step.state.options["false_go_penalty"]
                 if penalty:
@@ -337,7 +337,7 @@ class Cribbage(Game):
         breakdown = self._show_breakdown(state)
         whose = "crib" if is_crib else "hand"
         cards, _ = self._show_cards(state)
-        step.say("show", owner, f"Seat {owner + 1}'s {whose}: {' '.join(map(str, cards))}", cards=cards)
+        step.say("show", owner, f"{who(owner)}'s {whose}: {' '.join(map(str, cards))}", cards=cards)
         if claimed < breakdown.total:
             self._peg(step, owner, _claimed_part(breakdown, claimed), whose)
             thief = (owner + 1) % state.players
@@ -373,14 +373,14 @@ class Cribbage(Game):
         state = step.state
         step.say("hand_over", None, f"Hand {state.hand_no + 1} is over")
         dealer = _next(state, state.dealer)
-        step.say("dealer", dealer, f"Seat {dealer + 1} deals")
+        step.say("dealer", dealer, f"{who(dealer)} deals")
         self._start_hand(step, dealer, state.hand_no + 1)
 
     # -- scoring ------------------------------------------------------------------------------
     def _peg(self, step: Step, seat: int, breakdown: Breakdown, reason: str) -> None:
         side = _side(step.state, seat)
         step.add_points(side, breakdown.total)
-        step.say("score", seat, f"Seat {seat + 1}: {breakdown.say()}", points=breakdown.total,
+        step.say("score", seat, f"{who(seat)}: {breakdown.say()}", points=breakdown.total,
                  breakdown=breakdown.items, detail=(("reason", reason),))
         target = step.state.options["target"]
         if step.state.scores[side] >= target:
@@ -423,7 +423,7 @@ class Cribbage(Game):
         if state.phase == SHOW and not state.outcome:
             cards, is_crib = self._show_cards(state)
             owner, _ = self._show_owner(state)
-            label = f"Seat {owner + 1}'s {'crib' if is_crib else 'hand'}"
+            label = f"{who(owner)}'s {'crib' if is_crib else 'hand'}"
             return PublicView(status, *centre, label, cards, notes)
         return PublicView(status, *centre, notes=notes)
 

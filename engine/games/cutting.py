@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from engine.errors import IllegalAction
 from engine.game import Action, GameState, Step, one_card, shuffled
+from engine.wording import who
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ def take_cut(step: Step, action: Action, key: Callable, *, verb: str = "cut", do
         raise IllegalAction(f"the {card.name} was already {done}; {verb} again", seat=action.seat, card=card)
     cuts = step.state.cuts + (card,)
     step.update(cuts=cuts)
-    step.say("cut", action.seat, f"Seat {action.seat + 1} {verb}s the {card.name}", cards=(card,))
+    step.say("cut", action.seat, f"{who(action.seat)} {verb}s the {card.name}", cards=(card,))
     if len(cuts) < step.state.players:
         return None
     dealer = cut_winner(cuts, key)
@@ -63,5 +64,5 @@ def take_cut(step: Step, action: Action, key: Callable, *, verb: str = "cut", do
         step.say("cut", None, f"A tie decides nothing: everyone {verb}s again")
         step.update(cuts=())
         return None
-    step.say("dealer", dealer, f"Seat {dealer + 1} deals")
+    step.say("dealer", dealer, f"{who(dealer)} deals")
     return dealer

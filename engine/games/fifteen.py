@@ -39,7 +39,7 @@ from engine.game import (
     Action, CardSlot, Outcome, Prompt, ScoreItem, Step, Termination, add_at, handles, one_card, set_at,
 )
 from engine.games.tricks import CUT, DEAL, GIFT, PLAY, TURN_UP, TrickGame, TrickGameState, check_play, power, start_tricks
-from engine.wording import number_words, plural, won
+from engine.wording import number_words, plural, who, won
 
 __all__ = ["Fifteen", "FifteenState", "card_points", "legal_gives"]
 
@@ -126,7 +126,7 @@ class Fifteen(TrickGame):
     def _hand_prompt(self, state: FifteenState) -> Prompt | None:
         if state.phase == DISCARD:
             seat = self._discard_seat(state)
-            return Prompt(seat, ("discard",), f"Seat {seat + 1}: lay two cards away to seat {state.dealer + 1}'s crib")
+            return Prompt(seat, ("discard",), f"{who(seat)}: lay two cards away to {who(state.dealer, 'seat')}'s crib")
         if state.phase == TURN_UP:
             if state.choice == "switch":
                 return Prompt(None, ("turn_up",), "Turn up the next card of the stock as the new up-card")
@@ -134,16 +134,16 @@ class Fifteen(TrickGame):
         pone, dealer = self._pone(state), state.dealer
         if state.phase == CHOOSE:
             return Prompt(pone, ("accept", "beg", "switch"),
-                          f"Seat {pone + 1}: accept the {state.upcard.name}, beg, or switch hands with the crib",
+                          f"{who(pone)}: accept the {state.upcard.name}, beg, or switch hands with the crib",
                           ("accept", "beg", "switch"))
         if state.phase == ANSWER:
             kinds = ("take_one", "give") if self._may_give(state) else ("take_one",)
-            text = (f"Seat {dealer + 1}: take one, or give: lay a card of another suit and rank than the "
+            text = (f"{who(dealer)}: take one, or give: lay a card of another suit and rank than the "
                     f"{state.upcard.name} face up" if len(kinds) == 2 else
-                    f"Seat {dealer + 1}: no card differs from the {state.upcard.name}: take one")
+                    f"{who(dealer)}: no card differs from the {state.upcard.name}: take one")
             return Prompt(dealer, kinds, text, kinds)
         if state.phase == CRIB:
-            return Prompt(dealer, ("crib",), f"Seat {dealer + 1}: lay the crib out face up to count it")
+            return Prompt(dealer, ("crib",), f"{who(dealer)}: lay the crib out face up to count it")
         return None
 
     def _discard_seat(self, state) -> int:
@@ -191,19 +191,19 @@ class Fifteen(TrickGame):
             hands=hands, crib=state.crib + cards, crib_size=state.crib_size + 2, held=add_at(state.held, seat, -2),
             discarded=set_at(state.discarded, seat, True),
         )
-        step.say("discard", seat, f"Seat {seat + 1} lays two cards away")
+        step.say("discard", seat, f"{who(seat)} lays two cards away")
         if all(step.state.discarded):
             self._turn_up(step)
 
     @handles("accept")
     def _accept(self, step: Step, action: Action) -> None:
-        step.say("accept", action.seat, f"Seat {action.seat + 1} accepts the {step.state.upcard.name}")
+        step.say("accept", action.seat, f"{who(action.seat)} accepts the {step.state.upcard.name}")
         step.update(choice="accept")
         self._begin_play(step, action.seat)
 
     @handles("beg")
     def _beg(self, step: Step, action: Action) -> None:
-        step.say("beg", action.seat, f"Seat {action.seat + 1} begs")
+        step.say("beg", action.seat, f"{who(action.seat)} begs")
         step.update(phase=ANSWER, choice="beg")
 
     @handles("switch")
@@ -215,12 +215,12 @@ class Fifteen(TrickGame):
             held=set_at(state.held, pone, state.crib_size + 1), crib=state.hands[pone],
             crib_size=state.held[pone], upcard=None, choice="switch",
         )
-        step.say("switch", pone, f"Seat {pone + 1} switches: the crib and the up-card are the new hand")
+        step.say("switch", pone, f"{who(pone)} switches: the crib and the up-card are the new hand")
         self._turn_up(step)
 
     @handles("take_one")
     def _take_one(self, step: Step, action: Action) -> None:
-        step.say("take_one", action.seat, f"Seat {action.seat + 1} says take one")
+        step.say("take_one", action.seat, f"{who(action.seat)} says take one")
         self._score(step, self._pone(step.state), (GIFT,), "gift")
         if not step.over:
             self._begin_play(step, step.state.dealer)
@@ -238,7 +238,7 @@ class Fifteen(TrickGame):
             self._check_unseen(state, (card,), action)
         hand = tuple(c for c in state.hands[dealer] if c != card) + (old,)
         step.update(hands=set_at(state.hands, dealer, hand), upcard=card)
-        step.say("give", dealer, f"Seat {dealer + 1} gives: the {card.name} is the new up-card, "
+        step.say("give", dealer, f"{who(dealer)} gives: the {card.name} is the new up-card, "
                                  f"{SUIT_NAMES[card.suit]} are trumps", cards=(card,))
         self._begin_play(step, dealer)
 
@@ -282,7 +282,7 @@ class Fifteen(TrickGame):
         state = step.state
         dealer = state.dealer
         items = self._items(state, state.crib, "crib")
-        step.say("show", dealer, f"Seat {dealer + 1}'s crib: {' '.join(map(str, state.crib))}", cards=state.crib)
+        step.say("show", dealer, f"{who(dealer)}'s crib: {' '.join(map(str, state.crib))}", cards=state.crib)
         points = sum(item.points for item in items)
         if state.scores[dealer] + points >= TARGET:
             capped = TARGET - 1 - state.scores[dealer]
@@ -290,7 +290,7 @@ class Fifteen(TrickGame):
         if items:
             self._score(step, dealer, items, "crib")
         step.say("hand_over", None, f"Hand {state.hand_no + 1} is over")
-        step.say("dealer", self._pone(state), f"Seat {self._pone(state) + 1} deals")
+        step.say("dealer", self._pone(state), f"{who(self._pone(state))} deals")
         self._start_hand(step, self._pone(state), state.hand_no + 1)
 
     def _score(self, step: Step, seat: int, items: tuple[ScoreItem, ...], reason: str) -> None:
@@ -301,7 +301,7 @@ class Fifteen(TrickGame):
             items += (ScoreItem("revoke", TARGET - 1 - state.scores[seat] - points, (), "no win after a revoke"),)
             points = TARGET - 1 - state.scores[seat]
         step.add_points(seat, points)
-        text = f"Seat {seat + 1} {'scores' if points >= 0 else 'loses'} {plural(abs(points), 'point')}: " + ", ".join(
+        text = f"{who(seat)} {'scores' if points >= 0 else 'loses'} {plural(abs(points), 'point')}: " + ", ".join(
             item.label for item in items)
         step.say("score", seat, text, points=points, breakdown=items, detail=(("reason", reason),))
         scores = step.state.scores

@@ -44,7 +44,7 @@ from engine.game import (
     DEALER, TABLE, Action, CardSlot, Event, Game, GameState, Option, Outcome, Prompt, PublicView, Step,
     Termination, handles, set_at, shuffled, twin_at,
 )
-from engine.wording import plural, won_with
+from engine.wording import plural, who, won_with
 
 __all__ = ["Its15", "Its15State", "showdown"]
 
@@ -169,24 +169,24 @@ class Its15(Game):
 
     # -- the prompt ---------------------------------------------------------------------------
     def _prompt(self, state: Its15State) -> Prompt:
-        seat, who = state.turn, f"Seat {state.turn + 1}"
+        seat, name = state.turn, who(state.turn)
         if state.phase == CENTRE:
             return Prompt(None, ("centre",), "Turn a green card up in the centre and deal each player "
                                              "a brown card face down")
         if state.phase == EXTRA:
-            return Prompt(seat, ("take", "stand"), f"{who}: take another brown card, or stand", ("take", "stand"))
+            return Prompt(seat, ("take", "stand"), f"{name}: take another brown card, or stand", ("take", "stand"))
         if state.phase == REVEAL:
-            return Prompt(seat, ("reveal",), f"{who}: turn your number cards face up")
+            return Prompt(seat, ("reveal",), f"{name}: turn your number cards face up")
         staked = sum(map(_worth, state.staked))
         laid = f" ({staked} laid in the pot)" if staked else ""
         if state.opener is None:
-            return Prompt(seat, ("stake", "bid", "decline"), f"{who}: bid value cards, or decline{laid}",
+            return Prompt(seat, ("stake", "bid", "decline"), f"{name}: bid value cards, or decline{laid}",
                           ("bid", "decline"))
         need = state.required - state.placed[seat]
         choices = ("match", "pass") if state.raiser is not None else ("match", "raise", "pass")
         raise_text = ", raise" if "raise" in choices else ""
         # "raise" stays an accepted kind after the raise, so that a second one is refused in words.
-        return Prompt(seat, ("stake", "match", "raise", "pass"), f"{who}: match with {need} more (the bid is "
+        return Prompt(seat, ("stake", "match", "raise", "pass"), f"{name}: match with {need} more (the bid is "
                                                                  f"{state.required}){raise_text}, or pass{laid}",
                       choices)
 
@@ -232,9 +232,9 @@ class Its15(Game):
                 step.update(hands=set_at(state.hands, seat, state.hands[seat] + state.browns[:1]),
                             browns=state.browns[1:])
             step.update(held=set_at(state.held, seat, 2))
-            step.say("take", seat, f"Seat {seat + 1} takes another brown card")
+            step.say("take", seat, f"{who(seat)} takes another brown card")
         else:
-            step.say("stand", seat, f"Seat {seat + 1} stands")
+            step.say("stand", seat, f"{who(seat)} stands")
         asked = state.asked + 1
         if asked < state.players:
             step.update(asked=asked, turn=(state.starter + asked) % state.players)
@@ -248,20 +248,20 @@ class Its15(Game):
         cards, amount = self._value_cards(state, action, staked=False)
         holding = tuple(c for c in state.holdings[seat] if c not in cards)
         step.update(holdings=set_at(state.holdings, seat, holding), staked=state.staked + cards)
-        step.say("stake", seat, f"Seat {seat + 1} lays {amount} in the pot", points=amount, cards=cards)
+        step.say("stake", seat, f"{who(seat)} lays {amount} in the pot", points=amount, cards=cards)
 
     @handles("bid")
     def _bid(self, step: Step, action: Action) -> None:
         cards, amount = self._value_cards(step.state, action)
         step.update(opener=action.seat, required=amount)
         self._place(step, action.seat, cards)
-        step.say("bid", action.seat, f"Seat {action.seat + 1} bids {amount}", points=amount, cards=cards)
+        step.say("bid", action.seat, f"{who(action.seat)} bids {amount}", points=amount, cards=cards)
         self._next_bettor(step, action.seat)
 
     @handles("decline")
     def _decline(self, step: Step, action: Action) -> None:
         self._take_back(step, action.seat)
-        step.say("decline", action.seat, f"Seat {action.seat + 1} declines to bid")
+        step.say("decline", action.seat, f"{who(action.seat)} declines to bid")
         asked = step.state.asked + 1
         if asked == step.state.players:
             step.say("no_bid", None, "Nobody bids: the cards are turned up for nothing")
@@ -277,7 +277,7 @@ class Its15(Game):
         if amount != need:
             raise IllegalAction(f"matching takes exactly {need}, not {amount}", seat=seat)
         self._place(step, seat, cards)
-        step.say("match", seat, f"Seat {seat + 1} matches", points=amount, cards=cards)
+        step.say("match", seat, f"{who(seat)} matches", points=amount, cards=cards)
         self._next_bettor(step, seat)
 
     @handles("raise")
@@ -291,7 +291,7 @@ class Its15(Game):
             raise IllegalAction(f"a raise places more than the {need} that matching takes", seat=seat)
         self._place(step, seat, cards)
         step.update(raiser=seat, required=step.state.placed[seat])
-        step.say("raise", seat, f"Seat {seat + 1} raises the bid to {step.state.required}", points=amount, cards=cards)
+        step.say("raise", seat, f"{who(seat)} raises the bid to {step.state.required}", points=amount, cards=cards)
         self._next_bettor(step, seat)
 
     @handles("pass")
@@ -299,7 +299,7 @@ class Its15(Game):
         seat = action.seat
         self._take_back(step, seat)
         step.update(folded=set_at(step.state.folded, seat, True))
-        step.say("pass", seat, f"Seat {seat + 1} passes")
+        step.say("pass", seat, f"{who(seat)} passes")
         self._next_bettor(step, seat)
 
     def _place(self, step: Step, seat: int, cards: tuple) -> None:
@@ -334,7 +334,7 @@ class Its15(Game):
         state = step.state
         active = self._active(state)
         if len(active) == 1:
-            step.say("uncontested", active[0], f"Everyone else passed: seat {active[0] + 1} wins the round")
+            step.say("uncontested", active[0], f"Everyone else passed: {who(active[0], 'seat')} wins the round")
             self._settle(step, active[0])
         elif state.mode == TABLE:
             step.update(phase=REVEAL, turn=active[0])
@@ -347,7 +347,7 @@ class Its15(Game):
     def _reveal_event(self, state, seat: int, cards) -> Event:
         total = sum(c.value for c in cards) + state.centre.value
         return Event("reveal", seat, cards=tuple(cards),
-                     text=f"Seat {seat + 1}: {_faces(cards)} and the centre {state.centre.value} make {total}")
+                     text=f"{who(seat)}: {_faces(cards)} and the centre {state.centre.value} make {total}")
 
     @handles("reveal")
     def _reveal(self, step: Step, action: Action) -> None:
@@ -365,7 +365,7 @@ class Its15(Game):
         step.update(shown=set_at(state.shown, seat, shown))
         state = step.state
         if len(shown) < state.held[seat]:
-            step.say("reveal", seat, f"Seat {seat + 1} shows {_faces(cards)}", cards=cards)
+            step.say("reveal", seat, f"{who(seat)} shows {_faces(cards)}", cards=cards)
             return
         step.events.append(self._reveal_event(state, seat, shown))
         waiting = [s for s in self._active(state) if len(state.shown[s]) < state.held[s]]
@@ -380,7 +380,7 @@ class Its15(Game):
         state = step.state
         won = sum(map(_worth, state.pot))
         step.update(holdings=set_at(state.holdings, winner, tuple(sorted(state.holdings[winner] + state.pot))), pot=())
-        step.say("round_won", winner, f"Seat {winner + 1} wins round {state.round_no + 1} and {plural(won, 'point')}",
+        step.say("round_won", winner, f"{who(winner)} wins round {state.round_no + 1} and {plural(won, 'point')}",
                  points=won)
         step.say("round_over", None, f"Round {state.round_no + 1} is over")
         if state.round_no + 1 < state.options["rounds"]:

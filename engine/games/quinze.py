@@ -40,7 +40,7 @@ from engine.game import (
     Termination, add_at, handles, set_at, shuffled, twin_at,
 )
 from engine.games.cutting import CutForDealState, seeded_cuts, take_cut
-from engine.wording import join_words, number_words, plural, won
+from engine.wording import join_words, number_words, plural, who, won
 
 __all__ = ["LeQuinze", "QuinzeState", "captures", "value"]
 
@@ -219,18 +219,18 @@ class LeQuinze(Game):
     def _prompt(self, state: QuinzeState) -> Prompt:
         if state.phase == CUT:
             seat = len(state.cuts)
-            return Prompt(seat, ("cut",), f"Seat {seat + 1}: draw a card and show it; the lowest deals")
+            return Prompt(seat, ("cut",), f"{who(seat)}: draw a card and show it; the lowest deals")
         if state.phase == TURN_UP:
             left = TABLE_CARDS - len(state.turned)
-            return Prompt(None, ("turn_up",), f"Seat {state.dealer + 1}: deal three cards each and turn "
+            return Prompt(None, ("turn_up",), f"{who(state.dealer)}: deal three cards each and turn "
                                               f"{number_words(left)} card{'s' * (left > 1)} up in the centre")
         if state.phase == PLAY:
             on_table = _label(state.table) if state.table else "nothing"
-            return Prompt(state.turn, ("play",), f"Seat {state.turn + 1} to play (on the table: {on_table})")
+            return Prompt(state.turn, ("play",), f"{who(state.turn)} to play (on the table: {on_table})")
         labels = tuple(_label(s) for s in captures(state.table, state.pending))
         choices = labels + ((LEAVE,) if state.options["capture_optional"] else ())
         return Prompt(state.turn, ("capture",),
-                      f"Seat {state.turn + 1}: take {' or '.join(labels)} with the {state.pending}", choices)
+                      f"{who(state.turn)}: take {' or '.join(labels)} with the {state.pending}", choices)
 
     # -- legal actions ------------------------------------------------------------------------
     def legal_actions(self, state: QuinzeState) -> list[Action]:
@@ -288,7 +288,7 @@ class LeQuinze(Game):
         step.update(hands=hands, held=add_at(state.held, seat, -1), played=state.played + (card,))
         if chosen is None:
             step.update(phase=CAPTURE, pending=card)
-            step.say("play", seat, f"Seat {seat + 1} plays the {card.name}", cards=(card,))
+            step.say("play", seat, f"{who(seat)} plays the {card.name}", cards=(card,))
         else:
             self._resolve(step, seat, card, chosen)
 
@@ -340,14 +340,14 @@ class LeQuinze(Game):
         state = step.state
         if not chosen:
             step.update(table=state.table + (card,))
-            step.say("play", seat, f"Seat {seat + 1} plays the {card.name}: it stays on the table", cards=(card,))
+            step.say("play", seat, f"{who(seat)} plays the {card.name}: it stays on the table", cards=(card,))
         else:
             side = _side(state, seat)
             pile = (card, *sorted(chosen))
             table = tuple(c for c in state.table if c not in chosen)
             step.update(table=table, taken=set_at(state.taken, side, state.taken[side] + pile), last_taker=seat,
                         last_capture=pile)
-            step.say("capture", seat, f"Seat {seat + 1} takes {_label(chosen)} with the {card.name}", cards=pile)
+            step.say("capture", seat, f"{who(seat)} takes {_label(chosen)} with the {card.name}", cards=pile)
             # (the deal's last card never clears the table: captures take 15 a time of a pack worth 220)
             if not table:
                 step.update(scopas=add_at(state.scopas, side, 1))
@@ -373,13 +373,13 @@ class LeQuinze(Game):
             hands = tuple(tuple(sorted(state.stock[i * HAND_SIZE:(i + 1) * HAND_SIZE])) for i in range(n))
             step.update(hands=hands, stock=state.stock[n * HAND_SIZE:])
         step.update(round_no=state.round_no + 1, held=(HAND_SIZE,) * n, turn=_right(state, state.dealer))
-        step.say("deal", state.dealer, f"Seat {state.dealer + 1} deals three more cards each")
+        step.say("deal", state.dealer, f"{who(state.dealer)} deals three more cards each")
 
     def _end_deal(self, step: Step) -> None:
         state = step.state
         if state.table and state.last_taker is not None:
             side = _side(state, state.last_taker)
-            step.say("remainder", state.last_taker, f"Seat {state.last_taker + 1} takes the cards left: "
+            step.say("remainder", state.last_taker, f"{who(state.last_taker)} takes the cards left: "
                                                     f"{_label(state.table)}", cards=state.table)
             step.update(taken=set_at(state.taken, side, state.taken[side] + state.table), table=())
         awards = self._deal_awards(step.state)
@@ -393,7 +393,7 @@ class LeQuinze(Game):
             step.finish(self._outcome(step.state, winner), winner)
             return
         dealer = _right(state, state.dealer)
-        step.say("dealer", dealer, f"Seat {dealer + 1} deals")
+        step.say("dealer", dealer, f"{who(dealer)} deals")
         self._start_deal(step, dealer, state.deal_no + 1)
 
     def _deal_awards(self, state) -> list[tuple[int, ScoreItem]]:
@@ -436,7 +436,7 @@ class LeQuinze(Game):
     def _score(self, step: Step, seat: int, items: tuple[ScoreItem, ...]) -> None:
         points = sum(item.points for item in items)
         step.add_points(_side(step.state, seat), points)
-        step.say("score", seat, f"Seat {seat + 1}: {join_words([item.label for item in items])} for "
+        step.say("score", seat, f"{who(seat)}: {join_words([item.label for item in items])} for "
                                 f"{plural(points, 'point')}", points=points, breakdown=items)
 
     def _outcome(self, state, side: int) -> Outcome:

@@ -30,7 +30,7 @@ from engine.game import (
     add_at, handles, one_card, set_at, shuffled,
 )
 from engine.games.cutting import CutForDealState, seeded_cuts, take_cut
-from engine.wording import plural
+from engine.wording import plural, who
 
 
 #: the phases every trick game has; each game adds its own between the deal and the play
@@ -102,7 +102,7 @@ class Revoke:
 
     def event(self) -> Event:
         text = (
-            f"Revoke: seat {self.seat + 1} played the {self.card.name} on trick {self.trick} "
+            f"Revoke: {who(self.seat, 'seat')} played the {self.card.name} on trick {self.trick} "
             f"when {SUIT_NAMES[self.suit]} were led, but held the {self.evidence.name} "
             f"(played on trick {self.evidence_trick})"
         )
@@ -159,7 +159,7 @@ def play_card(tricks: TrickPlay, seat: int, card: Card) -> tuple[TrickPlay, list
     trick when everyone has played. Legality (holding the card, following suit where the hand is
     known) is the caller's business, see :func:`check_play`.
     """
-    events = [Event("play", seat, cards=(card,), text=f"Seat {seat + 1} plays the {card.name}")]
+    events = [Event("play", seat, cards=(card,), text=f"{who(seat)} plays the {card.name}")]
     showouts, proven = [], list(tricks.revokes)
     for out in tricks.showouts:
         if out.seat == seat and out.suit == card.suit:
@@ -179,7 +179,7 @@ def play_card(tricks: TrickPlay, seat: int, card: Card) -> tuple[TrickPlay, list
     best = current[(winner - tricks.leader) % tricks.players]
     events.append(Event(
         "trick", winner, cards=current, detail=(("trick", tricks.trick_no),),
-        text=f"Seat {winner + 1} wins trick {tricks.trick_no} with the {best.name}",
+        text=f"{who(winner)} wins trick {tricks.trick_no} with the {best.name}",
     ))
     return replace(tricks, leader=winner, trick_no=tricks.trick_no + 1, current=(), won=won), events
 
@@ -264,10 +264,10 @@ class TrickGame(Game):
     def _prompt(self, state) -> Prompt:
         if state.phase == CUT:
             seat = len(state.cuts)
-            return Prompt(seat, ("cut",), f"Seat {seat + 1}: cut the pack and show a card; {self.cut_rule}")
+            return Prompt(seat, ("cut",), f"{who(seat)}: cut the pack and show a card; {self.cut_rule}")
         if state.phase == DEAL:
-            owed = ", ".join(f"seat {s + 1} {o}" for s, o in enumerate(state.owed) if o)
-            return Prompt(None, ("deal",), f"Seat {state.dealer + 1} deals (cards still owed: {owed})")
+            owed = ", ".join(f"{who(s, 'seat')} {o}" for s, o in enumerate(state.owed) if o)
+            return Prompt(None, ("deal",), f"{who(state.dealer)} deals (cards still owed: {owed})")
         return self._hand_prompt(state) or self._play_prompt(state)
 
     def _hand_prompt(self, state) -> Prompt | None:
@@ -337,7 +337,7 @@ class TrickGame(Game):
             held=add_at(state.held, seat, len(cards)), owed=add_at(state.owed, seat, -len(cards)),
             shown=state.shown + (Action("deal", seat, cards),),
         )
-        step.say("deal", seat, f"Seat {seat + 1} is dealt {plural(len(cards), 'card')}")
+        step.say("deal", seat, f"{who(seat)} is dealt {plural(len(cards), 'card')}")
         if not any(step.state.owed):
             self._dealt(step)
 
@@ -412,9 +412,9 @@ class TrickGame(Game):
         tricks = state.tricks
         seat = tricks.turn
         if tricks.led:
-            text = f"Seat {seat + 1} to play to trick {tricks.trick_no} ({SUIT_NAMES[tricks.led]} led)"
+            text = f"{who(seat)} to play to trick {tricks.trick_no} ({SUIT_NAMES[tricks.led]} led)"
         else:
-            text = f"Seat {seat + 1} to lead trick {tricks.trick_no}"
+            text = f"{who(seat)} to lead trick {tricks.trick_no}"
         return Prompt(seat, ("play",), f"{text}; trumps are {SUIT_NAMES[tricks.trump]}")
 
     def _play_actions(self, state) -> list[Action]:

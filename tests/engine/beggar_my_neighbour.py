@@ -22,7 +22,7 @@ from engine.game import (
     DEALER, Action, CardSlot, Game, GameState, Option, Outcome, Prompt, PublicView, Step, Termination,
     add_at, handles, one_card, set_at, shuffled,
 )
-from engine.wording import won_with
+from engine.wording import who, won_with
 
 #: the cards owed to a court card or an ace, by rank
 PENALTIES = {11: 1, 12: 2, 13: 3, 1: 4}
@@ -57,8 +57,8 @@ class BeggarMyNeighbour(Game):
 
     def _prompt(self, state: BeggarState) -> Prompt:
         seat = state.turn
-        debt = f" ({state.owed} owed to seat {state.claimant + 1})" if state.owed else ""
-        return Prompt(seat, ("lay",), f"Seat {seat + 1}: lay the top card of your pile{debt}")
+        debt = f" ({state.owed} owed to {who(state.claimant, 'seat')})" if state.owed else ""
+        return Prompt(seat, ("lay",), f"{who(seat)}: lay the top card of your pile{debt}")
 
     def legal_actions(self, state: BeggarState) -> list[Action]:
         if state.outcome or state.mode != DEALER:
@@ -75,7 +75,7 @@ class BeggarMyNeighbour(Game):
         if state.stocks:
             step.update(stocks=set_at(state.stocks, seat, state.stocks[seat][1:]))
         step.update(held=add_at(state.held, seat, -1), pile=state.pile + (card,), laid=state.laid + 1)
-        step.say("lay", seat, f"Seat {seat + 1} lays the {card.name}", cards=(card,))
+        step.say("lay", seat, f"{who(seat)} lays the {card.name}", cards=(card,))
         other = 1 - seat
         if card.rank in PENALTIES:
             step.update(owed=PENALTIES[card.rank], claimant=seat, turn=other)
@@ -93,7 +93,7 @@ class BeggarMyNeighbour(Game):
         stocks = set_at(state.stocks, taker, state.stocks[taker] + state.pile) if state.stocks else ()
         step.update(held=add_at(state.held, taker, len(state.pile)), stocks=stocks, pile=(), turn=taker,
                     owed=0, claimant=None)
-        step.say("take", taker, f"Seat {taker + 1} takes the pile", cards=state.pile)
+        step.say("take", taker, f"{who(taker)} takes the pile", cards=state.pile)
 
     def _check_end(self, step: Step) -> None:
         state = step.state
