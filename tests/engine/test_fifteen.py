@@ -142,7 +142,7 @@ def _play_out(state):
 def test_counting_order_non_dealer_then_dealer_then_crib():
     state, _ = _act(_deal(), "accept")
     state, events = _play_out(state)
-    scores = [(e.seat, dict(e.detail)["reason"]) for e in events if e.kind == "score"]
+    scores = [(e.seat, e.fact("reason")) for e in events if e.kind == "score"]
     assert scores == [s for s in [(1, "tricks"), (0, "tricks"), (0, "crib")] if s in scores]      # N11
     assert scores[-1] == (0, "crib")
     assert [e.points for e in events if e.kind == "score"][-1] == card_points(CRIB, "5S") == 3
@@ -198,7 +198,7 @@ def test_table_mode_revoke_is_proven_and_penalised():
     state, _ = _act(state, "KH", "2C")                     # seat 1 shows out of hearts on trick 1; seat 2 wins
     state, events = _act(state, "3D", "4H")                # seat 1 plays a heart
     revoke = next(e for e in events if e.kind == "revoke")
-    assert revoke.seat == 0 and dict(revoke.detail)["trick"] == 1 and revoke.cards[0] == C("4H")
+    assert revoke.seat == 0 and revoke.fact("trick") == 1 and revoke.cards[0] == C("4H")
     assert state.scores == (-3, 0)
 
 
