@@ -1,6 +1,8 @@
-"""The protocol every game follows: actions, prompts, events, outcomes, options and the registry.
+"""The protocol every game follows (actions, prompts, events, outcomes, options) and the small
+common layer the games are written on (:class:`GameState`, :class:`Step`, :func:`handles`).
 
-A game is a :class:`Game` subclass registered under a name. State is a frozen dataclass (a value:
+A game is a :class:`Game` subclass registered under a name (:mod:`engine.games` holds the registry;
+:func:`get_game` and :func:`all_games` are kept here for their callers). State is a frozen dataclass (a value:
 comparable, serializable with :mod:`engine.serialize`, never mutated). The controller asks
 :meth:`Game.prompt` who must act and how, applies an :class:`Action` with :meth:`Game.apply` and
 gets back the new state plus :class:`Event` values, or an :class:`~engine.errors.IllegalAction`
@@ -22,7 +24,7 @@ from enum import Enum
 from typing import Any, ClassVar
 
 from engine.cards import Card, parse_card
-from engine.decks import ItsFace
+from engine.decks import ItsFace, PhysicalCard
 from engine.errors import IllegalAction, InvalidInput
 from engine.wording import words
 
@@ -42,8 +44,8 @@ class Action:
 
     kind: str
     seat: int | None = None
-    #: cards as read (a :class:`~engine.cards.Card`, an It's 15 face, or text a game parses)
-    cards: tuple[Card | ItsFace | str, ...] = ()
+    #: cards as read: a :class:`~engine.cards.Card`, an It's 15 face, a physical card, or text a game parses
+    cards: tuple[Card | ItsFace | PhysicalCard | str, ...] = ()
     choice: str | int | None = None
 
     @property
@@ -286,7 +288,8 @@ def twin_at(table_state, dealer_states, counter: str):
 
 
 class Game:
-    """Base of the five games. Subclasses set the class attributes and implement the hooks.
+    """Base of the games. Subclasses set the class attributes, implement the hooks, and mark one
+    handler per action kind with :func:`handles` (docs/adding_a_game.md).
 
     Public API (the controller and bots use only these):
     ``new_game``, ``prompt``, ``legal_actions``, ``apply``, ``is_terminal``, ``outcome``,

@@ -41,7 +41,7 @@ from statistics import mean
 from engine.decks import ITS15_COLOURS, ITS15_VALUE_CARDS, ItsFace, its15_value_cards, parse_its_face
 from engine.errors import IllegalAction, InvalidInput
 from engine.game import (
-    DEALER, TABLE, Action, CardSlot, Event, Game, GameState, Option, Outcome, Prompt, PublicView, Step,
+    DEALER, TABLE, Action, CardSlot, Game, GameState, Option, Outcome, Prompt, PublicView, Step,
     Termination, handles, set_at, shuffled, twin_at,
 )
 from engine.wording import plural, who, won_with
@@ -340,14 +340,16 @@ class Its15(Game):
             step.update(phase=REVEAL, turn=active[0])
         else:
             for seat in active:
-                step.events.append(self._reveal_event(state, seat, state.hands[seat]))
+                self._say_total(step, seat, state.hands[seat])
             self._settle(step, showdown({seat: [c.value for c in state.hands[seat]] for seat in active},
                                         state.centre.value))
 
-    def _reveal_event(self, state, seat: int, cards) -> Event:
-        total = sum(c.value for c in cards) + state.centre.value
-        return Event("reveal", seat, cards=tuple(cards),
-                     text=f"{who(seat)}: {_faces(cards)} and the centre {state.centre.value} make {total}")
+    def _say_total(self, step: Step, seat: int, cards) -> None:
+        """A seat's number cards shown, with what they make with the centre card."""
+        centre = step.state.centre.value
+        total = sum(c.value for c in cards) + centre
+        step.say("reveal", seat, f"{who(seat)}: {_faces(cards)} and the centre {centre} make {total}",
+                 cards=tuple(cards))
 
     @handles("reveal")
     def _reveal(self, step: Step, action: Action) -> None:
@@ -367,7 +369,7 @@ class Its15(Game):
         if len(shown) < state.held[seat]:
             step.say("reveal", seat, f"{who(seat)} shows {_faces(cards)}", cards=cards)
             return
-        step.events.append(self._reveal_event(state, seat, shown))
+        self._say_total(step, seat, shown)
         waiting = [s for s in self._active(state) if len(state.shown[s]) < state.held[s]]
         if waiting:
             step.update(turn=waiting[0])
