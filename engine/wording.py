@@ -133,6 +133,16 @@ def named(text: str, names: Sequence[str]) -> str:
     return text.named(names) if isinstance(text, Words) else text
 
 
+def capitalized(text: str) -> str:
+    """``text`` with a capital first letter, still knowing its seats: "seat 2 cannot ..." → "Seat 2 cannot ..."."""
+    if not isinstance(text, Words):
+        return text[:1].upper() + text[1:]
+    marked = text.marked
+    if marked.startswith(f"{_OPEN}seat{_MID}"):
+        return Words(f"{_OPEN}Seat{marked[len(_OPEN) + 4:]}")
+    return Words(marked[:1].upper() + marked[1:])
+
+
 def compose(*parts: str) -> str:
     """Sentences and text joined into one sentence that still knows its seats:
     ``compose("it is not your turn: ", prompt.text)``."""

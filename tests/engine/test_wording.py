@@ -9,7 +9,9 @@ from hypothesis import given, settings, strategies as st
 from engine.bots import GreedyBot, RandomBot
 from engine.game import all_games
 from engine.simulate import play_at_table
-from engine.wording import Words, compose, everyone, named, who, words
+from engine.cards import parse_card
+from engine.errors import IllegalAction
+from engine.wording import Words, capitalized, compose, everyone, named, who, words
 
 GAMES = sorted(all_games(), key=lambda g: g.name)
 SEAT_NUMBER = re.compile(r"\b[Ss]eats? \d")
@@ -54,3 +56,12 @@ def test_names_replace_exactly_the_marked_seats(seats, text):
     sentence = words(text + " " + " ".join(who(s) for s in seats))
     assert named(sentence, names) == text + " " + " ".join(f"N{s}" for s in seats)
     assert str(sentence) == text + " " + " ".join(f"Seat {s + 1}" for s in seats)
+
+
+def test_a_refusal_names_its_seat_and_keeps_it_through_capitals_and_joins():
+    err = IllegalAction("you must follow hearts", seat=1, card=parse_card("KS"))
+    assert str(err) == "seat 2 cannot play KS: you must follow hearts"
+    warning = compose(capitalized(str(err)), ". Take back the KS to go on")
+    assert warning == "Seat 2 cannot play KS: you must follow hearts. Take back the KS to go on"
+    assert named(warning, ["Ann", "Bob"]) == "Bob cannot play KS: you must follow hearts. Take back the KS to go on"
+    assert capitalized("the count") == "The count" and capitalized(words(f"the {who(0, 'seat')}")) == "The seat 1"
