@@ -22,6 +22,7 @@ from engine.decks import PhysicalCard
 from engine.errors import IllegalAction
 from engine.game import Action, Event, Game, get_game
 from engine.table_events import MOVED, REMOVED, TableEvent
+from engine.wording import capitalized, compose
 from cardtable.journal import GameSetup, Journal, JournalError
 from cardtable.score_log import ScoreLog
 from cardtable.view import build_view
@@ -303,8 +304,8 @@ class Controller:
     def _misplaced(self, zone: str, prompt) -> str:
         seat = self._seat_of(zone)
         if seat is not None and prompt.seat is not None and seat != prompt.seat:
-            return f"it is not your turn: {prompt.text}"
-        return f"no card is wanted in {zone} now: {prompt.text}"
+            return compose("it is not your turn: ", prompt.text)
+        return compose(f"no card is wanted in {zone} now: ", prompt.text)
 
     def _on_button(self, name: str) -> None:
         if name == UNDO:
@@ -334,7 +335,7 @@ class Controller:
             if len(prompt.kinds) == 1:                     # e.g. "discard" face down: the engine decides
                 self.submit(Action(prompt.kinds[0], prompt.seat))
                 return
-        self.warning = f"The {name} button does nothing now: {prompt.text}"
+        self.warning = compose(f"The {name} button does nothing now: ", prompt.text)
         self.render()
 
     # -- outputs --------------------------------------------------------------------------------
@@ -345,8 +346,8 @@ class Controller:
             log.info("refused a face-down card: %s", reason)   # the reason may name it: not shown
             reason = f"{self._named(cards).capitalize()} cannot be taken now: {self.game.prompt(self.state).text}"
         if cards:
-            reason = f"{reason}. Take back {self._named(cards)} to go on"
-        self.warning = reason[0].upper() + reason[1:]
+            reason = compose(reason, f". Take back {self._named(cards)} to go on")
+        self.warning = capitalized(reason)
         self.outputs.refuse(seat)
         self.render()
 

@@ -2,7 +2,8 @@
 
 Only public information reaches it: scores, the dealer (once decided), whose turn, the prompt and
 its choices, the engine's :meth:`~engine.game.Game.public_view` (face-up cards only), the scoring
-log and the current warning. Engine sentences say "Seat 2"; the view says the players' names, and
+log and the current warning. Engine sentences say "Seat 2"; the view says them with the players'
+names (:func:`engine.wording.named`: the sentences know their seats, nothing is parsed), and
 It's 15 cards as the players know them ("brown 7", "green 4", "red 1") rather than by their codes.
 """
 
@@ -13,37 +14,14 @@ from collections.abc import Iterable
 
 from engine.decks import ITS15_COLOURS, ITS15_KIND_NAMES, ItsFace
 from engine.game import Event, Game
-from engine.wording import join_words
+from engine.wording import compose, named
 from hardware.view import SeatView, TableView
 
-_SEAT = re.compile(r"\b([Ss])eat (\d+)\b")
-_SEATS = re.compile(r"\b[Ss]eats ((?:\d+, )*\d+,? and \d+)\b")
 _ITS15_CODE = re.compile(r"\b(?:([BG])(10|[1-9])|V([12])([RBYPO])(?:-\d+)?)\b")
 
 #: Events that change a score, with the sign of the change: points scored (penalties are
 #: negative scores), a pot won, and, in It's 15, value cards bet (the scores are the cards held).
 SCORE_CHANGES = {"score": 1, "round_won": 1, "bid": -1, "match": -1, "raise": -1}
-
-
-def with_names(text: str, names: list[str]) -> str:
-    """Engine sentences say "Seat 2" (and "Seats 1, 2, and 5"); the table may have named its players.
-
-    >>> with_names("Seat 10 wins; seat 1 said go", [f"P{n}" for n in range(1, 11)])
-    'P10 wins; P1 said go'
-    >>> with_names("Seats 1 and 3 share the win", ["Ann", "Bob", "Cy"])
-    'Ann and Cy share the win'
-    """
-    def seat_list(match: re.Match) -> str:
-        numbers = [int(n) for n in re.findall(r"\d+", match.group(1))]
-        if not all(1 <= n <= len(names) for n in numbers):
-            return match.group(0)
-        return join_words([names[n - 1] for n in numbers])
-
-    def seat(match: re.Match) -> str:
-        index = int(match.group(2)) - 1
-        return names[index] if 0 <= index < len(names) else match.group(0)
-
-    return _SEAT.sub(seat, _SEATS.sub(seat_list, text))
 
 
 def its15_name(code: str) -> str:
@@ -76,7 +54,7 @@ def score_lines(events: Iterable[Event]) -> list[str]:
     for event in events:
         sign = SCORE_CHANGES.get(event.kind)
         if sign is not None and event.text:
-            lines.append(f"{sign * event.points:+d} {event.text}")
+            lines.append(compose(f"{sign * event.points:+d} ", event.text))
     return lines
 
 
@@ -86,7 +64,7 @@ def build_view(game: Game, state, names: list[str], *, score_log: tuple[str, ...
     """The view of ``state``; ``score_log`` holds the engine's sentences (see :func:`score_lines`),
     ``log_page`` the entry the buttons have paged to, ``log_fresh`` how many the last move made."""
     def words(text: str) -> str:
-        text = with_names(text, names)
+        text = named(text, names)
         return its15_words(text) if game.deck == "its15" else text
 
     prompt = game.prompt(state)

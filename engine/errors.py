@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine.wording import who, words
+
 
 class CardtableError(Exception):
     """Root of every error cardtable raises on purpose."""
@@ -30,10 +32,15 @@ class IllegalAction(CardtableError, ValueError):
         """The same refusal, worded for an action that is not a card play."""
         return IllegalAction(self.reason, seat=self.seat, card=self.card, verb=verb)
 
+    def __str__(self) -> str:
+        """The sentence, as :class:`~engine.wording.Words` when it names the seat (so that a
+        display can say it with the player's name)."""
+        return self.args[0]
+
     def _sentence(self) -> str:
         if self.seat is None:
             return self.reason
-        subject = f"seat {self.seat + 1}"
+        subject = who(self.seat, "seat")
         if self.card is not None:
-            return f"{subject} cannot {self.verb} {self.card}: {self.reason}"
-        return f"{subject}: {self.reason}"
+            return words(f"{subject} cannot {self.verb} {self.card}: {self.reason}")
+        return words(f"{subject}: {self.reason}")

@@ -1,6 +1,8 @@
-"""The protocol every game follows: actions, prompts, events, outcomes, options and the registry.
+"""The protocol every game follows (actions, prompts, events, outcomes, options) and the small
+common layer the games are written on (:class:`GameState`, :class:`Step`, :func:`handles`).
 
-A game is a :class:`Game` subclass registered under a name. State is a frozen dataclass (a value:
+A game is a :class:`Game` subclass registered under a name (:mod:`engine.games` holds the registry;
+:func:`get_game` and :func:`all_games` are kept here for their callers). State is a frozen dataclass (a value:
 comparable, serializable with :mod:`engine.serialize`, never mutated). The controller asks
 :meth:`Game.prompt` who must act and how, applies an :class:`Action` with :meth:`Game.apply` and
 gets back the new state plus :class:`Event` values, or an :class:`~engine.errors.IllegalAction`
@@ -16,11 +18,15 @@ out of a suit) and checks them when evidence arrives.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, ClassVar
 
+from engine.cards import Card, parse_card
+from engine.decks import ItsFace, PhysicalCard
 from engine.errors import IllegalAction, InvalidInput
+from engine.wording import words
 
 DEALER = "dealer"
 TABLE = "table"
@@ -38,8 +44,9 @@ class Action:
 
     kind: str
     seat: int | None = None
-    cards: tuple = ()
-    choice: Any = None
+    #: cards as read: a :class:`~engine.cards.Card`, an It's 15 face, a physical card, or text a game parses
+    cards: tuple[Card | ItsFace | PhysicalCard | str, ...] = ()
+    choice: str | int | None = None
 
     @property
     def card(self):
@@ -67,6 +74,9 @@ class Prompt:
     text: str
     choices: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        _keep_seats(self, "text")
+
 
 @dataclass(frozen=True)
 class ScoreItem:
@@ -93,7 +103,15 @@ class Event:
     cards: tuple = ()
     text: str = ""
     breakdown: tuple[ScoreItem, ...] = ()
-    detail: tuple = ()
+    #: named facts beside the text, as ``(name, value)`` pairs: ``(("reason", "play"),)``
+    detail: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        _keep_seats(self, "text")
+
+    def fact(self, name: str, default: Any = None) -> Any:
+        """The value of one ``detail`` entry (``default`` when the event has none)."""
+        return dict(self.detail).get(name, default)
 
 
 @dataclass(frozen=True)
@@ -126,6 +144,10 @@ class PublicView:
     play_cards: tuple = ()
     notes: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        _keep_seats(self, "status", "centre_label", "play_label")
+        object.__setattr__(self, "notes", tuple(map(words, self.notes)))
+
 
 class Termination(Enum):
     TARGET_REACHED = "target reached"
@@ -140,6 +162,15 @@ class Outcome:
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     text: str = ""
+
+    def __post_init__(self) -> None:
+        _keep_seats(self, "text")
+
+
+def _keep_seats(value, *fields: str) -> None:
+    """Sentences written with :func:`engine.wording.who` become :class:`~engine.wording.Words`."""
+    for name in fields:
+        object.__setattr__(value, name, words(getattr(value, name)))
 
 
 @dataclass(frozen=True)
@@ -162,8 +193,103 @@ class Option:
         return value
 
 
+@dataclass(frozen=True)
+class GameState:
+    """The fields every game's state starts with; each game's state adds its own after them.
+
+    ``outcome`` is set once the game is over (keyword-only, so that a game's own fields may
+    follow without defaults).
+    """
+
+    players: int
+    options: dict
+    mode: str
+    seed: int
+    outcome: Outcome | None = field(default=None, kw_only=True)
+
+
+@dataclass
+class Step:
+    """The work of one action: the state as it moves on and the events it makes, in order.
+
+    A handler changes :attr:`state` with :meth:`update`, reports with :meth:`say`, and ends the
+    game with :meth:`finish`; once :attr:`over`, it stops. Events flow one way: into the step.
+    """
+
+    state: Any
+    events: list[Event] = field(default_factory=list)
+
+    def update(self, **changes: Any) -> None:
+        self.state = replace(self.state, **changes)
+
+    def say(self, kind: str, seat: int | None = None, text: str = "", **facts: Any) -> None:
+        """Add an event (``facts`` are :class:`Event` fields: ``points``, ``cards``, ``breakdown``, ``detail``)."""
+        self.events.append(Event(kind, seat, text=text, **facts))
+
+    def draw(self) -> Card:
+        """Take the top card of ``state.stock`` (dealer mode: the engine's own pack)."""
+        card = self.state.stock[0]
+        self.update(stock=self.state.stock[1:])
+        return card
+
+    def add_points(self, index: int, points: int) -> None:
+        """Add ``points`` to ``state.scores[index]`` (a seat's, or a side's where partners share)."""
+        self.update(scores=add_at(self.state.scores, index, points))
+
+    def finish(self, outcome: Outcome, seat: int | None) -> None:
+        """The game is over: record ``outcome`` and say so (``seat``: the first winner)."""
+        self.update(outcome=outcome)
+        self.say("game_over", seat, outcome.text)
+
+    @property
+    def over(self) -> bool:
+        return self.state.outcome is not None
+
+
+#: a rule's answer to one action kind: it changes the step, or raises IllegalAction
+Handler = Callable[[Any, Step, "Action"], None]
+
+
+def handles(*kinds: str) -> Callable[[Handler], Handler]:
+    """Mark a game method as the handler of action ``kinds`` (see :attr:`Game.handlers`)."""
+
+    def mark(method: Handler) -> Handler:
+        method.handles = kinds
+        return method
+
+    return mark
+
+
+def set_at(values: tuple, index: int, item: Any) -> tuple:
+    """``values`` with ``values[index]`` replaced by ``item``."""
+    return values[:index] + (item,) + values[index + 1:]
+
+
+def add_at(values: tuple, index: int, amount: int) -> tuple:
+    """``values`` with ``amount`` added to ``values[index]``."""
+    return set_at(values, index, values[index] + amount)
+
+
+def one_card(action: Action) -> Card:
+    """The one card an action shows.
+
+    :raises IllegalAction: for no card or several, or text that is not a card.
+    """
+    if len(action.cards) != 1:
+        raise IllegalAction("show exactly one card", seat=action.seat)
+    return parse_card(action.cards[0])
+
+
+def twin_at(table_state, dealer_states, counter: str):
+    """The dealer-mode twin state for the same hand (deal, round) as ``table_state``: the latest of
+    ``dealer_states`` whose ``counter`` field matches, else the latest of them."""
+    wanted = getattr(table_state, counter)
+    return next((s for s in reversed(dealer_states) if getattr(s, counter) == wanted), dealer_states[-1])
+
+
 class Game:
-    """Base of the five games. Subclasses set the class attributes and implement the hooks.
+    """Base of the games. Subclasses set the class attributes, implement the hooks, and mark one
+    handler per action kind with :func:`handles` (docs/adding_a_game.md).
 
     Public API (the controller and bots use only these):
     ``new_game``, ``prompt``, ``legal_actions``, ``apply``, ``is_terminal``, ``outcome``,
@@ -179,6 +305,19 @@ class Game:
     state_type: ClassVar[type] = object
     #: action kinds made by laying cards on the table, and how (see :class:`CardSlot`)
     card_actions: ClassVar[dict[str, CardSlot]] = {}
+    #: the dispatch table: each action kind and the method (marked with :func:`handles`) applying it
+    handlers: ClassVar[dict[str, Handler]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        names: dict[str, str] = {}
+        for base in reversed(cls.__mro__):
+            for name, method in vars(base).items():
+                for kind in getattr(method, "handles", ()):
+                    if names.setdefault(kind, name) != name:
+                        raise TypeError(f"{cls.__name__}: {kind!r} is handled by {names[kind]} and {name}")
+        # an override of a marked method keeps its kinds
+        cls.handlers = {kind: getattr(cls, name) for kind, name in names.items()}
 
     # -- construction -----------------------------------------------------------------------
     def new_game(
@@ -316,7 +455,10 @@ class Game:
         raise NotImplementedError
 
     def _apply(self, state, action: Action):
-        raise NotImplementedError
+        """Run the handler of ``action.kind`` on a :class:`Step` from ``state``."""
+        step = Step(state)
+        self.handlers[action.kind](self, step, action)
+        return step.state, step.events
 
     # -- serialization ---------------------------------------------------------------------------
     def to_dict(self, state) -> dict:
@@ -349,35 +491,16 @@ def shuffled(cards, seed: int, salt: str) -> tuple:
     return tuple(order)
 
 
-# -- the registry --------------------------------------------------------------------------------
-_GAMES: dict[str, Game] = {}
-
-
-def register(game_class: type[Game]) -> type[Game]:
-    """Class decorator: make the game findable by its name and aliases."""
-    game = game_class()
-    for key in (game.name, *game.aliases):
-        _GAMES[key.lower()] = game
-    return game_class
-
-
+# -- the registry (kept here for the callers that find games through engine.game) ---------------
 def get_game(name: str) -> Game:
-    """The game called ``name`` (or one of its aliases).
+    """The game called ``name`` (or one of its aliases): see :func:`engine.games.get_game`."""
+    from engine.games import get_game as find
 
-    :raises InvalidInput: naming the games there are.
-    """
-    import engine.games.registry  # noqa: F401  (registers the games)
-
-    try:
-        return _GAMES[name.lower().replace(" ", "").replace("'", "")]
-    except KeyError:
-        raise InvalidInput(f"no game called {name!r}: choose one of {', '.join(g.name for g in all_games())}") from None
+    return find(name)
 
 
 def all_games() -> list[Game]:
-    import engine.games.registry  # noqa: F401
+    """Every registered game: see :func:`engine.games.all_games`."""
+    from engine.games import all_games as every
 
-    seen: dict[str, Game] = {}
-    for game in _GAMES.values():
-        seen.setdefault(game.name, game)
-    return list(seen.values())
+    return every()

@@ -25,20 +25,22 @@ Public and stable: :func:`trick_winner` and :func:`trump_points`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.cards import SUIT_NAMES, Card, parse_card, parse_cards
 from engine.errors import IllegalAction
-from engine.game import DEALER, Action, Event, Option, Outcome, Prompt, ScoreItem, Termination, register
+from engine.game import Action, Option, Outcome, Prompt, ScoreItem, Step, Termination, add_at, handles, set_at
 from engine.games.tricks import (
-    CUT, DEAL, GIFT, PLAY, TURN_UP, TrickGame, TrickGameState, add_at, replace_at, check_suit, power, start_tricks,
-    trick_winner,
+    CUT, DEAL, GIFT, PLAY, TURN_UP, TrickGame, TrickGameState, check_suit, power, start_tricks, trick_winner,
 )
-from engine.wording import join_words, number_words, plural
+from engine.wording import join_words, number_words, plural, who, won
 
 __all__ = ["AllFives", "AllFivesState", "trick_winner", "trump_points"]
 
-BEG, ANSWER, DISCARD = "beg", "answer", "discard"
+#: All Fives' own phases, between the deal and the play (the shared ones: ``TrickPhase``)
+Phase = StrEnum("Phase", "BEG ANSWER DISCARD", module=__name__)
+BEG, ANSWER, DISCARD = Phase
 #: Points of the trumps won in tricks (F2).
 POINTS = {1: 4, 13: 3, 12: 2, 11: 1, 10: 10, 5: 5}
 
@@ -68,7 +70,6 @@ class AllFivesState(TrickGameState):
     discards: tuple = ()                # discard_to_six: the cards known to be laid away
 
 
-@register
 class AllFives(TrickGame):
     name = "allfives"
     title = "All Fives"
@@ -86,47 +87,46 @@ class AllFives(TrickGame):
     )
 
     # -- construction -------------------------------------------------------------------------
-    def _new_game(self, players, options, mode, seed):
-        state = AllFivesState(players, options, mode, seed, scores=(0,) * players)
-        return self._cut_for_deal(state) if mode == DEALER else state
-
     def cut_key(self, card: Card) -> int:
         return power(card)
 
     def _eldest(self, state) -> int:
         return (state.dealer + 1) % state.players
 
-    def _reset_deal(self, state):
-        state = replace(state, turn_ups=(), trump="", discards=())
-        state = self._deal(state, 3, rounds=2)
-        return (state, []) if state.phase == DEAL else self._dealt(state)
+    def _reset_deal(self, step: Step) -> None:
+        step.update(turn_ups=(), trump="", discards=())
+        self._deal(step, 3, rounds=2)
 
-    def _dealt(self, state):
-        return self._turn_up(state)
+    def _dealt(self, step: Step) -> None:
+        self._turn_up(step)
 
-    def _turned(self, state, card: Card):
-        state, event = self._record_turn_up(state, card)
-        turn_ups = state.turn_ups + (card,)
-        state = replace(state, turn_ups=turn_ups)
+    def _turned(self, step: Step, card: Card) -> None:
+        self._record_turn_up(step, card)
+        turn_ups = step.state.turn_ups + (card,)
+        step.update(turn_ups=turn_ups)
         if len(turn_ups) == 1:
-            return replace(state, phase=BEG, trump=card.suit), [event]
-        if card.suit == turn_ups[0].suit:
-            state, more = self._run(state)
-            return state, [event] + more
-        state = replace(state, trump=card.suit)
-        state, more = self._begin_play(state)
-        return state, [event, Event("trump", None, cards=(card,), text=f"Trumps are {SUIT_NAMES[card.suit]}")] + more
+            step.update(phase=BEG, trump=card.suit)
+        elif card.suit == turn_ups[0].suit:
+            self._run(step)
+        else:
+            step.update(trump=card.suit)
+            step.say("trump", None, f"Trumps are {SUIT_NAMES[card.suit]}", cards=(card,))
+            self._begin_play(step)
 
-    def _run(self, state):
+    @handles("run")
+    def _run_cards(self, step: Step, action: Action) -> None:
+        step.say("run", action.seat, f"{who(action.seat)} runs the cards")
+        self._run(step)
+
+    def _run(self, step: Step) -> None:
         """Three more cards each and a new turn-up, or a redeal when the pack runs out (F6)."""
-        n = state.players
-        if state.undealt < 3 * n + 1:
-            events = [Event("redeal", state.dealer,
-                            text=f"The pack ran out before a new trump suit: seat {state.dealer + 1} shuffles and deals again")]
-            state, more = self._new_deal(state)
-            return state, events + more
-        state = self._deal(state, 3)
-        return (state, []) if state.phase == DEAL else self._turn_up(state)
+        state = step.state
+        if state.undealt < 3 * state.players + 1:
+            step.say("redeal", state.dealer,
+                     f"The pack ran out before a new trump suit: {who(state.dealer, 'seat')} shuffles and deals again")
+            self._new_deal(step)
+        else:
+            self._deal(step, 3)
 
     # -- the prompt ---------------------------------------------------------------------------
     def _hand_prompt(self, state: AllFivesState) -> Prompt | None:
@@ -137,18 +137,18 @@ class AllFives(TrickGame):
         if state.phase == BEG:
             eldest = self._eldest(state)
             suit = SUIT_NAMES[state.trump]
-            return Prompt(eldest, ("stand", "beg"), f"Seat {eldest + 1}: stand ({suit} are trumps) or beg",
+            return Prompt(eldest, ("stand", "beg"), f"{who(eldest)}: stand ({suit} are trumps) or beg",
                           ("stand", "beg"))
         if state.phase == ANSWER:
             kinds = ("run",) if self._no_gift(state) else ("take_one", "run")
             return Prompt(state.dealer, kinds,
-                          f"Seat {state.dealer + 1}: take one (seat {self._eldest(state) + 1} scores 1) or run the cards",
+                          f"{who(state.dealer)}: take one ({who(self._eldest(state), 'seat')} scores 1) or run the cards",
                           kinds)
         if state.phase == DISCARD:
             seat = self._discard_seat(state)
             extra = state.held[seat] - 6
             buttons = () if self.knows_hands(state) else ("discard",)
-            return Prompt(seat, ("discard",), f"Seat {seat + 1}: discard {plural(extra, 'card')} face down to keep six",
+            return Prompt(seat, ("discard",), f"{who(seat)}: discard {plural(extra, 'card')} face down to keep six",
                           buttons)
         return None
 
@@ -175,102 +175,96 @@ class AllFives(TrickGame):
         return self._play_actions(state)
 
     # -- decisions ----------------------------------------------------------------------------
-    def _do_stand(self, state, action):
-        events = [Event("stand", action.seat, text=f"Seat {action.seat + 1} stands: {SUIT_NAMES[state.trump]} are trumps")]
-        state, more = self._begin_play(state)
-        return state, events + more
+    @handles("stand")
+    def _stand(self, step: Step, action: Action) -> None:
+        step.say("stand", action.seat, f"{who(action.seat)} stands: {SUIT_NAMES[step.state.trump]} are trumps")
+        self._begin_play(step)
 
-    def _do_beg(self, state, action):
-        return replace(state, phase=ANSWER), [Event("beg", action.seat, text=f"Seat {action.seat + 1} begs")]
+    @handles("beg")
+    def _beg(self, step: Step, action: Action) -> None:
+        step.say("beg", action.seat, f"{who(action.seat)} begs")
+        step.update(phase=ANSWER)
 
-    def _do_take_one(self, state, action):
-        eldest = self._eldest(state)
-        if self._no_gift(state):
+    @handles("take_one")
+    def _take_one(self, step: Step, action: Action) -> None:
+        eldest = self._eldest(step.state)
+        if self._no_gift(step.state):
             raise IllegalAction(f"one point would put seat {eldest + 1} out: run the cards", seat=action.seat)
-        events = [Event("take_one", action.seat, text=f"Seat {action.seat + 1} says take one")]
-        state, more = self._score(state, eldest, (GIFT,), "gift")
-        events += more
-        others = max(s for seat, s in enumerate(state.scores) if seat != eldest)
-        if state.scores[eldest] >= state.options["target"] and state.scores[eldest] > others:   # F5, F9
-            state = replace(state, outcome=self._outcome(state, eldest))
-            return state, events + [Event("game_over", eldest, text=state.outcome.text)]
-        state, more = self._begin_play(state)
-        return state, events + more
+        step.say("take_one", action.seat, f"{who(action.seat)} says take one")
+        self._score(step, eldest, (GIFT,), "gift")
+        scores = step.state.scores
+        others = max(s for seat, s in enumerate(scores) if seat != eldest)
+        if scores[eldest] >= step.state.options["target"] and scores[eldest] > others:   # F5, F9
+            step.finish(self._outcome(step.state, eldest), eldest)
+        else:
+            self._begin_play(step)
 
-    def _do_run(self, state, action):
-        events = [Event("run", action.seat, text=f"Seat {action.seat + 1} runs the cards")]
-        state, more = self._run(state)
-        return state, events + more
-
-    def _do_discard(self, state, action):
-        seat = action.seat
+    @handles("discard")
+    def _discard(self, step: Step, action: Action) -> None:
+        state, seat = step.state, action.seat
         cards = tuple(parse_card(c) for c in action.cards)
         if len(cards) > 1 or (self.knows_hands(state) and not cards):
             raise IllegalAction("discard one card at a time, and show it to the reader", seat=seat)
         if cards:
             card = cards[0]
             if card in state.hands[seat]:
-                hands = replace_at(state.hands, seat, tuple(c for c in state.hands[seat] if c != card))
+                step.update(hands=set_at(state.hands, seat, tuple(c for c in state.hands[seat] if c != card)))
             elif self.knows_hands(state):
                 raise IllegalAction("you do not hold that card", seat=seat, card=card)
             else:
                 self._check_unseen(state, cards, action)
-                hands = state.hands
-            state = replace(state, hands=hands, discards=state.discards + cards)
-        state = replace(state, held=add_at(state.held, seat, -1))
-        events = [Event("discard", seat, text=f"Seat {seat + 1} discards a card")]
-        if self._discard_seat(state) is not None:
-            return state, events
-        state, more = self._begin_play(state)
-        return state, events + more
+            step.update(discards=state.discards + cards)
+        step.update(held=add_at(state.held, seat, -1))
+        step.say("discard", seat, f"{who(seat)} discards a card")
+        if self._discard_seat(step.state) is None:
+            self._begin_play(step)
 
-    def _begin_play(self, state):
+    def _begin_play(self, step: Step) -> None:
+        state = step.state
         if state.options["discard_to_six"] and max(state.held) > 6:
-            return replace(state, phase=DISCARD), []
-        eldest = self._eldest(state)
-        tricks = start_tricks(state.players, state.trump, eldest)
-        return replace(state, phase=PLAY, tricks=tricks), []
+            step.update(phase=DISCARD)
+        else:
+            step.update(phase=PLAY, tricks=start_tricks(state.players, state.trump, self._eldest(state)))
 
     # -- the end of the hand ------------------------------------------------------------------
-    def _end_play(self, state):
+    def _end_play(self, step: Step) -> None:
         """Score the trumps won (F2, F3), hold revokers at 60 (F10), then decide (F9)."""
-        events = [Event("hand_over", None, text=f"Hand {state.hand_no + 1} is over")]
+        state = step.state
+        step.say("hand_over", None, f"Hand {state.hand_no + 1} is over")
         for i in range(state.players):
             seat = (state.dealer + 1 + i) % state.players
             items = _trump_items(state.tricks.won[seat], state.trump)
             if items:
-                state, more = self._score(state, seat, items, "tricks")
-                events += more
+                self._score(step, seat, items, "tricks")
         target = state.options["target"]
         for seat in state.revokers:
-            if state.scores[seat] >= target:
-                item = ScoreItem("revoke", target - 1 - state.scores[seat], (), "no win on a hand with a revoke")
-                state, more = self._score(state, seat, (item,), "revoke")
-                events += more
-        top = max(state.scores)
+            if step.state.scores[seat] >= target:
+                item = ScoreItem("revoke", target - 1 - step.state.scores[seat], (), "no win on a hand with a revoke")
+                self._score(step, seat, (item,), "revoke")
+        scores = step.state.scores
+        top = max(scores)
         if top >= target:
-            leaders = [seat for seat, score in enumerate(state.scores) if score == top]
+            leaders = [seat for seat, score in enumerate(scores) if score == top]
             if len(leaders) == 1:
-                state = replace(state, outcome=self._outcome(state, leaders[0]))
-                return state, events + [Event("game_over", leaders[0], text=state.outcome.text)]
-            events.append(Event("tie", None, text=f"A tie at {top}: another hand decides"))
+                step.finish(self._outcome(step.state, leaders[0]), leaders[0])
+                return
+            step.say("tie", None, f"A tie at {top}: another hand decides")
         dealer = (state.dealer + 1) % state.players
-        events.append(Event("dealer", dealer, text=f"Seat {dealer + 1} deals"))
-        state, more = self._start_hand(state, dealer, state.hand_no + 1)
-        return state, events + more
+        step.say("dealer", dealer, f"{who(dealer)} deals")
+        self._start_hand(step, dealer, state.hand_no + 1)
 
-    def _score(self, state, seat: int, items: tuple[ScoreItem, ...], reason: str):
+    def _score(self, step: Step, seat: int, items: tuple[ScoreItem, ...], reason: str) -> None:
         points = sum(item.points for item in items)
-        state = replace(state, scores=add_at(state.scores, seat, points))
+        step.add_points(seat, points)
         said = join_words([f"{item.label} {number_words(item.points) if item.points >= 0 else item.points}"
                            for item in items])
-        text = f"Seat {seat + 1} scores {points}: {said}" if points >= 0 else f"Seat {seat + 1} loses {-points}: {said}"
-        return state, [Event("score", seat, points, text=text, breakdown=items, detail=(("reason", reason),))]
+        text = f"{who(seat)} scores {points}: {said}" if points >= 0 else f"{who(seat)} loses {-points}: {said}"
+        step.say("score", seat, text, points=points, breakdown=items, detail=(("reason", reason),))
 
     def _outcome(self, state, winner: int) -> Outcome:
-        others = ", ".join(str(s) for i, s in enumerate(state.scores) if i != winner)
-        text = f"Seat {winner + 1} wins {state.scores[winner]} to {others}"
-        return Outcome(Termination.TARGET_REACHED, (winner,), state.scores, text)
+        others = [s for i, s in enumerate(state.scores) if i != winner]
+        return Outcome(Termination.TARGET_REACHED, (winner,), state.scores,
+                       won((winner,), state.scores[winner], others))
 
     def _centre(self, state) -> tuple[str, tuple]:
         if not state.turn_ups:

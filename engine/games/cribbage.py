@@ -19,35 +19,31 @@ Public and stable: :func:`score_hand` and :func:`score_pegging` (from
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from enum import StrEnum
 from itertools import combinations
 
 from engine.cards import Card, parse_card, standard_52
 from engine.errors import IllegalAction
 from engine.game import (
-    DEALER, TABLE, Action, CardSlot, Event, Game, Option, Outcome, Prompt, PublicView, ScoreItem,
-    Termination, register, shuffled,
+    DEALER, TABLE, Action, CardSlot, Game, Option, Outcome, Prompt, PublicView, ScoreItem, Step,
+    Termination, add_at, handles, one_card, set_at, shuffled, twin_at,
 )
-from engine.games.cutting import seeded_cuts, take_cut
+from engine.games.cutting import CutForDealState, seeded_cuts, take_cut
 from engine.games.cribbage_scoring import Breakdown, score_combinations, score_hand, score_pegging, value
-from engine.wording import number_words
+from engine.wording import number_words, who, won
 
 __all__ = ["Cribbage", "CribbageState", "score_hand", "score_pegging"]
 
-CUT, DISCARD, STARTER, PLAY, SHOW = "cut", "discard", "starter", "play", "show"
+
+#: the phases of a game, each named by its value ("cut" ...)
+Phase = StrEnum("Phase", "CUT DISCARD STARTER PLAY SHOW", module=__name__)
+CUT, DISCARD, STARTER, PLAY, SHOW = Phase
 
 
 @dataclass(frozen=True)
-class CribbageState:
-    players: int
-    options: dict
-    mode: str
-    seed: int
-    scores: tuple[int, ...]
-    phase: str = CUT
-    dealer: int = 0
+class CribbageState(CutForDealState):
     hand_no: int = 0
-    cuts: tuple = ()                    # cards cut for the first deal, by seat
     hands: tuple = ()                   # dealer mode: the cards each seat still holds
     held: tuple[int, ...] = ()          # how many cards each seat still holds
     discarded: tuple[bool, ...] = ()    # who has laid away to the crib
@@ -62,7 +58,6 @@ class CribbageState:
     last_player: int | None = None
     claims: tuple = ()                  # table mode: (seat, count) of each go not yet proven
     show_step: int = 0
-    outcome: Outcome | None = None
 
 
 #: by target, the score a loser must reach to avoid a skunk and a double skunk (C10: the ACC's
@@ -88,7 +83,6 @@ def _deal_size(players: int) -> tuple[int, int]:
     return (6, 2) if players == 2 else (5, 1)
 
 
-@register
 class Cribbage(Game):
     name = "cribbage"
     title = "Cribbage"
@@ -110,52 +104,54 @@ class Cribbage(Game):
     def _new_game(self, players, options, mode, seed):
         sides = 2 if players == 4 else players
         state = CribbageState(players, options, mode, seed, scores=(0,) * sides)
-        return self._cut_for_deal(state) if mode == DEALER else state
+        if mode == TABLE:
+            return state
+        cuts, dealer = seeded_cuts(players, seed, standard_52(), _cut_key)       # C13
+        step = Step(state)
+        step.update(cuts=cuts)
+        self._start_hand(step, dealer)
+        return step.state
 
-    def _cut_for_deal(self, state: CribbageState) -> CribbageState:
-        """Dealer mode: each seat cuts from a seeded pack; the lowest card deals (C13)."""
-        cuts, dealer = seeded_cuts(state.players, state.seed, standard_52(), _cut_key)
-        return self._start_hand(replace(state, cuts=cuts), dealer)
-
-    def _start_hand(self, state: CribbageState, dealer: int, hand_no: int = 0) -> CribbageState:
+    def _start_hand(self, step: Step, dealer: int, hand_no: int = 0) -> None:
+        state = step.state
         n = state.players
         size, _ = _deal_size(n)
-        common = dict(
-            phase=DISCARD, dealer=dealer, hand_no=hand_no, held=(size,) * n,
+        step.update(
+            phase=DISCARD, dealer=dealer, hand_no=hand_no, held=(size,) * n, turn=_next(state, dealer),
             discarded=(False,) * n, starter=None, count=0, pile=(),
             played=((),) * n, passed=(False,) * n, last_player=None, claims=(), show_step=0,
+            hands=(), stock=(), crib=(),
         )
-        if state.mode == TABLE:
-            return replace(state, hands=(), stock=(), crib=(), turn=_next(state, dealer), **common)
-        pack = shuffled(standard_52(), state.seed, f"hand{hand_no}")
-        hands = tuple(tuple(sorted(pack[i * size:(i + 1) * size])) for i in range(n))
-        rest = pack[n * size:]
-        crib, stock = ((rest[0],), rest[1:]) if n == 3 else ((), rest)
-        return replace(state, hands=hands, stock=stock, turn=_next(state, dealer), **common, crib=crib)
+        if state.mode == DEALER:
+            pack = shuffled(standard_52(), state.seed, f"hand{hand_no}")
+            hands = tuple(tuple(sorted(pack[i * size:(i + 1) * size])) for i in range(n))
+            rest = pack[n * size:]
+            crib, stock = ((rest[0],), rest[1:]) if n == 3 else ((), rest)
+            step.update(hands=hands, stock=stock, crib=crib)
 
     # -- the prompt ---------------------------------------------------------------------------
     def _prompt(self, state: CribbageState) -> Prompt:
         if state.phase == CUT:
             seat = len(state.cuts)
-            return Prompt(seat, ("cut",), f"Seat {seat + 1}: cut the pack and show a card; lowest deals")
+            return Prompt(seat, ("cut",), f"{who(seat)}: cut the pack and show a card; lowest deals")
         if state.phase == DISCARD:
             seat = self._discard_seat(state)
             k = _deal_size(state.players)[1]
             cards = "a card" if k == 1 else f"{number_words(k)} cards"
-            return Prompt(seat, ("discard",), f"Seat {seat + 1}: lay {cards} away to seat {state.dealer + 1}'s crib")
+            return Prompt(seat, ("discard",), f"{who(seat)}: lay {cards} away to {who(state.dealer, 'seat')}'s crib")
         if state.phase == STARTER:
             return Prompt(None, ("starter",), "Cut and turn up the starter")
         if state.phase == PLAY:
             seat = state.turn
             if not _go_possible(state):                 # "go" is refused with its reason, not offered
-                return Prompt(seat, ("play", "go"), f"Seat {seat + 1} to play (count {state.count})")
-            return Prompt(seat, ("play", "go"), f"Seat {seat + 1} to play (count {state.count}), or say go",
+                return Prompt(seat, ("play", "go"), f"{who(seat)} to play (count {state.count})")
+            return Prompt(seat, ("play", "go"), f"{who(seat)} to play (count {state.count}), or say go",
                           ("go",))
         owner, is_crib = self._show_owner(state)
         if is_crib and not state.crib:
-            return Prompt(owner, ("crib",), f"Seat {owner + 1}: lay the crib out face up")
+            return Prompt(owner, ("crib",), f"{who(owner)}: lay the crib out face up")
         whose = "crib" if is_crib else "hand"
-        return Prompt(owner, ("claim",), f"Seat {owner + 1}: claim your {whose}", ("claim",))
+        return Prompt(owner, ("claim",), f"{who(owner)}: claim your {whose}", ("claim",))
 
     def _discard_seat(self, state: CribbageState) -> int:
         seat = _next(state, state.dealer)
@@ -191,18 +187,16 @@ class Cribbage(Game):
         return []
 
     # -- applying -----------------------------------------------------------------------------
-    def _apply(self, state: CribbageState, action: Action):
-        handler = getattr(self, f"_do_{action.kind}")
-        return handler(state, action)
+    @handles("cut")
+    def _cut(self, step: Step, action: Action) -> None:
+        dealer = take_cut(step, action, _cut_key)
+        if dealer is not None:
+            self._start_hand(step, dealer)
 
-    def _do_cut(self, state, action):
-        state, events, dealer = take_cut(state, action, _cut_key)
-        return (state, events) if dealer is None else (self._start_hand(state, dealer), events)
-
-    def _do_discard(self, state, action):
-        seat = action.seat
+    @handles("discard")
+    def _discard(self, step: Step, action: Action) -> None:
+        state, seat = step.state, action.seat
         k = _deal_size(state.players)[1]
-        hands, crib = state.hands, state.crib
         if state.mode == DEALER or action.cards:
             cards = tuple(parse_card(c) for c in action.cards)
             if len(cards) != k or len(set(cards)) != k:
@@ -211,36 +205,31 @@ class Cribbage(Game):
                 missing = [c for c in cards if c not in state.hands[seat]]
                 if missing:
                     raise IllegalAction(f"you do not hold {missing[0]}", seat=seat, card=missing[0])
-                hands = _with(state.hands, seat, tuple(c for c in state.hands[seat] if c not in cards))
-                crib = crib + cards
-        held = _with(state.held, seat, state.held[seat] - k)
-        discarded = _with(state.discarded, seat, True)
-        state = replace(state, hands=hands, crib=crib, held=held, discarded=discarded)
-        events = [Event("discard", seat, text=f"Seat {seat + 1} lays away to the crib")]
-        if all(discarded):
-            state = replace(state, phase=STARTER)
+                step.update(hands=set_at(state.hands, seat, tuple(c for c in state.hands[seat] if c not in cards)),
+                            crib=state.crib + cards)
+        step.update(held=add_at(state.held, seat, -k), discarded=set_at(state.discarded, seat, True))
+        step.say("discard", seat, f"{who(seat)} lays away to the crib")
+        if all(step.state.discarded):
+            step.update(phase=STARTER)
             if state.mode == DEALER:
-                starter, stock = state.stock[0], state.stock[1:]
-                state, more = self._turn_starter(replace(state, stock=stock), starter)
-                events += more
-        return state, events
+                self._turn_starter(step, step.draw())
 
-    def _do_starter(self, state, action):
-        card = self._one_card(action)
-        self._check_unseen(state, card, action)
-        return self._turn_starter(state, card)
+    @handles("starter")
+    def _starter(self, step: Step, action: Action) -> None:
+        card = one_card(action)
+        self._check_unseen(step.state, card, action)
+        self._turn_starter(step, card)
 
-    def _turn_starter(self, state, card):
-        state = replace(state, starter=card, phase=PLAY, turn=_next(state, state.dealer))
-        events = [Event("starter", None, cards=(card,), text=f"The starter is the {card.name}")]
+    def _turn_starter(self, step: Step, card: Card) -> None:
+        step.update(starter=card, phase=PLAY, turn=_next(step.state, step.state.dealer))
+        step.say("starter", None, f"The starter is the {card.name}", cards=(card,))
         if card.rank == 11:
             item = ScoreItem("heels", 2, (card,), "two for his heels")
-            state, more = self._peg(state, state.dealer, Breakdown((item,)), "heels")
-            events += more
-        return state, events
+            self._peg(step, step.state.dealer, Breakdown((item,)), "heels")
 
-    def _do_play(self, state, action):
-        seat, card = action.seat, self._one_card(action)
+    @handles("play")
+    def _play(self, step: Step, action: Action) -> None:
+        state, seat, card = step.state, action.seat, one_card(action)
         if state.mode == DEALER and card not in state.hands[seat]:
             raise IllegalAction("you do not hold that card", seat=seat, card=card)
         if state.mode == TABLE:
@@ -249,78 +238,77 @@ class Cribbage(Game):
                 raise IllegalAction("you have played all your cards this hand", seat=seat, card=card)
         if state.count + value(card) > 31:
             raise IllegalAction(f"it would take the count past 31 (the count is {state.count})", seat=seat, card=card)
-        events = []
         if state.mode == TABLE:
-            state, events = self._check_claims(state, seat, card)
-        hands = _with(state.hands, seat, tuple(c for c in state.hands[seat] if c != card)) if state.hands else ()
-        state = replace(
-            state, hands=hands, held=_with(state.held, seat, state.held[seat] - 1),
-            count=state.count + value(card), pile=state.pile + (card,),
-            played=_with(state.played, seat, state.played[seat] + (card,)), last_player=seat,
+            self._check_claims(step, seat, card)
+        state = step.state
+        hands = set_at(state.hands, seat, tuple(c for c in state.hands[seat] if c != card)) if state.hands else ()
+        step.update(
+            hands=hands, held=add_at(state.held, seat, -1), count=state.count + value(card),
+            pile=state.pile + (card,), played=set_at(state.played, seat, state.played[seat] + (card,)),
+            last_player=seat,
         )
-        events.append(Event("play", seat, cards=(card,), text=f"Seat {seat + 1} plays {card}: {state.count}"))
-        breakdown = score_pegging(state.pile)
+        step.say("play", seat, f"{who(seat)} plays {card}: {step.state.count}", cards=(card,))
+        breakdown = score_pegging(step.state.pile)
         if breakdown.items:
-            state, more = self._peg(state, seat, breakdown, "play")
-            events += more
-        if state.outcome:
-            return state, events
-        return self._after_turn(state, seat, events)
+            self._peg(step, seat, breakdown, "play")
+        if not step.over:
+            self._after_turn(step, seat)
 
-    def _do_go(self, state, action):
-        seat = action.seat
+    @handles("go")
+    def _go(self, step: Step, action: Action) -> None:
+        state, seat = step.state, action.seat
         if state.mode == DEALER and any(state.count + value(c) <= 31 for c in state.hands[seat]):
             raise IllegalAction("you can still play a card without passing 31", seat=seat)
         if not _go_possible(state):
             raise IllegalAction(f"every card fits under 31 at a count of {state.count}: play a card", seat=seat)
         claims = state.claims + ((seat, state.count),) if state.mode == TABLE else state.claims
-        state = replace(state, passed=_with(state.passed, seat, True), claims=claims)
-        events = [Event("go", seat, text=f"Seat {seat + 1} says go")]
-        return self._after_turn(state, seat, events)
+        step.update(passed=set_at(state.passed, seat, True), claims=claims)
+        step.say("go", seat, f"{who(seat)} says go")
+        self._after_turn(step, seat)
 
-    def _after_turn(self, state, seat, events):
+    def _after_turn(self, step: Step, seat: int) -> None:
         """Find who plays next; end the count (go, 31, last card) or the play when nobody can."""
+        state = step.state
         if state.count < 31:
             nxt = _next(state, seat)
             for _ in range(state.players):
                 if state.held[nxt] and not state.passed[nxt]:
-                    return replace(state, turn=nxt), events
+                    step.update(turn=nxt)
+                    return
                 nxt = _next(state, nxt)
         last = state.last_player
         if state.count < 31 and last is not None and state.pile:    # a go point needs a card in this count
             label = "one for last card" if not any(state.held) else "one for the go"
             item = ScoreItem("last card" if not any(state.held) else "go", 1, (), label)
-            state, more = self._peg(state, last, Breakdown((item,)), "play")
-            events += more
-            if state.outcome:
-                return state, events
-        state = replace(state, count=0, pile=(), passed=(False,) * state.players)
+            self._peg(step, last, Breakdown((item,)), "play")
+            if step.over:
+                return
+        step.update(count=0, pile=(), passed=(False,) * state.players)
         if not any(state.held):
-            return self._show(replace(state, phase=SHOW, show_step=0), events)
+            step.update(phase=SHOW, show_step=0)
+            self._show(step)
+            return
         leader = _next(state, last if last is not None else seat)
         while not state.held[leader]:
             leader = _next(state, leader)
-        events.append(Event("reset", None, text=f"The count starts again; seat {leader + 1} leads"))
-        return replace(state, turn=leader), events
+        step.say("reset", None, f"The count starts again; {who(leader, 'seat')} leads")
+        step.update(turn=leader)
 
-    def _check_claims(self, state, seat, card):
+    def _check_claims(self, step: Step, seat: int, card: Card) -> None:
         """Table mode: a card that fitted under 31 when its player said go proves a false go."""
-        events, kept = [], []
-        for claim_seat, claim_count in state.claims:
+        kept = []
+        for claim_seat, claim_count in step.state.claims:
             if claim_seat == seat and claim_count + value(card) <= 31:
-                events.append(Event(
-                    "false_go", seat, cards=(card,), detail=(("count", claim_count),),
-                    text=f"False go: seat {seat + 1} said go at {claim_count} but held the {card.name}",
-                ))
-                penalty = state.options["false_go_penalty"]
+                step.say("false_go", seat, f"False go: {who(seat, 'seat')} said go at {claim_count} but held the {card.name}",
+                         cards=(card,), detail=(("count", claim_count),))
+                penalty = step.state.options["false_go_penalty"]
                 if penalty:
-                    other = (seat + 1) % state.players
+                    other = (seat + 1) % step.state.players
                     item = ScoreItem("penalty", penalty, (card,), "a false go")
-                    state, more = self._peg(state, other, Breakdown((item,)), "penalty")
-                    events += more
+                    self._peg(step, other, Breakdown((item,)), "penalty")
             else:
                 kept.append((claim_seat, claim_count))
-        return replace(state, claims=tuple(kept)), events
+        step.update(claims=tuple(kept))
 
     # -- the show -----------------------------------------------------------------------------
     def _show_cards(self, state) -> tuple[tuple, bool]:
@@ -331,98 +319,90 @@ class Cribbage(Game):
         cards, is_crib = self._show_cards(state)
         return score_hand(cards, state.starter, crib=is_crib)
 
-    def _show(self, state, events):
+    def _show(self, step: Step) -> None:
         """Count hands in order until a claim or the crib's cards are needed, or the hand ends."""
-        while not state.outcome:
+        while not step.over:
+            state = step.state
             if state.show_step > state.players:
-                return self._next_hand(state, events)
-            owner, is_crib = self._show_owner(state)
+                self._next_hand(step)
+                return
+            _, is_crib = self._show_owner(state)
             if is_crib and not state.crib or state.options["muggins"]:
-                return state, events
-            state, more = self._count_show(state, self._show_breakdown(state).total)
-            events += more
-        return state, events
+                return
+            self._count_show(step, self._show_breakdown(state).total)
 
-    def _count_show(self, state, claimed: int):
+    def _count_show(self, step: Step, claimed: int) -> None:
+        state = step.state
         owner, is_crib = self._show_owner(state)
         breakdown = self._show_breakdown(state)
         whose = "crib" if is_crib else "hand"
         cards, _ = self._show_cards(state)
-        events = [Event("show", owner, cards=cards, text=f"Seat {owner + 1}'s {whose}: {' '.join(map(str, cards))}")]
+        step.say("show", owner, f"{who(owner)}'s {whose}: {' '.join(map(str, cards))}", cards=cards)
         if claimed < breakdown.total:
-            kept = _claimed_part(breakdown, claimed)
-            state, more = self._peg(state, owner, kept, whose)
-            events += more
+            self._peg(step, owner, _claimed_part(breakdown, claimed), whose)
             thief = (owner + 1) % state.players
             overlooked = ScoreItem("muggins", breakdown.total - claimed, cards, "muggins")
-            if not state.outcome:
-                state, more = self._peg(state, thief, Breakdown((overlooked,)), "muggins")
-                events += more
+            if not step.over:
+                self._peg(step, thief, Breakdown((overlooked,)), "muggins")
         else:
-            state, more = self._peg(state, owner, breakdown, whose)
-            events += more
-        return replace(state, show_step=state.show_step + 1), events
+            self._peg(step, owner, breakdown, whose)
+        step.update(show_step=state.show_step + 1)
 
-    def _do_claim(self, state, action):
-        actual = self._show_breakdown(state).total
+    @handles("claim")
+    def _claim(self, step: Step, action: Action) -> None:
+        actual = self._show_breakdown(step.state).total
         claimed = action.choice
         if not isinstance(claimed, int) or claimed < 0:
             raise IllegalAction("claim a number of points", seat=action.seat)
         if claimed > actual:
             raise IllegalAction(f"that counts less than {claimed}; count again", seat=action.seat)
-        state, events = self._count_show(state, claimed)
-        return self._show(state, events)
+        self._count_show(step, claimed)
+        self._show(step)
 
-    def _do_crib(self, state, action):
+    @handles("crib")
+    def _crib(self, step: Step, action: Action) -> None:
         cards = tuple(parse_card(c) for c in action.cards)
         if len(cards) != 4 or len(set(cards)) != 4:
             raise IllegalAction("the crib has four cards: lay all four out face up", seat=action.seat)
         for card in cards:
-            self._check_unseen(state, card, action)
-        return self._show(replace(state, crib=cards), [])
+            self._check_unseen(step.state, card, action)
+        step.update(crib=cards)
+        self._show(step)
 
-    def _next_hand(self, state, events):
-        events.append(Event("hand_over", None, text=f"Hand {state.hand_no + 1} is over"))
+    def _next_hand(self, step: Step) -> None:
+        state = step.state
+        step.say("hand_over", None, f"Hand {state.hand_no + 1} is over")
         dealer = _next(state, state.dealer)
-        events.append(Event("dealer", dealer, text=f"Seat {dealer + 1} deals"))
-        return self._start_hand(state, dealer, state.hand_no + 1), events
+        step.say("dealer", dealer, f"{who(dealer)} deals")
+        self._start_hand(step, dealer, state.hand_no + 1)
 
     # -- scoring ------------------------------------------------------------------------------
-    def _peg(self, state, seat: int, breakdown: Breakdown, reason: str):
-        side = _side(state, seat)
-        scores = _with(state.scores, side, state.scores[side] + breakdown.total)
-        state = replace(state, scores=scores)
-        text = f"Seat {seat + 1}: {breakdown.say()}"
-        events = [Event("score", seat, breakdown.total, text=text, breakdown=breakdown.items, detail=(("reason", reason),))]
-        target = state.options["target"]
-        if scores[side] >= target:
-            state = replace(state, outcome=self._outcome(state, side, target))
-            events.append(Event("game_over", seat, text=state.outcome.text))
-        return state, events
+    def _peg(self, step: Step, seat: int, breakdown: Breakdown, reason: str) -> None:
+        side = _side(step.state, seat)
+        step.add_points(side, breakdown.total)
+        step.say("score", seat, f"{who(seat)}: {breakdown.say()}", points=breakdown.total,
+                 breakdown=breakdown.items, detail=(("reason", reason),))
+        target = step.state.options["target"]
+        if step.state.scores[side] >= target:
+            step.finish(self._outcome(step.state, side, target), seat)
 
     def _outcome(self, state, side: int, target: int) -> Outcome:
         loser_best = max(s for i, s in enumerate(state.scores) if i != side)
         skunk_line, double_line = SKUNK_LINES[target]
         if double_line is not None and loser_best < double_line:
-            margin = ": a double skunk"
+            margin = "a double skunk"
         elif loser_best < skunk_line:
-            margin = ": a skunk"
+            margin = "a skunk"
         else:
             margin = ""
         winners = tuple(seat for seat in range(state.players) if _side(state, seat) == side)
-        names = " and ".join(f"Seat {s + 1}" for s in winners)
-        text = f"{names} win{'s' * (len(winners) == 1)} {state.scores[side]} to {loser_best}{margin}"
+        text = won(winners, state.scores[side], (loser_best,), margin)
         return Outcome(Termination.TARGET_REACHED, winners, state.scores, text)
 
     def scores(self, state) -> tuple[int, ...]:
         return tuple(state.scores[_side(state, seat)] for seat in range(state.players))
 
     # -- helpers ------------------------------------------------------------------------------
-    def _one_card(self, action: Action) -> Card:
-        if len(action.cards) != 1:
-            raise IllegalAction("show exactly one card", seat=action.seat)
-        return parse_card(action.cards[0])
-
     def _check_unseen(self, state, card: Card, action: Action) -> None:
         """Table mode: a card the engine has already seen this hand cannot appear again."""
         seen = {c for cards in state.played for c in cards} | set(state.crib)
@@ -443,7 +423,7 @@ class Cribbage(Game):
         if state.phase == SHOW and not state.outcome:
             cards, is_crib = self._show_cards(state)
             owner, _ = self._show_owner(state)
-            label = f"Seat {owner + 1}'s {'crib' if is_crib else 'hand'}"
+            label = f"{who(owner)}'s {'crib' if is_crib else 'hand'}"
             return PublicView(status, *centre, label, cards, notes)
         return PublicView(status, *centre, notes=notes)
 
@@ -457,7 +437,7 @@ class Cribbage(Game):
 
     def observe(self, table_state, dealer_states) -> Action | None:
         kinds = self.prompt(table_state).kinds
-        twin = next((s for s in reversed(dealer_states) if s.hand_no == table_state.hand_no), dealer_states[-1])
+        twin = twin_at(table_state, dealer_states, "hand_no")
         if "cut" in kinds:
             seat = len(table_state.cuts)
             return Action("cut", seat, (twin.cuts[seat],))
@@ -471,10 +451,6 @@ class Cribbage(Game):
 def _cut_key(card: Card) -> int:
     """The lowest card deals, ace low."""
     return -card.rank
-
-
-def _with(values: tuple, index: int, item) -> tuple:
-    return values[:index] + (item,) + values[index + 1:]
 
 
 def _claimed_part(breakdown: Breakdown, claimed: int) -> Breakdown:

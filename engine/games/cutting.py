@@ -9,11 +9,22 @@ card comes in as a "cut" action (:func:`take_cut`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass
 
-from engine.cards import parse_card
 from engine.errors import IllegalAction
-from engine.game import Action, Event, shuffled
+from engine.game import Action, GameState, Step, one_card, shuffled
+from engine.wording import who
+
+
+@dataclass(frozen=True)
+class CutForDealState(GameState):
+    """The fields of a game that cuts for the first deal and keeps a score per seat (or side);
+    each game's state adds its own after them."""
+
+    scores: tuple[int, ...]
+    phase: str = "cut"
+    dealer: int = 0
+    cuts: tuple = ()                    # cards cut for the first deal, by seat
 
 
 def cut_winner(cuts, key: Callable) -> int | None:
@@ -34,24 +45,24 @@ def seeded_cuts(players: int, seed: int, pack, key: Callable) -> tuple[tuple, in
         attempt += 1
 
 
-def take_cut(state, action: Action, key: Callable, *, verb: str = "cut", done: str = "cut"):
-    """One seat's cut at a table: ``(state, events, dealer)``, ``dealer`` being ``None`` until
-    every seat has cut and one card alone decides (a tie clears the cuts for a new round).
+def take_cut(step: Step, action: Action, key: Callable, *, verb: str = "cut", done: str = "cut") -> int | None:
+    """One seat's cut at a table; returns the dealer once every seat has cut and one card alone
+    decides, else ``None`` (a tie clears the cuts for a new round).
 
     :raises IllegalAction: for anything but one card, or a card already cut.
     """
-    if len(action.cards) != 1:
-        raise IllegalAction("show exactly one card", seat=action.seat)
-    card = parse_card(action.cards[0])
-    if card in state.cuts:
+    card = one_card(action)
+    if card in step.state.cuts:
         raise IllegalAction(f"the {card.name} was already {done}; {verb} again", seat=action.seat, card=card)
-    cuts = state.cuts + (card,)
-    events = [Event("cut", action.seat, cards=(card,), text=f"Seat {action.seat + 1} {verb}s the {card.name}")]
-    if len(cuts) < state.players:
-        return replace(state, cuts=cuts), events, None
+    cuts = step.state.cuts + (card,)
+    step.update(cuts=cuts)
+    step.say("cut", action.seat, f"{who(action.seat)} {verb}s the {card.name}", cards=(card,))
+    if len(cuts) < step.state.players:
+        return None
     dealer = cut_winner(cuts, key)
     if dealer is None:
-        events.append(Event("cut", text=f"A tie decides nothing: everyone {verb}s again"))
-        return replace(state, cuts=()), events, None
-    events.append(Event("dealer", dealer, text=f"Seat {dealer + 1} deals"))
-    return replace(state, cuts=cuts), events, dealer
+        step.say("cut", None, f"A tie decides nothing: everyone {verb}s again")
+        step.update(cuts=())
+        return None
+    step.say("dealer", dealer, f"{who(dealer)} deals")
+    return dealer

@@ -30,19 +30,22 @@ Public and stable: :func:`card_points` and :func:`legal_gives`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from itertools import combinations
 
 from engine.cards import SUIT_NAMES, Card, parse_card, parse_cards
 from engine.errors import IllegalAction
-from engine.game import DEALER, Action, CardSlot, Event, Outcome, Prompt, ScoreItem, Termination, register
-from engine.games.tricks import (
-    CUT, DEAL, GIFT, PLAY, TURN_UP, TrickGame, TrickGameState, add_at, check_play, power, replace_at, start_tricks,
+from engine.game import (
+    Action, CardSlot, Outcome, Prompt, ScoreItem, Step, Termination, add_at, handles, one_card, set_at,
 )
-from engine.wording import number_words, plural
+from engine.games.tricks import CUT, DEAL, GIFT, PLAY, TURN_UP, TrickGame, TrickGameState, check_play, power, start_tricks
+from engine.wording import number_words, plural, who, won
 
 __all__ = ["Fifteen", "FifteenState", "card_points", "legal_gives"]
 
-DISCARD, CHOOSE, ANSWER, CRIB = "discard", "choose", "answer", "crib"
+#: Fifteen's own phases, between the deal and the play (the shared ones: ``TrickPhase``)
+Phase = StrEnum("Phase", "DISCARD CHOOSE ANSWER CRIB", module=__name__)
+DISCARD, CHOOSE, ANSWER, CRIB = Phase
 TARGET = 15
 
 
@@ -81,7 +84,6 @@ class FifteenState(TrickGameState):
     choice: str = ""                    # the non-dealer's answer to the up-card
 
 
-@register
 class Fifteen(TrickGame):
     name = "fifteen"
     title = "Fifteen"
@@ -98,10 +100,6 @@ class Fifteen(TrickGame):
     options = (TrickGame.penalty_option, TrickGame.reader_option)
 
     # -- construction -------------------------------------------------------------------------
-    def _new_game(self, players, options, mode, seed):
-        state = FifteenState(players, options, mode, seed, scores=(0,) * players)
-        return self._cut_for_deal(state) if mode == DEALER else state
-
     def cut_key(self, card: Card) -> int:
         return -card.rank
 
@@ -109,26 +107,26 @@ class Fifteen(TrickGame):
         """The non-dealer."""
         return 1 - state.dealer
 
-    def _reset_deal(self, state):
-        state = replace(state, discarded=(False, False), crib=(), crib_size=0, upcard=None, choice="")
-        state = self._deal(state, 7)
-        return (state, []) if state.phase == DEAL else self._dealt(state)
+    def _reset_deal(self, step: Step) -> None:
+        step.update(discarded=(False, False), crib=(), crib_size=0, upcard=None, choice="")
+        self._deal(step, 7)
 
-    def _dealt(self, state):
-        return replace(state, phase=DISCARD), []
+    def _dealt(self, step: Step) -> None:
+        step.update(phase=DISCARD)
 
-    def _turned(self, state, card: Card):
-        state, event = self._record_turn_up(state, card)
-        state = replace(state, upcard=card)
-        if state.choice == "switch":
-            return self._begin_play(state, state.dealer), [event]
-        return replace(state, phase=CHOOSE), [event]
+    def _turned(self, step: Step, card: Card) -> None:
+        self._record_turn_up(step, card)
+        step.update(upcard=card)
+        if step.state.choice == "switch":
+            self._begin_play(step, step.state.dealer)
+        else:
+            step.update(phase=CHOOSE)
 
     # -- the prompt ---------------------------------------------------------------------------
     def _hand_prompt(self, state: FifteenState) -> Prompt | None:
         if state.phase == DISCARD:
             seat = self._discard_seat(state)
-            return Prompt(seat, ("discard",), f"Seat {seat + 1}: lay two cards away to seat {state.dealer + 1}'s crib")
+            return Prompt(seat, ("discard",), f"{who(seat)}: lay two cards away to {who(state.dealer, 'seat')}'s crib")
         if state.phase == TURN_UP:
             if state.choice == "switch":
                 return Prompt(None, ("turn_up",), "Turn up the next card of the stock as the new up-card")
@@ -136,16 +134,16 @@ class Fifteen(TrickGame):
         pone, dealer = self._pone(state), state.dealer
         if state.phase == CHOOSE:
             return Prompt(pone, ("accept", "beg", "switch"),
-                          f"Seat {pone + 1}: accept the {state.upcard.name}, beg, or switch hands with the crib",
+                          f"{who(pone)}: accept the {state.upcard.name}, beg, or switch hands with the crib",
                           ("accept", "beg", "switch"))
         if state.phase == ANSWER:
             kinds = ("take_one", "give") if self._may_give(state) else ("take_one",)
-            text = (f"Seat {dealer + 1}: take one, or give: lay a card of another suit and rank than the "
+            text = (f"{who(dealer)}: take one, or give: lay a card of another suit and rank than the "
                     f"{state.upcard.name} face up" if len(kinds) == 2 else
-                    f"Seat {dealer + 1}: no card differs from the {state.upcard.name}: take one")
+                    f"{who(dealer)}: no card differs from the {state.upcard.name}: take one")
             return Prompt(dealer, kinds, text, kinds)
         if state.phase == CRIB:
-            return Prompt(dealer, ("crib",), f"Seat {dealer + 1}: lay the crib out face up to count it")
+            return Prompt(dealer, ("crib",), f"{who(dealer)}: lay the crib out face up to count it")
         return None
 
     def _discard_seat(self, state) -> int:
@@ -174,63 +172,64 @@ class Fifteen(TrickGame):
         return self._play_actions(state)
 
     # -- laying away, and the non-dealer's choice -------------------------------------------
-    def _do_discard(self, state, action):
-        seat = action.seat
+    @handles("discard")
+    def _discard(self, step: Step, action: Action) -> None:
+        state, seat = step.state, action.seat
         cards = tuple(parse_card(c) for c in action.cards)
         if len(cards) != 2 and (cards or self.knows_hands(state)):
             raise IllegalAction("lay exactly two cards away (show them to the reader)", seat=seat)
-        hands, crib = state.hands, state.crib
+        hands = state.hands
         if cards:
             if self.knows_hands(state):
                 missing = [c for c in cards if c not in state.hands[seat]]
                 if missing:
                     raise IllegalAction("you do not hold that card", seat=seat, card=missing[0])
-                hands = replace_at(hands, seat, tuple(c for c in hands[seat] if c not in cards))
+                hands = set_at(hands, seat, tuple(c for c in hands[seat] if c not in cards))
             else:
                 self._check_unseen(state, cards, action)
-            crib = crib + cards
-        state = replace(
-            state, hands=hands, crib=crib, crib_size=state.crib_size + 2, held=add_at(state.held, seat, -2),
-            discarded=replace_at(state.discarded, seat, True),
+        step.update(
+            hands=hands, crib=state.crib + cards, crib_size=state.crib_size + 2, held=add_at(state.held, seat, -2),
+            discarded=set_at(state.discarded, seat, True),
         )
-        events = [Event("discard", seat, text=f"Seat {seat + 1} lays two cards away")]
-        if not all(state.discarded):
-            return state, events
-        state, more = self._turn_up(state)
-        return state, events + more
+        step.say("discard", seat, f"{who(seat)} lays two cards away")
+        if all(step.state.discarded):
+            self._turn_up(step)
 
-    def _do_accept(self, state, action):
-        events = [Event("accept", action.seat, text=f"Seat {action.seat + 1} accepts the {state.upcard.name}")]
-        return self._begin_play(replace(state, choice="accept"), action.seat), events
+    @handles("accept")
+    def _accept(self, step: Step, action: Action) -> None:
+        step.say("accept", action.seat, f"{who(action.seat)} accepts the {step.state.upcard.name}")
+        step.update(choice="accept")
+        self._begin_play(step, action.seat)
 
-    def _do_beg(self, state, action):
-        events = [Event("beg", action.seat, text=f"Seat {action.seat + 1} begs")]
-        return replace(state, phase=ANSWER, choice="beg"), events
+    @handles("beg")
+    def _beg(self, step: Step, action: Action) -> None:
+        step.say("beg", action.seat, f"{who(action.seat)} begs")
+        step.update(phase=ANSWER, choice="beg")
 
-    def _do_switch(self, state, action):
+    @handles("switch")
+    def _switch(self, step: Step, action: Action) -> None:
         """The crib and the up-card become the hand, the old hand a five-card crib (N6)."""
-        pone = action.seat
-        state = replace(
-            state, hands=replace_at(state.hands, pone, state.crib + (state.upcard,)),
-            held=replace_at(state.held, pone, state.crib_size + 1), crib=state.hands[pone],
+        state, pone = step.state, action.seat
+        step.update(
+            hands=set_at(state.hands, pone, state.crib + (state.upcard,)),
+            held=set_at(state.held, pone, state.crib_size + 1), crib=state.hands[pone],
             crib_size=state.held[pone], upcard=None, choice="switch",
         )
-        events = [Event("switch", pone, text=f"Seat {pone + 1} switches: the crib and the up-card are the new hand")]
-        state, more = self._turn_up(state)
-        return state, events + more
+        step.say("switch", pone, f"{who(pone)} switches: the crib and the up-card are the new hand")
+        self._turn_up(step)
 
-    def _do_take_one(self, state, action):
-        pone = self._pone(state)
-        events = [Event("take_one", action.seat, text=f"Seat {action.seat + 1} says take one")]
-        state, more = self._score(state, pone, (GIFT,), "gift")
-        events += more
-        if state.outcome:
-            return state, events
-        return self._begin_play(state, state.dealer), events
+    @handles("take_one")
+    def _take_one(self, step: Step, action: Action) -> None:
+        step.say("take_one", action.seat, f"{who(action.seat)} says take one")
+        self._score(step, self._pone(step.state), (GIFT,), "gift")
+        if not step.over:
+            self._begin_play(step, step.state.dealer)
 
-    def _do_give(self, state, action):
+    @handles("give")
+    def _give(self, step: Step, action: Action) -> None:
         """The dealer's card becomes the up-card; the old up-card goes into his hand (N3)."""
-        dealer, card, old = state.dealer, self._one_card(action), state.upcard
+        state = step.state
+        dealer, card, old = state.dealer, one_card(action), state.upcard
         if not legal_gives((card,), old):
             raise IllegalAction(f"the new up-card must differ from the {old.name} in suit and in rank",
                                 seat=dealer, card=card)
@@ -238,35 +237,34 @@ class Fifteen(TrickGame):
         if card not in state.hands[dealer]:
             self._check_unseen(state, (card,), action)
         hand = tuple(c for c in state.hands[dealer] if c != card) + (old,)
-        state = replace(state, hands=replace_at(state.hands, dealer, hand), upcard=card)
-        events = [Event("give", dealer, cards=(card,),
-                        text=f"Seat {dealer + 1} gives: the {card.name} is the new up-card, "
-                             f"{SUIT_NAMES[card.suit]} are trumps")]
-        return self._begin_play(state, dealer), events
+        step.update(hands=set_at(state.hands, dealer, hand), upcard=card)
+        step.say("give", dealer, f"{who(dealer)} gives: the {card.name} is the new up-card, "
+                                 f"{SUIT_NAMES[card.suit]} are trumps", cards=(card,))
+        self._begin_play(step, dealer)
 
-    def _begin_play(self, state, leader: int):
-        return replace(state, phase=PLAY, tricks=start_tricks(2, state.upcard.suit, leader))
+    def _begin_play(self, step: Step, leader: int) -> None:
+        step.update(phase=PLAY, tricks=start_tricks(2, step.state.upcard.suit, leader))
 
     # -- the count ----------------------------------------------------------------------------
     def _items(self, state, cards, category: str) -> tuple[ScoreItem, ...]:
         return tuple(ScoreItem(category, 1, (c,), f"the {c.name}") for c in cards if _scores_with(c, state.upcard))
 
-    def _end_play(self, state):
+    def _end_play(self, step: Step) -> None:
         """Count the non-dealer's tricks, the dealer's, then the crib (N9-N11)."""
-        events = []
-        for seat in (self._pone(state), state.dealer):
-            items = self._items(state, state.tricks.won[seat], "tricks")
+        for seat in (self._pone(step.state), step.state.dealer):
+            items = self._items(step.state, step.state.tricks.won[seat], "tricks")
             if items:
-                state, more = self._score(state, seat, items, "tricks")
-                events += more
-                if state.outcome:
-                    return state, events
-        if len(state.crib) < state.crib_size:
-            return replace(state, phase=CRIB), events
-        state, more = self._count_crib(state)
-        return state, events + more
+                self._score(step, seat, items, "tricks")
+                if step.over:
+                    return
+        if len(step.state.crib) < step.state.crib_size:
+            step.update(phase=CRIB)
+        else:
+            self._count_crib(step)
 
-    def _do_crib(self, state, action):
+    @handles("crib")
+    def _crib(self, step: Step, action: Action) -> None:
+        state = step.state
         cards = tuple(parse_card(c) for c in action.cards)
         if len(cards) != state.crib_size:
             raise IllegalAction(f"the crib has {number_words(state.crib_size)} cards: lay them all out face up",
@@ -276,40 +274,40 @@ class Fifteen(TrickGame):
             raise IllegalAction(f"the {missing[0].name} went into the crib: lay out the whole crib",
                                 seat=action.seat)
         self._check_unseen(replace(state, crib=()), cards, action)
-        return self._count_crib(replace(state, crib=cards))
+        step.update(crib=cards)
+        self._count_crib(step)
 
-    def _count_crib(self, state):
+    def _count_crib(self, step: Step) -> None:
         """The crib is the dealer's, but it can never win: at 15 or more he stops at 14 (N10)."""
+        state = step.state
         dealer = state.dealer
         items = self._items(state, state.crib, "crib")
-        events = [Event("show", dealer, cards=state.crib, text=f"Seat {dealer + 1}'s crib: {' '.join(map(str, state.crib))}")]
+        step.say("show", dealer, f"{who(dealer)}'s crib: {' '.join(map(str, state.crib))}", cards=state.crib)
         points = sum(item.points for item in items)
         if state.scores[dealer] + points >= TARGET:
             capped = TARGET - 1 - state.scores[dealer]
             items = (ScoreItem("crib", capped, state.crib, "the crib, which cannot win"),)
         if items:
-            state, more = self._score(state, dealer, items, "crib")
-            events += more
-        events.append(Event("hand_over", None, text=f"Hand {state.hand_no + 1} is over"))
-        events.append(Event("dealer", self._pone(state), text=f"Seat {self._pone(state) + 1} deals"))
-        state, more = self._start_hand(state, self._pone(state), state.hand_no + 1)
-        return state, events + more
+            self._score(step, dealer, items, "crib")
+        step.say("hand_over", None, f"Hand {state.hand_no + 1} is over")
+        step.say("dealer", self._pone(state), f"{who(self._pone(state))} deals")
+        self._start_hand(step, self._pone(state), state.hand_no + 1)
 
-    def _score(self, state, seat: int, items: tuple[ScoreItem, ...], reason: str):
+    def _score(self, step: Step, seat: int, items: tuple[ScoreItem, ...], reason: str) -> None:
         """Add points; reaching 15 wins at once, except for a player who revoked this hand."""
+        state = step.state
         points = sum(item.points for item in items)
         if seat in state.revokers and state.scores[seat] + points >= TARGET:
             items += (ScoreItem("revoke", TARGET - 1 - state.scores[seat] - points, (), "no win after a revoke"),)
             points = TARGET - 1 - state.scores[seat]
-        state = replace(state, scores=add_at(state.scores, seat, points))
-        text = f"Seat {seat + 1} {'scores' if points >= 0 else 'loses'} {plural(abs(points), 'point')}: " + ", ".join(
+        step.add_points(seat, points)
+        text = f"{who(seat)} {'scores' if points >= 0 else 'loses'} {plural(abs(points), 'point')}: " + ", ".join(
             item.label for item in items)
-        events = [Event("score", seat, points, text=text, breakdown=items, detail=(("reason", reason),))]
-        if state.scores[seat] >= TARGET:
-            text = f"Seat {seat + 1} wins {state.scores[seat]} to {state.scores[1 - seat]}"
-            state = replace(state, outcome=Outcome(Termination.TARGET_REACHED, (seat,), state.scores, text))
-            events.append(Event("game_over", seat, text=text))
-        return state, events
+        step.say("score", seat, text, points=points, breakdown=items, detail=(("reason", reason),))
+        scores = step.state.scores
+        if scores[seat] >= TARGET:
+            text = won((seat,), scores[seat], (scores[1 - seat],))
+            step.finish(Outcome(Termination.TARGET_REACHED, (seat,), scores, text), seat)
 
     def _centre(self, state) -> tuple[str, tuple]:
         if not state.upcard:

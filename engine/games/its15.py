@@ -34,20 +34,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from enum import StrEnum
 from statistics import mean
 
 from engine.decks import ITS15_COLOURS, ITS15_VALUE_CARDS, ItsFace, its15_value_cards, parse_its_face
 from engine.errors import IllegalAction, InvalidInput
 from engine.game import (
-    DEALER, TABLE, Action, CardSlot, Event, Game, Option, Outcome, Prompt, PublicView, Termination,
-    register, shuffled,
+    DEALER, TABLE, Action, CardSlot, Game, GameState, Option, Outcome, Prompt, PublicView, Step,
+    Termination, handles, set_at, shuffled, twin_at,
 )
-from engine.wording import join_words, plural
+from engine.wording import plural, who, won_with
 
 __all__ = ["Its15", "Its15State", "showdown"]
 
-CENTRE, EXTRA, BIDDING, REVEAL = "centre", "extra", "bidding", "reveal"
+#: the phases of a game, each named by its value ("cut" ...)
+Phase = StrEnum("Phase", "CENTRE EXTRA BIDDING REVEAL", module=__name__)
+CENTRE, EXTRA, BIDDING, REVEAL = Phase
 TARGET = 15
 BROWNS = tuple(ItsFace("B", v) for v in range(1, 11))
 GREENS = tuple(ItsFace("G", v) for v in range(1, 10))
@@ -87,20 +90,12 @@ def _worth(card_id: str) -> int:
     return parse_its_face(card_id.split("-")[0]).value
 
 
-def _put(values: tuple, index: int, item) -> tuple:
-    return values[:index] + (item,) + values[index + 1:]
-
-
 def _faces(cards) -> str:
     return " ".join(map(str, cards))
 
 
 @dataclass(frozen=True)
-class Its15State:
-    players: int
-    options: dict
-    mode: str
-    seed: int
+class Its15State(GameState):
     holdings: tuple                     # per seat, the ids of the value cards it holds
     phase: str = CENTRE
     round_no: int = 0
@@ -119,10 +114,8 @@ class Its15State:
     pot: tuple = ()                     # ids of the value cards wagered this round
     staked: tuple = ()                  # ids laid in the pot by the seat to act, not yet a bet
     shown: tuple = ()                   # table mode: number cards turned up, per seat
-    outcome: Outcome | None = None
 
 
-@register
 class Its15(Game):
     name = "its15"
     title = "It's 15"
@@ -152,47 +145,48 @@ class Its15(Game):
         starter = options["first_player"] - 1
         if starter < 0:
             starter = random.Random(f"{seed}:first").randrange(players)
-        return self._start_round(Its15State(players, options, mode, seed, holdings), starter, 0)[0]
+        step = Step(Its15State(players, options, mode, seed, holdings))
+        self._start_round(step, starter, 0)
+        return step.state
 
-    def _start_round(self, state: Its15State, starter: int, round_no: int):
-        """A new round: ``(state, events)``; dealer mode deals and turns up the centre card."""
-        n = state.players
-        state = replace(
-            state, phase=CENTRE, round_no=round_no, starter=starter, centre=None, hands=(), browns=(),
+    def _start_round(self, step: Step, starter: int, round_no: int) -> None:
+        """A new round; dealer mode deals and turns up the centre card."""
+        n = step.state.players
+        step.update(
+            phase=CENTRE, round_no=round_no, starter=starter, centre=None, hands=(), browns=(),
             held=(1,) * n, turn=starter, asked=0, opener=None, raiser=None, required=0,
             placed=(0,) * n, folded=(False,) * n, pot=(), staked=(), shown=((),) * n,
         )
-        if state.mode == TABLE:
-            return state, []
-        browns = shuffled(BROWNS, state.seed, f"brown{round_no}")
-        green = shuffled(GREENS, state.seed, f"green{round_no}")[0]
-        state = replace(state, hands=tuple((browns[s],) for s in range(n)), browns=browns[n:])
-        return self._turn_centre(state, green)
+        if step.state.mode == DEALER:
+            browns = shuffled(BROWNS, step.state.seed, f"brown{round_no}")
+            green = shuffled(GREENS, step.state.seed, f"green{round_no}")[0]
+            step.update(hands=tuple((browns[s],) for s in range(n)), browns=browns[n:])
+            self._turn_centre(step, green)
 
-    def _turn_centre(self, state: Its15State, card: ItsFace):
-        state = replace(state, centre=card, phase=EXTRA, turn=state.starter)
-        return state, [Event("centre", None, cards=(card,), text=f"Round {state.round_no + 1}: the centre card is {card.value}")]
+    def _turn_centre(self, step: Step, card: ItsFace) -> None:
+        step.update(centre=card, phase=EXTRA, turn=step.state.starter)
+        step.say("centre", None, f"Round {step.state.round_no + 1}: the centre card is {card.value}", cards=(card,))
 
     # -- the prompt ---------------------------------------------------------------------------
     def _prompt(self, state: Its15State) -> Prompt:
-        seat, who = state.turn, f"Seat {state.turn + 1}"
+        seat, name = state.turn, who(state.turn)
         if state.phase == CENTRE:
             return Prompt(None, ("centre",), "Turn a green card up in the centre and deal each player "
                                              "a brown card face down")
         if state.phase == EXTRA:
-            return Prompt(seat, ("take", "stand"), f"{who}: take another brown card, or stand", ("take", "stand"))
+            return Prompt(seat, ("take", "stand"), f"{name}: take another brown card, or stand", ("take", "stand"))
         if state.phase == REVEAL:
-            return Prompt(seat, ("reveal",), f"{who}: turn your number cards face up")
+            return Prompt(seat, ("reveal",), f"{name}: turn your number cards face up")
         staked = sum(map(_worth, state.staked))
         laid = f" ({staked} laid in the pot)" if staked else ""
         if state.opener is None:
-            return Prompt(seat, ("stake", "bid", "decline"), f"{who}: bid value cards, or decline{laid}",
+            return Prompt(seat, ("stake", "bid", "decline"), f"{name}: bid value cards, or decline{laid}",
                           ("bid", "decline"))
         need = state.required - state.placed[seat]
         choices = ("match", "pass") if state.raiser is not None else ("match", "raise", "pass")
         raise_text = ", raise" if "raise" in choices else ""
         # "raise" stays an accepted kind after the raise, so that a second one is refused in words.
-        return Prompt(seat, ("stake", "match", "raise", "pass"), f"{who}: match with {need} more (the bid is "
+        return Prompt(seat, ("stake", "match", "raise", "pass"), f"{name}: match with {need} more (the bid is "
                                                                  f"{state.required}){raise_text}, or pass{laid}",
                       choices)
 
@@ -222,99 +216,113 @@ class Its15(Game):
         return [tuple(ones[:a] + twos[:b]) for a in range(len(ones) + 1) for b in range(len(twos) + 1)]
 
     # -- applying -----------------------------------------------------------------------------
-    def _apply(self, state: Its15State, action: Action):
-        return getattr(self, f"_do_{action.kind}")(state, action)
-
-    def _do_centre(self, state, action):
+    @handles("centre")
+    def _centre(self, step: Step, action: Action) -> None:
         cards = self._number_cards(action, 1)
         if cards[0].kind != "G":
             raise IllegalAction(f"the centre card is a green one, not the {cards[0].name}")
-        return self._turn_centre(state, cards[0])
+        self._turn_centre(step, cards[0])
 
-    def _do_take(self, state, action):
-        seat = action.seat
-        if state.mode == DEALER:
-            state = replace(state, hands=_put(state.hands, seat, state.hands[seat] + state.browns[:1]),
+    @handles("take", "stand")
+    def _extra_card(self, step: Step, action: Action) -> None:
+        """Each player in turn from the starting player takes one more brown card, or stands (I3)."""
+        state, seat = step.state, action.seat
+        if action.kind == "take":
+            if state.mode == DEALER:
+                step.update(hands=set_at(state.hands, seat, state.hands[seat] + state.browns[:1]),
                             browns=state.browns[1:])
-        state = replace(state, held=_put(state.held, seat, 2))
-        return self._next_extra(state, [Event("take", seat, text=f"Seat {seat + 1} takes another brown card")])
-
-    def _do_stand(self, state, action):
-        return self._next_extra(state, [Event("stand", action.seat, text=f"Seat {action.seat + 1} stands")])
-
-    def _next_extra(self, state, events):
+            step.update(held=set_at(state.held, seat, 2))
+            step.say("take", seat, f"{who(seat)} takes another brown card")
+        else:
+            step.say("stand", seat, f"{who(seat)} stands")
         asked = state.asked + 1
         if asked < state.players:
-            return replace(state, asked=asked, turn=(state.starter + asked) % state.players), events
-        return replace(state, phase=BIDDING, asked=0, turn=state.starter), events
+            step.update(asked=asked, turn=(state.starter + asked) % state.players)
+        else:
+            step.update(phase=BIDDING, asked=0, turn=state.starter)
 
-    def _do_stake(self, state, action):
+    @handles("stake")
+    def _stake(self, step: Step, action: Action) -> None:
         """Value cards laid in the pot, one by one as a camera sees them; a button makes them a bet."""
+        state, seat = step.state, action.seat
         cards, amount = self._value_cards(state, action, staked=False)
-        holding = tuple(c for c in state.holdings[action.seat] if c not in cards)
-        state = replace(state, holdings=_put(state.holdings, action.seat, holding), staked=state.staked + cards)
-        return state, [Event("stake", action.seat, amount, cards, f"Seat {action.seat + 1} lays {amount} in the pot")]
+        holding = tuple(c for c in state.holdings[seat] if c not in cards)
+        step.update(holdings=set_at(state.holdings, seat, holding), staked=state.staked + cards)
+        step.say("stake", seat, f"{who(seat)} lays {amount} in the pot", points=amount, cards=cards)
 
-    def _do_bid(self, state, action):
-        cards, amount = self._value_cards(state, action)
-        state = self._place(replace(state, opener=action.seat, required=amount), action.seat, cards)
-        event = Event("bid", action.seat, amount, cards, f"Seat {action.seat + 1} bids {amount}")
-        return self._next_bettor(state, action.seat, [event])
+    @handles("bid")
+    def _bid(self, step: Step, action: Action) -> None:
+        cards, amount = self._value_cards(step.state, action)
+        step.update(opener=action.seat, required=amount)
+        self._place(step, action.seat, cards)
+        step.say("bid", action.seat, f"{who(action.seat)} bids {amount}", points=amount, cards=cards)
+        self._next_bettor(step, action.seat)
 
-    def _do_decline(self, state, action):
-        state = self._take_back(state, action.seat)
-        events = [Event("decline", action.seat, text=f"Seat {action.seat + 1} declines to bid")]
-        asked = state.asked + 1
-        if asked == state.players:
-            events.append(Event("no_bid", None, text="Nobody bids: the cards are turned up for nothing"))
-            return self._reveal_or_settle(state, events)
-        return replace(state, asked=asked, turn=(action.seat + 1) % state.players), events
+    @handles("decline")
+    def _decline(self, step: Step, action: Action) -> None:
+        self._take_back(step, action.seat)
+        step.say("decline", action.seat, f"{who(action.seat)} declines to bid")
+        asked = step.state.asked + 1
+        if asked == step.state.players:
+            step.say("no_bid", None, "Nobody bids: the cards are turned up for nothing")
+            self._reveal_or_settle(step)
+        else:
+            step.update(asked=asked, turn=(action.seat + 1) % step.state.players)
 
-    def _do_match(self, state, action):
+    @handles("match")
+    def _match(self, step: Step, action: Action) -> None:
         seat = action.seat
-        cards, amount = self._value_cards(state, action)
-        need = state.required - state.placed[seat]
+        cards, amount = self._value_cards(step.state, action)
+        need = step.state.required - step.state.placed[seat]
         if amount != need:
             raise IllegalAction(f"matching takes exactly {need}, not {amount}", seat=seat)
-        state = self._place(state, seat, cards)
-        return self._next_bettor(state, seat, [Event("match", seat, amount, cards, f"Seat {seat + 1} matches")])
+        self._place(step, seat, cards)
+        step.say("match", seat, f"{who(seat)} matches", points=amount, cards=cards)
+        self._next_bettor(step, seat)
 
-    def _do_raise(self, state, action):
-        seat = action.seat
+    @handles("raise")
+    def _raise(self, step: Step, action: Action) -> None:
+        state, seat = step.state, action.seat
         if state.raiser is not None:
             raise IllegalAction(f"seat {state.raiser + 1} has already raised; the bid is raised once a round", seat=seat)
         cards, amount = self._value_cards(state, action)
         need = state.required - state.placed[seat]
         if amount <= need:
             raise IllegalAction(f"a raise places more than the {need} that matching takes", seat=seat)
-        state = self._place(state, seat, cards)
-        state = replace(state, raiser=seat, required=state.placed[seat])
-        event = Event("raise", seat, amount, cards, f"Seat {seat + 1} raises the bid to {state.required}")
-        return self._next_bettor(state, seat, [event])
+        self._place(step, seat, cards)
+        step.update(raiser=seat, required=step.state.placed[seat])
+        step.say("raise", seat, f"{who(seat)} raises the bid to {step.state.required}", points=amount, cards=cards)
+        self._next_bettor(step, seat)
 
-    def _do_pass(self, state, action):
+    @handles("pass")
+    def _pass(self, step: Step, action: Action) -> None:
         seat = action.seat
-        state = replace(self._take_back(state, seat), folded=_put(state.folded, seat, True))
-        return self._next_bettor(state, seat, [Event("pass", seat, text=f"Seat {seat + 1} passes")])
+        self._take_back(step, seat)
+        step.update(folded=set_at(step.state.folded, seat, True))
+        step.say("pass", seat, f"{who(seat)} passes")
+        self._next_bettor(step, seat)
 
-    def _place(self, state, seat: int, cards: tuple) -> Its15State:
+    def _place(self, step: Step, seat: int, cards: tuple) -> None:
         """``cards`` (the staked ones among them) become the seat's bet, in the pot."""
+        state = step.state
         holding = tuple(c for c in state.holdings[seat] if c not in cards)
-        return replace(state, holdings=_put(state.holdings, seat, holding), pot=state.pot + cards, staked=(),
-                       placed=_put(state.placed, seat, state.placed[seat] + sum(map(_worth, cards))))
+        step.update(holdings=set_at(state.holdings, seat, holding), pot=state.pot + cards, staked=(),
+                    placed=set_at(state.placed, seat, state.placed[seat] + sum(map(_worth, cards))))
 
-    def _take_back(self, state, seat: int) -> Its15State:
+    def _take_back(self, step: Step, seat: int) -> None:
         """A player who declines or passes takes back the cards laid but not bet."""
-        holding = tuple(sorted(state.holdings[seat] + state.staked))
-        return replace(state, holdings=_put(state.holdings, seat, holding), staked=())
+        holding = tuple(sorted(step.state.holdings[seat] + step.state.staked))
+        step.update(holdings=set_at(step.state.holdings, seat, holding), staked=())
 
-    def _next_bettor(self, state, seat: int, events):
+    def _next_bettor(self, step: Step, seat: int) -> None:
         """The next player still in who has not placed the bid; the reveal when there is none."""
-        for step in range(1, state.players + 1):
-            other = (seat + step) % state.players
+        state = step.state
+        for offset in range(1, state.players + 1):
+            other = (seat + offset) % state.players
             if not state.folded[other] and state.placed[other] < state.required:
-                return replace(state, turn=other), events
-        return self._reveal_or_settle(state, events)
+                step.update(turn=other)
+                return
+        self._reveal_or_settle(step)
 
     # -- the reveal -------------------------------------------------------------------------
     def _active(self, state) -> list[int]:
@@ -322,25 +330,30 @@ class Its15(Game):
         order = [(state.starter + k) % state.players for k in range(state.players)]
         return [seat for seat in order if not state.folded[seat]]
 
-    def _reveal_or_settle(self, state, events):
+    def _reveal_or_settle(self, step: Step) -> None:
+        state = step.state
         active = self._active(state)
         if len(active) == 1:
-            events.append(Event("uncontested", active[0], text=f"Everyone else passed: seat {active[0] + 1} wins the round"))
-            return self._settle(state, active[0], events)
-        if state.mode == TABLE:
-            return replace(state, phase=REVEAL, turn=active[0]), events
-        for seat in active:
-            events.append(self._reveal_event(state, seat, state.hands[seat]))
-        winner = showdown({seat: [c.value for c in state.hands[seat]] for seat in active}, state.centre.value)
-        return self._settle(state, winner, events)
+            step.say("uncontested", active[0], f"Everyone else passed: {who(active[0], 'seat')} wins the round")
+            self._settle(step, active[0])
+        elif state.mode == TABLE:
+            step.update(phase=REVEAL, turn=active[0])
+        else:
+            for seat in active:
+                self._say_total(step, seat, state.hands[seat])
+            self._settle(step, showdown({seat: [c.value for c in state.hands[seat]] for seat in active},
+                                        state.centre.value))
 
-    def _reveal_event(self, state, seat: int, cards) -> Event:
-        total = sum(c.value for c in cards) + state.centre.value
-        return Event("reveal", seat, cards=tuple(cards),
-                     text=f"Seat {seat + 1}: {_faces(cards)} and the centre {state.centre.value} make {total}")
+    def _say_total(self, step: Step, seat: int, cards) -> None:
+        """A seat's number cards shown, with what they make with the centre card."""
+        centre = step.state.centre.value
+        total = sum(c.value for c in cards) + centre
+        step.say("reveal", seat, f"{who(seat)}: {_faces(cards)} and the centre {centre} make {total}",
+                 cards=tuple(cards))
 
-    def _do_reveal(self, state, action):
-        seat = action.seat
+    @handles("reveal")
+    def _reveal(self, step: Step, action: Action) -> None:
+        state, seat = step.state, action.seat
         cards = self._number_cards(action, state.held[seat] - len(state.shown[seat]))
         seen = {c for shown in state.shown for c in shown}
         for card in cards:
@@ -351,37 +364,34 @@ class Its15(Game):
         if len(set(cards)) != len(cards):
             raise IllegalAction("show each number card once", seat=seat)
         shown = state.shown[seat] + cards
-        state = replace(state, shown=_put(state.shown, seat, shown))
+        step.update(shown=set_at(state.shown, seat, shown))
+        state = step.state
         if len(shown) < state.held[seat]:
-            return state, [Event("reveal", seat, cards=cards, text=f"Seat {seat + 1} shows {_faces(cards)}")]
-        events = [self._reveal_event(state, seat, shown)]
+            step.say("reveal", seat, f"{who(seat)} shows {_faces(cards)}", cards=cards)
+            return
+        self._say_total(step, seat, shown)
         waiting = [s for s in self._active(state) if len(state.shown[s]) < state.held[s]]
         if waiting:
-            return replace(state, turn=waiting[0]), events
+            step.update(turn=waiting[0])
+            return
         numbers = {s: [c.value for c in state.shown[s]] for s in self._active(state)}
-        return self._settle(state, showdown(numbers, state.centre.value), events)
+        self._settle(step, showdown(numbers, state.centre.value))
 
-    def _settle(self, state, winner: int, events):
+    def _settle(self, step: Step, winner: int) -> None:
         """The winner takes the pot (I9); the next round, or the end after the last one."""
-        holding = tuple(sorted(state.holdings[winner] + state.pot))
+        state = step.state
         won = sum(map(_worth, state.pot))
-        state = replace(state, holdings=_put(state.holdings, winner, holding), pot=())
-        events.append(Event("round_won", winner, won, text=f"Seat {winner + 1} wins round {state.round_no + 1}"
-                                                            f" and {plural(won, 'point')}"))
-        events.append(Event("round_over", None, text=f"Round {state.round_no + 1} is over"))
+        step.update(holdings=set_at(state.holdings, winner, tuple(sorted(state.holdings[winner] + state.pot))), pot=())
+        step.say("round_won", winner, f"{who(winner)} wins round {state.round_no + 1} and {plural(won, 'point')}",
+                 points=won)
+        step.say("round_over", None, f"Round {state.round_no + 1} is over")
         if state.round_no + 1 < state.options["rounds"]:
-            state, more = self._start_round(state, winner, state.round_no + 1)
-            return state, events + more
-        scores = self.scores(state)
+            self._start_round(step, winner, state.round_no + 1)
+            return
+        scores = self.scores(step.state)
         best = max(scores)
         winners = tuple(seat for seat, score in enumerate(scores) if score == best)
-        if len(winners) == 1:
-            text = f"Seat {winners[0] + 1} wins with {plural(best, 'point')}"
-        else:
-            text = f"Seats {join_words([str(s + 1) for s in winners])} share the win with {plural(best, 'point')}"
-        state = replace(state, outcome=Outcome(Termination.ROUNDS_PLAYED, winners, scores, text))
-        events.append(Event("game_over", winners[0], text=text))
-        return state, events
+        step.finish(Outcome(Termination.ROUNDS_PLAYED, winners, scores, won_with(winners, best)), winners[0])
 
     def scores(self, state) -> tuple[int, ...]:
         return tuple(sum(map(_worth, holding)) for holding in state.holdings)
@@ -446,7 +456,7 @@ class Its15(Game):
 
     def observe(self, table_state, dealer_states) -> Action | None:
         kinds = self.prompt(table_state).kinds
-        twin = next((s for s in reversed(dealer_states) if s.round_no == table_state.round_no), dealer_states[-1])
+        twin = twin_at(table_state, dealer_states, "round_no")
         if "centre" in kinds:
             return Action("centre", None, (twin.centre,))
         if "reveal" in kinds:

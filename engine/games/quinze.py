@@ -31,19 +31,22 @@ Public and stable: :func:`captures` and :func:`value`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from engine.cards import Card, french_40, parse_card, parse_cards
 from engine.errors import IllegalAction, InvalidInput
 from engine.game import (
-    DEALER, TABLE, Action, CardSlot, Event, Game, Option, Outcome, Prompt, PublicView, ScoreItem,
-    Termination, register, shuffled,
+    DEALER, TABLE, Action, CardSlot, Game, Option, Outcome, Prompt, PublicView, ScoreItem, Step,
+    Termination, add_at, handles, set_at, shuffled, twin_at,
 )
-from engine.games.cutting import seeded_cuts, take_cut
-from engine.wording import join_words, number_words, plural
+from engine.games.cutting import CutForDealState, seeded_cuts, take_cut
+from engine.wording import join_words, number_words, plural, who, won
 
 __all__ = ["LeQuinze", "QuinzeState", "captures", "value"]
 
-CUT, TURN_UP, PLAY, CAPTURE = "cut", "turn_up", "play", "capture"
+#: the phases of a game, each named by its value ("cut" ...)
+Phase = StrEnum("Phase", "CUT TURN_UP PLAY CAPTURE", module=__name__)
+CUT, TURN_UP, PLAY, CAPTURE = Phase
 LEAVE = "leave"
 PACK_SIZE, TABLE_CARDS, HAND_SIZE = 40, 4, 3
 SEVEN_OF_CLUBS = Card(7, "C")
@@ -113,17 +116,9 @@ def _label(cards) -> str:
 
 
 @dataclass(frozen=True)
-class QuinzeState:
-    players: int
-    options: dict
-    mode: str
-    seed: int
-    scores: tuple[int, ...]             # per side, numbered by its lowest seat (partners share)
-    phase: str = CUT
-    dealer: int = 0
+class QuinzeState(CutForDealState):
     deal_no: int = 0
     round_no: int = 0                   # which three-card round of the deal (Q7)
-    cuts: tuple = ()                    # cards drawn for the first deal, by seat
     hands: tuple = ()                   # dealer mode: the cards each seat holds
     stock: tuple = ()                   # dealer mode: the undealt cards, top first
     held: tuple[int, ...] = ()          # how many cards each seat holds
@@ -137,7 +132,6 @@ class QuinzeState:
     pending: Card | None = None         # a played card waiting for the choice of its capture
     last_capture: tuple = ()            # the latest capture: the card played, then the cards it took
     deal_start: tuple[int, ...] = ()    # scores when the deal began (Q10 tie-break)
-    outcome: Outcome | None = None
 
 
 def _sides(players: int, options: dict) -> int:
@@ -153,15 +147,10 @@ def _right(state: QuinzeState, seat: int) -> int:
     return (seat - 1) % state.players
 
 
-def _put(values: tuple, index: int, item) -> tuple:
-    return values[:index] + (item,) + values[index + 1:]
-
-
 def _rounds(players: int) -> int:
     return (PACK_SIZE - TABLE_CARDS) // (HAND_SIZE * players)
 
 
-@register
 class LeQuinze(Game):
     name = "quinze"
     title = "Le Quinze"
@@ -188,63 +177,60 @@ class LeQuinze(Game):
         if options["target"] < 1:
             raise InvalidInput("the target must be at least one point")
         state = QuinzeState(players, options, mode, seed, scores=(0,) * _sides(players, options))
-        return self._draw_for_deal(state) if mode == DEALER else state
+        if mode == TABLE:
+            return state
+        cuts, dealer = seeded_cuts(players, seed, french_40(), _draw_key)        # Q8: the lowest deals
+        step = Step(replace(state, cuts=cuts))
+        self._start_deal(step, dealer, 0)
+        return step.state
 
-    def _draw_for_deal(self, state: QuinzeState) -> QuinzeState:
-        """Dealer mode: each seat draws from a seeded pack; the lowest card deals (Q8)."""
-        cuts, dealer = seeded_cuts(state.players, state.seed, french_40(), _draw_key)
-        return self._start_deal(replace(state, cuts=cuts), dealer, 0)[0]
-
-    def _start_deal(self, state: QuinzeState, dealer: int, deal_no: int):
-        """A new deal: ``(state, events)``; dealer mode deals and turns up the four cards."""
+    def _start_deal(self, step: Step, dealer: int, deal_no: int) -> None:
+        """A new deal; dealer mode deals and turns up the four cards."""
+        state = step.state
         n, sides = state.players, len(state.scores)
-        state = replace(
-            state, phase=TURN_UP, dealer=dealer, deal_no=deal_no, round_no=0, held=(HAND_SIZE,) * n,
+        step.update(
+            phase=TURN_UP, dealer=dealer, deal_no=deal_no, round_no=0, held=(HAND_SIZE,) * n,
             turned=(), table=(), taken=((),) * sides, scopas=(0,) * sides, played=(), last_taker=None,
             turn=_right(state, dealer), pending=None, deal_start=state.scores, hands=(), stock=(),
         )
-        if state.mode == TABLE:
-            return state, []
-        pack = shuffled(french_40(), state.seed, f"deal{deal_no}")
-        hands = tuple(tuple(sorted(pack[i * HAND_SIZE:(i + 1) * HAND_SIZE])) for i in range(n))
-        turned = pack[n * HAND_SIZE:n * HAND_SIZE + TABLE_CARDS]
-        state = replace(state, hands=hands, stock=pack[n * HAND_SIZE + TABLE_CARDS:])
-        return self._lay_out(state, turned)
+        if state.mode == DEALER:
+            pack = shuffled(french_40(), state.seed, f"deal{deal_no}")
+            hands = tuple(tuple(sorted(pack[i * HAND_SIZE:(i + 1) * HAND_SIZE])) for i in range(n))
+            step.update(hands=hands, stock=pack[n * HAND_SIZE + TABLE_CARDS:])
+            self._lay_out(step, pack[n * HAND_SIZE:n * HAND_SIZE + TABLE_CARDS])
 
-    def _lay_out(self, state: QuinzeState, turned: tuple):
+    def _lay_out(self, step: Step, turned: tuple) -> None:
         """The four cards are face up: play begins (after the dealer's escoba de mano, Q6)."""
-        state = replace(state, turned=turned, table=turned, phase=PLAY)
-        events = [Event("turn_up", None, cards=turned, text=f"On the table: {_label(turned)}")]
+        step.update(turned=turned, table=turned, phase=PLAY)
+        step.say("turn_up", None, f"On the table: {_label(turned)}", cards=turned)
         total = sum(map(value, turned))
         # Two 15s: some part holding the first card makes 15, so the rest makes the other 15.
         doubles = total == 30 and bool(captures(turned[1:], turned[0]))
-        if not state.options["escoba_de_mano"] or not (total == 15 or doubles):
-            return state, events
+        if not step.state.options["escoba_de_mano"] or not (total == 15 or doubles):
+            return
         count = 1 if total == 15 else 2
+        state = step.state
         side = _side(state, state.dealer)
-        state = replace(
-            state, table=(), taken=_put(state.taken, side, state.taken[side] + turned),
-            last_taker=state.dealer, scopas=_put(state.scopas, side, state.scopas[side] + count),
-        )
-        items = (ScoreItem("scopa", count, turned, f"{plural(count, 'scopa')} de mano"),)
-        return self._score(state, state.dealer, items, events)
+        step.update(table=(), taken=set_at(state.taken, side, state.taken[side] + turned),
+                    last_taker=state.dealer, scopas=add_at(state.scopas, side, count))
+        self._score(step, state.dealer, (ScoreItem("scopa", count, turned, f"{plural(count, 'scopa')} de mano"),))
 
     # -- the prompt ---------------------------------------------------------------------------
     def _prompt(self, state: QuinzeState) -> Prompt:
         if state.phase == CUT:
             seat = len(state.cuts)
-            return Prompt(seat, ("cut",), f"Seat {seat + 1}: draw a card and show it; the lowest deals")
+            return Prompt(seat, ("cut",), f"{who(seat)}: draw a card and show it; the lowest deals")
         if state.phase == TURN_UP:
             left = TABLE_CARDS - len(state.turned)
-            return Prompt(None, ("turn_up",), f"Seat {state.dealer + 1}: deal three cards each and turn "
+            return Prompt(None, ("turn_up",), f"{who(state.dealer)}: deal three cards each and turn "
                                               f"{number_words(left)} card{'s' * (left > 1)} up in the centre")
         if state.phase == PLAY:
             on_table = _label(state.table) if state.table else "nothing"
-            return Prompt(state.turn, ("play",), f"Seat {state.turn + 1} to play (on the table: {on_table})")
+            return Prompt(state.turn, ("play",), f"{who(state.turn)} to play (on the table: {on_table})")
         labels = tuple(_label(s) for s in captures(state.table, state.pending))
         choices = labels + ((LEAVE,) if state.options["capture_optional"] else ())
         return Prompt(state.turn, ("capture",),
-                      f"Seat {state.turn + 1}: take {' or '.join(labels)} with the {state.pending}", choices)
+                      f"{who(state.turn)}: take {' or '.join(labels)} with the {state.pending}", choices)
 
     # -- legal actions ------------------------------------------------------------------------
     def legal_actions(self, state: QuinzeState) -> list[Action]:
@@ -267,28 +253,28 @@ class LeQuinze(Game):
         return actions
 
     # -- applying -----------------------------------------------------------------------------
-    def _apply(self, state: QuinzeState, action: Action):
-        return getattr(self, f"_do_{action.kind}")(state, action)
+    @handles("cut")
+    def _cut(self, step: Step, action: Action) -> None:
+        dealer = take_cut(step, action, _draw_key, verb="draw", done="drawn")
+        if dealer is not None:
+            self._start_deal(step, dealer, 0)
 
-    def _do_cut(self, state, action):
-        state, events, dealer = take_cut(state, action, _draw_key, verb="draw", done="drawn")
-        if dealer is None:
-            return state, events
-        state, more = self._start_deal(state, dealer, 0)
-        return state, events + more
-
-    def _do_turn_up(self, state, action):
-        left = TABLE_CARDS - len(state.turned)
-        cards = self._cards(action, 1, left)
+    @handles("turn_up")
+    def _turn_up(self, step: Step, action: Action) -> None:
+        state = step.state
+        cards = self._cards(action, 1, TABLE_CARDS - len(state.turned))
         for card in cards:
             self._check_unseen(state, card, action)
         turned = state.turned + cards
         if len(turned) < TABLE_CARDS:
-            return replace(state, turned=turned), [Event("turn_up", None, cards=cards, text=f"Turned up: {_label(cards)}")]
-        return self._lay_out(state, turned)
+            step.update(turned=turned)
+            step.say("turn_up", None, f"Turned up: {_label(cards)}", cards=cards)
+        else:
+            self._lay_out(step, turned)
 
-    def _do_play(self, state, action):
-        seat = action.seat
+    @handles("play")
+    def _play(self, step: Step, action: Action) -> None:
+        state, seat = step.state, action.seat
         cards = self._cards(action, 1, PACK_SIZE)
         card, wanted = cards[0], cards[1:]
         if state.mode == DEALER and card not in state.hands[seat]:
@@ -297,17 +283,18 @@ class LeQuinze(Game):
             self._check_unseen(state, card, action)
             if not state.held[seat]:
                 raise IllegalAction("you have played all your cards this round", seat=seat, card=card)
-        sets = captures(state.table, card)
-        chosen = self._chosen_set(state, action, card, wanted, sets)
-        hands = _put(state.hands, seat, tuple(c for c in state.hands[seat] if c != card)) if state.hands else ()
-        state = replace(state, hands=hands, held=_put(state.held, seat, state.held[seat] - 1),
-                        played=state.played + (card,))
+        chosen = self._chosen_set(state, action, card, wanted, captures(state.table, card))
+        hands = set_at(state.hands, seat, tuple(c for c in state.hands[seat] if c != card)) if state.hands else ()
+        step.update(hands=hands, held=add_at(state.held, seat, -1), played=state.played + (card,))
         if chosen is None:
-            event = Event("play", seat, cards=(card,), text=f"Seat {seat + 1} plays the {card.name}")
-            return replace(state, phase=CAPTURE, pending=card), [event]
-        return self._resolve(state, seat, card, chosen)
+            step.update(phase=CAPTURE, pending=card)
+            step.say("play", seat, f"{who(seat)} plays the {card.name}", cards=(card,))
+        else:
+            self._resolve(step, seat, card, chosen)
 
-    def _do_capture(self, state, action):
+    @handles("capture")
+    def _capture(self, step: Step, action: Action) -> None:
+        state = step.state
         card = state.pending
         wanted = tuple(c for c in self._cards(action, 0, PACK_SIZE) if c != card)
         sets = captures(state.table, card)
@@ -320,7 +307,8 @@ class LeQuinze(Game):
         if chosen is None:
             raise IllegalAction(f"say which cards the {card} takes: {' or '.join(map(_label, sets))}",
                                 seat=action.seat, card=card)
-        return self._resolve(replace(state, phase=PLAY, pending=None), action.seat, card, chosen)
+        step.update(phase=PLAY, pending=None)
+        self._resolve(step, action.seat, card, chosen)
 
     def _chosen_set(self, state, action, card, wanted, sets) -> frozenset | None:
         """The set the action takes (empty: the card stays), or ``None`` while the choice is open."""
@@ -347,66 +335,66 @@ class LeQuinze(Game):
             return sets[0]
         return None
 
-    def _resolve(self, state, seat: int, card: Card, chosen: frozenset):
+    def _resolve(self, step: Step, seat: int, card: Card, chosen: frozenset) -> None:
         """The played card takes ``chosen`` (or stays on the table when it is empty)."""
+        state = step.state
         if not chosen:
-            state = replace(state, table=state.table + (card,))
-            events = [Event("play", seat, cards=(card,), text=f"Seat {seat + 1} plays the {card.name}: it stays on the table")]
-            return self._after_play(state, seat, events)
-        side = _side(state, seat)
-        pile = (card, *sorted(chosen))
-        table = tuple(c for c in state.table if c not in chosen)
-        state = replace(state, table=table, taken=_put(state.taken, side, state.taken[side] + pile), last_taker=seat,
+            step.update(table=state.table + (card,))
+            step.say("play", seat, f"{who(seat)} plays the {card.name}: it stays on the table", cards=(card,))
+        else:
+            side = _side(state, seat)
+            pile = (card, *sorted(chosen))
+            table = tuple(c for c in state.table if c not in chosen)
+            step.update(table=table, taken=set_at(state.taken, side, state.taken[side] + pile), last_taker=seat,
                         last_capture=pile)
-        events = [Event("capture", seat, cards=pile, text=f"Seat {seat + 1} takes {_label(chosen)} with the {card.name}")]
-        # (the deal's last card never clears the table: captures take 15 a time of a pack worth 220)
-        if not table:
-            state = replace(state, scopas=_put(state.scopas, side, state.scopas[side] + 1))
-            state, events = self._score(state, seat, (ScoreItem("scopa", 1, pile, "a scopa"),), events)
-        return self._after_play(state, seat, events)
+            step.say("capture", seat, f"{who(seat)} takes {_label(chosen)} with the {card.name}", cards=pile)
+            # (the deal's last card never clears the table: captures take 15 a time of a pack worth 220)
+            if not table:
+                step.update(scopas=add_at(state.scopas, side, 1))
+                self._score(step, seat, (ScoreItem("scopa", 1, pile, "a scopa"),))
+        self._after_play(step, seat)
 
-    def _after_play(self, state, seat: int, events):
-        if any(state.held):
-            return replace(state, turn=_right(state, seat)), events
-        if self._undealt(state):
-            return self._deal_round(state, events)
-        return self._end_deal(state, events)
+    def _after_play(self, step: Step, seat: int) -> None:
+        if any(step.state.held):
+            step.update(turn=_right(step.state, seat))
+        elif self._undealt(step.state):
+            self._deal_round(step)
+        else:
+            self._end_deal(step)
 
     def _undealt(self, state) -> int:
         return PACK_SIZE - TABLE_CARDS - HAND_SIZE * state.players * (state.round_no + 1)
 
-    def _deal_round(self, state, events):
+    def _deal_round(self, step: Step) -> None:
         """Three more cards each, no new table cards (Q7)."""
+        state = step.state
         n = state.players
         if state.mode == DEALER:
             hands = tuple(tuple(sorted(state.stock[i * HAND_SIZE:(i + 1) * HAND_SIZE])) for i in range(n))
-            state = replace(state, hands=hands, stock=state.stock[n * HAND_SIZE:])
-        state = replace(state, round_no=state.round_no + 1, held=(HAND_SIZE,) * n, turn=_right(state, state.dealer))
-        events.append(Event("deal", state.dealer, text=f"Seat {state.dealer + 1} deals three more cards each"))
-        return state, events
+            step.update(hands=hands, stock=state.stock[n * HAND_SIZE:])
+        step.update(round_no=state.round_no + 1, held=(HAND_SIZE,) * n, turn=_right(state, state.dealer))
+        step.say("deal", state.dealer, f"{who(state.dealer)} deals three more cards each")
 
-    def _end_deal(self, state, events):
+    def _end_deal(self, step: Step) -> None:
+        state = step.state
         if state.table and state.last_taker is not None:
             side = _side(state, state.last_taker)
-            events.append(Event("remainder", state.last_taker, cards=state.table,
-                                text=f"Seat {state.last_taker + 1} takes the cards left: {_label(state.table)}"))
-            state = replace(state, taken=_put(state.taken, side, state.taken[side] + state.table), table=())
-        awards = self._deal_awards(state)
+            step.say("remainder", state.last_taker, f"{who(state.last_taker)} takes the cards left: "
+                                                    f"{_label(state.table)}", cards=state.table)
+            step.update(taken=set_at(state.taken, side, state.taken[side] + state.table), table=())
+        awards = self._deal_awards(step.state)
         for side in range(len(state.scores)):
             items = tuple(item for item_side, item in awards if item_side == side)
             if items:
-                state, events = self._score(state, side, items, events)
-        events.append(Event("deal_over", None, text=f"Deal {state.deal_no + 1} is over: "
-                                                     f"{', '.join(map(str, state.scores))}"))
-        winner = self._winner(state, awards)
+                self._score(step, side, items)        # (the side's lowest seat speaks for it)
+        step.say("deal_over", None, f"Deal {state.deal_no + 1} is over: {', '.join(map(str, step.state.scores))}")
+        winner = self._winner(step.state, awards)
         if winner is not None:
-            state = replace(state, outcome=self._outcome(state, winner))
-            events.append(Event("game_over", winner, text=state.outcome.text))
-            return state, events
+            step.finish(self._outcome(step.state, winner), winner)
+            return
         dealer = _right(state, state.dealer)
-        events.append(Event("dealer", dealer, text=f"Seat {dealer + 1} deals"))
-        state, more = self._start_deal(state, dealer, state.deal_no + 1)
-        return state, events + more
+        step.say("dealer", dealer, f"{who(dealer)} deals")
+        self._start_deal(step, dealer, state.deal_no + 1)
 
     def _deal_awards(self, state) -> list[tuple[int, ScoreItem]]:
         """The end-of-deal points (Q9): one each for most cards, most clubs, the seven of clubs
@@ -445,20 +433,17 @@ class LeQuinze(Game):
         return None
 
     # -- scoring ------------------------------------------------------------------------------
-    def _score(self, state, seat: int, items: tuple[ScoreItem, ...], events):
-        side = _side(state, seat)
+    def _score(self, step: Step, seat: int, items: tuple[ScoreItem, ...]) -> None:
         points = sum(item.points for item in items)
-        state = replace(state, scores=_put(state.scores, side, state.scores[side] + points))
-        text = f"Seat {seat + 1}: {join_words([item.label for item in items])} for {plural(points, 'point')}"
-        events.append(Event("score", seat, points, text=text, breakdown=items))
-        return state, events
+        step.add_points(_side(step.state, seat), points)
+        step.say("score", seat, f"{who(seat)}: {join_words([item.label for item in items])} for "
+                                f"{plural(points, 'point')}", points=points, breakdown=items)
 
     def _outcome(self, state, side: int) -> Outcome:
         winners = tuple(seat for seat in range(state.players) if _side(state, seat) == side)
-        names = " and ".join(f"Seat {s + 1}" for s in winners)
         others = max(score for i, score in enumerate(state.scores) if i != side)
-        text = f"{names} win{'s' * (len(winners) == 1)} {state.scores[side]} to {others}"
-        return Outcome(Termination.TARGET_REACHED, winners, self.scores(state), text)
+        return Outcome(Termination.TARGET_REACHED, winners, self.scores(state),
+                       won(winners, state.scores[side], (others,)))
 
     def scores(self, state) -> tuple[int, ...]:
         return tuple(state.scores[_side(state, seat)] for seat in range(state.players))
@@ -530,7 +515,7 @@ class LeQuinze(Game):
             seat = len(table_state.cuts)
             return Action("cut", seat, (dealer_states[0].cuts[seat],))
         if "turn_up" in kinds:
-            twin = next((s for s in reversed(dealer_states) if s.deal_no == table_state.deal_no), dealer_states[-1])
+            twin = twin_at(table_state, dealer_states, "deal_no")
             return Action("turn_up", None, twin.turned[len(table_state.turned):])
         if "capture" in kinds:
             pile = dealer_states[-1].last_capture

@@ -21,16 +21,21 @@ greedy bot's measure of a card play, and :meth:`~engine.game.Game.observe` for s
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from engine.cards import SUIT_NAMES, SUITS, Card, parse_card, parse_cards, standard_52
 from engine.errors import IllegalAction, InvalidInput
 from engine.game import (
-    DEALER, TABLE, Action, CardSlot, Event, Game, Option, Outcome, Prompt, PublicView, ScoreItem, shuffled,
+    DEALER, TABLE, Action, CardSlot, Event, Game, Option, Prompt, PublicView, ScoreItem, Step,
+    add_at, handles, one_card, set_at, shuffled,
 )
-from engine.games.cutting import seeded_cuts, take_cut
-from engine.wording import plural
+from engine.games.cutting import CutForDealState, seeded_cuts, take_cut
+from engine.wording import plural, who
 
-CUT, DEAL, TURN_UP, PLAY = "cut", "deal", "turn_up", "play"
+
+#: the phases every trick game has; each game adds its own between the deal and the play
+TrickPhase = StrEnum("TrickPhase", "CUT DEAL TURN_UP PLAY", module=__name__)
+CUT, DEAL, TURN_UP, PLAY = TrickPhase
 REVOKER_LOSES, OTHERS_GAIN, NO_PENALTY = "revoker_loses", "others_gain", "none"
 
 
@@ -97,7 +102,7 @@ class Revoke:
 
     def event(self) -> Event:
         text = (
-            f"Revoke: seat {self.seat + 1} played the {self.card.name} on trick {self.trick} "
+            f"Revoke: {who(self.seat, 'seat')} played the {self.card.name} on trick {self.trick} "
             f"when {SUIT_NAMES[self.suit]} were led, but held the {self.evidence.name} "
             f"(played on trick {self.evidence_trick})"
         )
@@ -130,19 +135,11 @@ class TrickPlay:
 
 
 @dataclass(frozen=True)
-class TrickGameState:
+class TrickGameState(CutForDealState):
     """The fields every trick game's state has; each game's state adds its own after them."""
 
-    players: int
-    options: dict
-    mode: str
-    seed: int
-    scores: tuple[int, ...]
-    phase: str = CUT
-    dealer: int = 0
     hand_no: int = 0
     deal_no: int = 0                    # redeals of this hand
-    cuts: tuple = ()                    # cards cut for the first deal, by seat
     hands: tuple = ()                   # the cards known to be in each hand (all of it, when known)
     held: tuple[int, ...] = ()          # how many cards each hand has
     owed: tuple[int, ...] = ()          # reader deal: cards each seat is still to be dealt
@@ -151,7 +148,6 @@ class TrickGameState:
     shown: tuple = ()                   # the deals and turn-ups of this hand, in order
     tricks: TrickPlay | None = None
     revokers: tuple[int, ...] = ()      # seats proven to have revoked this hand
-    outcome: Outcome | None = None
 
 
 def start_tricks(players: int, trump: str, leader: int) -> TrickPlay:
@@ -163,7 +159,7 @@ def play_card(tricks: TrickPlay, seat: int, card: Card) -> tuple[TrickPlay, list
     trick when everyone has played. Legality (holding the card, following suit where the hand is
     known) is the caller's business, see :func:`check_play`.
     """
-    events = [Event("play", seat, cards=(card,), text=f"Seat {seat + 1} plays the {card.name}")]
+    events = [Event("play", seat, cards=(card,), text=f"{who(seat)} plays the {card.name}")]
     showouts, proven = [], list(tricks.revokes)
     for out in tricks.showouts:
         if out.seat == seat and out.suit == card.suit:
@@ -179,11 +175,11 @@ def play_card(tricks: TrickPlay, seat: int, card: Card) -> tuple[TrickPlay, list
     if len(current) < tricks.players:
         return tricks, events
     winner = (tricks.leader + trick_winner(current, tricks.trump)) % tricks.players
-    won = replace_at(tricks.won, winner, tricks.won[winner] + current)
+    won = set_at(tricks.won, winner, tricks.won[winner] + current)
     best = current[(winner - tricks.leader) % tricks.players]
     events.append(Event(
         "trick", winner, cards=current, detail=(("trick", tricks.trick_no),),
-        text=f"Seat {winner + 1} wins trick {tricks.trick_no} with the {best.name}",
+        text=f"{who(winner)} wins trick {tricks.trick_no} with the {best.name}",
     ))
     return replace(tricks, leader=winner, trick_no=tricks.trick_no + 1, current=(), won=won), events
 
@@ -207,14 +203,6 @@ def check_play(known: tuple, held: int, card: Card, led: str | None, seat: int) 
 
 #: "take one": the dealer gives the other side a point instead of running the cards or giving
 GIFT = ScoreItem("gift", 1, (), "the dealer's gift of")
-
-
-def replace_at(values: tuple, index: int, item) -> tuple:
-    return values[:index] + (item,) + values[index + 1:]
-
-
-def add_at(values: tuple, index: int, amount: int) -> tuple:
-    return replace_at(values, index, values[index] + amount)
 
 
 # -- the base of the trick games -------------------------------------------------------------------
@@ -258,80 +246,84 @@ class TrickGame(Game):
         """How a cut card ranks; the highest key deals (override to make the lowest deal)."""
         raise NotImplementedError
 
-    def _cut_for_deal(self, state):
-        """Dealer mode: cut a seeded pack until one card alone decides."""
-        cuts, dealer = seeded_cuts(state.players, state.seed, standard_52(), self.cut_key)
-        state, _ = self._start_hand(replace(state, cuts=cuts), dealer, 0)
-        return state
+    def _new_game(self, players, options, mode, seed):
+        state = self.state_type(players, options, mode, seed, scores=(0,) * players)
+        if mode == TABLE:
+            return state
+        cuts, dealer = seeded_cuts(players, seed, standard_52(), self.cut_key)
+        step = Step(replace(state, cuts=cuts))
+        self._start_hand(step, dealer, 0)
+        return step.state
 
-    def _do_cut(self, state, action):
-        state, events, dealer = take_cut(state, action, self.cut_key)
-        if dealer is None:
-            return state, events
-        state, more = self._start_hand(state, dealer, 0)
-        return state, events + more
+    @handles("cut")
+    def _cut(self, step: Step, action: Action) -> None:
+        dealer = take_cut(step, action, self.cut_key)
+        if dealer is not None:
+            self._start_hand(step, dealer, 0)
 
     def _prompt(self, state) -> Prompt:
         if state.phase == CUT:
-            return self._cut_prompt(state)
+            seat = len(state.cuts)
+            return Prompt(seat, ("cut",), f"{who(seat)}: cut the pack and show a card; {self.cut_rule}")
         if state.phase == DEAL:
-            return self._deal_prompt(state)
+            owed = ", ".join(f"{who(s, 'seat')} {o}" for s, o in enumerate(state.owed) if o)
+            return Prompt(None, ("deal",), f"{who(state.dealer)} deals (cards still owed: {owed})")
         return self._hand_prompt(state) or self._play_prompt(state)
 
     def _hand_prompt(self, state) -> Prompt | None:
         """The game's own phases between the deal and the play (``None``: the play is on)."""
         return None
 
-    def _cut_prompt(self, state) -> Prompt:
-        seat = len(state.cuts)
-        return Prompt(seat, ("cut",), f"Seat {seat + 1}: cut the pack and show a card; {self.cut_rule}")
-
     cut_rule = ""
 
     # -- dealing -------------------------------------------------------------------------------
-    def _start_hand(self, state, dealer: int, hand_no: int):
-        """A new hand: returns ``(state, events)`` like every step below."""
-        state = replace(state, dealer=dealer, hand_no=hand_no, deal_no=-1, shown=(), revokers=())
-        return self._new_deal(state)
+    def _start_hand(self, step: Step, dealer: int, hand_no: int) -> None:
+        step.update(dealer=dealer, hand_no=hand_no, deal_no=-1, shown=(), revokers=())
+        self._new_deal(step)
 
-    def _new_deal(self, state):
+    def _new_deal(self, step: Step) -> None:
         """A fresh pack for the hand (or a redeal of it): empty hands, nothing turned up."""
+        state = step.state
         n = state.players
         deal_no = state.deal_no + 1
         stock = shuffled(standard_52(), state.seed, f"hand{state.hand_no}.{deal_no}") if state.mode == DEALER else ()
-        return self._reset_deal(replace(
-            state, deal_no=deal_no, hands=((),) * n, held=(0,) * n, owed=(0,) * n, undealt=52,
-            stock=stock, tricks=None,
-        ))
+        step.update(deal_no=deal_no, hands=((),) * n, held=(0,) * n, owed=(0,) * n, undealt=52, stock=stock,
+                    tricks=None)
+        self._reset_deal(step)
 
-    def _reset_deal(self, state):
-        """The game's own fields for a new deal, and the deal itself: ``(state, events)``."""
+    def _reset_deal(self, step: Step) -> None:
+        """The game's own fields for a new deal, and the deal itself."""
         raise NotImplementedError
 
-    def _deal(self, state, batch: int, rounds: int = 1):
-        """Deal ``rounds`` batches of ``batch`` cards to each seat from the dealer's left.
+    def _deal(self, step: Step, batch: int, rounds: int = 1) -> None:
+        """Deal ``rounds`` batches of ``batch`` cards to each seat from the dealer's left, then go
+        on with :meth:`_dealt` once the cards are in the hands.
 
         Dealer mode deals from the stock and records it; table mode counts the cards into unseen
         hands, or, with a reader, waits for each seat's cards to be scanned (phase ``deal``).
         """
+        state = step.state
         n = state.players
         order = [(state.dealer + 1 + i) % n for i in range(n)]
-        state = replace(state, undealt=state.undealt - batch * rounds * n)
+        step.update(undealt=state.undealt - batch * rounds * n)
         if state.mode == TABLE:
             if state.options["reader_deal"]:
-                return replace(state, owed=tuple(o + batch * rounds for o in state.owed), phase=DEAL)
-            return replace(state, held=tuple(h + batch * rounds for h in state.held))
-        hands, stock, shown = list(state.hands), state.stock, state.shown
-        for _ in range(rounds):
-            for seat in order:
-                cards, stock = stock[:batch], stock[batch:]
-                hands[seat] += cards
-                shown += (Action("deal", seat, cards),)
-        held = tuple(len(h) for h in hands)
-        return replace(state, hands=tuple(hands), held=held, stock=stock, shown=shown)
+                step.update(owed=tuple(o + batch * rounds for o in state.owed), phase=DEAL)
+                return
+            step.update(held=tuple(h + batch * rounds for h in state.held))
+        else:
+            hands, stock, shown = list(state.hands), state.stock, state.shown
+            for _ in range(rounds):
+                for seat in order:
+                    cards, stock = stock[:batch], stock[batch:]
+                    hands[seat] += cards
+                    shown += (Action("deal", seat, cards),)
+            step.update(hands=tuple(hands), held=tuple(len(h) for h in hands), stock=stock, shown=shown)
+        self._dealt(step)
 
-    def _do_deal(self, state, action):
-        seat = action.seat
+    @handles("deal")
+    def _deal_cards(self, step: Step, action: Action) -> None:
+        state, seat = step.state, action.seat
         if seat is None or not 0 <= seat < state.players:
             raise IllegalAction("say which seat the dealt cards went to")
         cards = tuple(parse_card(c) for c in action.cards)
@@ -340,92 +332,89 @@ class TrickGame(Game):
             raise IllegalAction(f"seat {seat + 1} is owed {plural(owed, 'card')} in this deal, not {len(cards)}",
                                 seat=seat)
         self._check_unseen(state, cards, action)
-        state = replace(
-            state, hands=replace_at(state.hands, seat, state.hands[seat] + cards),
+        step.update(
+            hands=set_at(state.hands, seat, state.hands[seat] + cards),
             held=add_at(state.held, seat, len(cards)), owed=add_at(state.owed, seat, -len(cards)),
             shown=state.shown + (Action("deal", seat, cards),),
         )
-        events = [Event("deal", seat, text=f"Seat {seat + 1} is dealt {plural(len(cards), 'card')}")]
-        if any(state.owed):
-            return state, events
-        state, more = self._dealt(state)
-        return state, events + more
+        step.say("deal", seat, f"{who(seat)} is dealt {plural(len(cards), 'card')}")
+        if not any(step.state.owed):
+            self._dealt(step)
 
-    def _deal_prompt(self, state) -> Prompt:
-        owed = ", ".join(f"seat {s + 1} {o}" for s, o in enumerate(state.owed) if o)
-        return Prompt(None, ("deal",), f"Seat {state.dealer + 1} deals (cards still owed: {owed})")
-
-    def _dealt(self, state):
+    def _dealt(self, step: Step) -> None:
+        """What follows a complete deal."""
         raise NotImplementedError
 
-    def _turn_up(self, state):
+    def _turn_up(self, step: Step) -> None:
         """Dealer mode turns the top card of the stock; table mode asks the table to show it."""
-        if state.mode == TABLE:
-            return replace(state, phase=TURN_UP), []
-        card, stock = state.stock[0], state.stock[1:]
-        return self._turned(replace(state, stock=stock), card)
+        if step.state.mode == TABLE:
+            step.update(phase=TURN_UP)
+        else:
+            self._turned(step, step.draw())
 
-    def _do_turn_up(self, state, action):
-        card = self._one_card(action)
-        self._check_unseen(state, (card,), action)
-        return self._turned(state, card)
+    @handles("turn_up")
+    def _turn_up_card(self, step: Step, action: Action) -> None:
+        card = one_card(action)
+        self._check_unseen(step.state, (card,), action)
+        self._turned(step, card)
 
-    def _turned(self, state, card: Card):
+    def _turned(self, step: Step, card: Card) -> None:
+        """What a turned-up card does; it starts with :meth:`_record_turn_up`."""
         raise NotImplementedError
 
-    def _record_turn_up(self, state, card: Card):
+    def _record_turn_up(self, step: Step, card: Card) -> None:
         """Count the turned card out of the stock and note it for the table's twin."""
-        state = replace(state, undealt=state.undealt - 1, shown=state.shown + (Action("turn_up", None, (card,)),))
-        return state, Event("turn_up", None, cards=(card,), text=f"Turned up: the {card.name}")
+        state = step.state
+        step.update(undealt=state.undealt - 1, shown=state.shown + (Action("turn_up", None, (card,)),))
+        step.say("turn_up", None, f"Turned up: the {card.name}", cards=(card,))
 
     # -- card play -----------------------------------------------------------------------------
-    def _do_play(self, state, action):
-        seat, card = action.seat, self._one_card(action)
-        tricks = state.tricks
-        check_play(state.hands[seat], state.held[seat], card, tricks.led, seat)
+    @handles("play")
+    def _play(self, step: Step, action: Action) -> None:
+        state, seat, card = step.state, action.seat, one_card(action)
+        check_play(state.hands[seat], state.held[seat], card, state.tricks.led, seat)
         if card not in state.hands[seat]:
             self._check_unseen(state, (card,), action)
-        tricks, events = play_card(tricks, seat, card)
-        new_revokes = tricks.revokes[len(state.tricks.revokes):]
-        state = replace(
-            state, tricks=tricks, held=add_at(state.held, seat, -1),
-            hands=replace_at(state.hands, seat, tuple(c for c in state.hands[seat] if c != card)),
+        tricks, events = play_card(state.tricks, seat, card)
+        step.events += events
+        step.update(
+            tricks=tricks, held=add_at(state.held, seat, -1),
+            hands=set_at(state.hands, seat, tuple(c for c in state.hands[seat] if c != card)),
         )
-        for revoke in new_revokes:
-            state, more = self._penalise(state, revoke)
-            events += more
-            if state.outcome:
-                return state, events
-        if any(state.held):
-            return state, events
-        state, more = self._end_play(state)
-        return state, events + more
+        for revoke in tricks.revokes[len(state.tricks.revokes):]:
+            self._penalise(step, revoke)
+            if step.over:
+                return
+        if not any(step.state.held):
+            self._end_play(step)
 
-    def _penalise(self, state, revoke: Revoke):
+    def _penalise(self, step: Step, revoke: Revoke) -> None:
         """Apply the revoke penalty (RULES.md F10) and remember that the revoker cannot win."""
-        state = replace(state, revokers=tuple(sorted(set(state.revokers) | {revoke.seat})))
-        rule, points = state.options["revoke_penalty"], self.REVOKE_POINTS
+        step.update(revokers=tuple(sorted(set(step.state.revokers) | {revoke.seat})))
+        rule, points = step.state.options["revoke_penalty"], self.REVOKE_POINTS
         item = ScoreItem("revoke", points, (revoke.evidence,), f"a revoke by seat {revoke.seat + 1}")
         if rule == REVOKER_LOSES:
-            return self._score(state, revoke.seat, (replace(item, points=-points),), "revoke")
-        events = []
-        if rule == OTHERS_GAIN:
-            for seat in range(state.players):
-                if seat != revoke.seat and not state.outcome:
-                    state, more = self._score(state, seat, (item,), "revoke")
-                    events += more
-        return state, events
+            self._score(step, revoke.seat, (replace(item, points=-points),), "revoke")
+        elif rule == OTHERS_GAIN:
+            for seat in range(step.state.players):
+                if seat != revoke.seat and not step.over:
+                    self._score(step, seat, (item,), "revoke")
 
-    def _end_play(self, state):
+    def _score(self, step: Step, seat: int, items: tuple[ScoreItem, ...], reason: str) -> None:
+        """Add the points of ``items`` to ``seat``, saying why (``reason``)."""
+        raise NotImplementedError
+
+    def _end_play(self, step: Step) -> None:
+        """Scoring after the last trick."""
         raise NotImplementedError
 
     def _play_prompt(self, state) -> Prompt:
         tricks = state.tricks
         seat = tricks.turn
         if tricks.led:
-            text = f"Seat {seat + 1} to play to trick {tricks.trick_no} ({SUIT_NAMES[tricks.led]} led)"
+            text = f"{who(seat)} to play to trick {tricks.trick_no} ({SUIT_NAMES[tricks.led]} led)"
         else:
-            text = f"Seat {seat + 1} to lead trick {tricks.trick_no}"
+            text = f"{who(seat)} to lead trick {tricks.trick_no}"
         return Prompt(seat, ("play",), f"{text}; trumps are {SUIT_NAMES[tricks.trump]}")
 
     def _play_actions(self, state) -> list[Action]:
@@ -435,11 +424,6 @@ class TrickGame(Game):
         return [Action("play", seat, (c,)) for c in sorted(legal_plays(state.hands[seat], state.tricks.led))]
 
     # -- helpers -------------------------------------------------------------------------------
-    def _one_card(self, action: Action) -> Card:
-        if len(action.cards) != 1:
-            raise IllegalAction("show exactly one card", seat=action.seat)
-        return parse_card(action.cards[0])
-
     def _seen(self, state) -> set:
         """Every card face up or played this hand (and, where hands are known, in them)."""
         seen = {card for hand in state.hands for card in hand}
@@ -456,9 +440,6 @@ class TrickGame(Game):
         for i, card in enumerate(cards):
             if card in seen or card in cards[:i]:
                 raise IllegalAction(f"the {card.name} has already been seen this hand", seat=action.seat, card=card)
-
-    def _apply(self, state, action: Action):
-        return getattr(self, f"_do_{action.kind}")(state, action)
 
     def scores(self, state) -> tuple[int, ...]:
         return state.scores
@@ -520,76 +501,3 @@ class TrickGame(Game):
 
     def _observe_more(self, table_state, twin, kinds) -> Action | None:
         return None
-
-
-# -- simulation: a revoke made on purpose -------------------------------------------------------------
-@dataclass(frozen=True)
-class RevokePlan:
-    """Two plays of one seat in one hand to exchange at the table: on trick ``trick`` the seat
-    followed ``suit`` with ``kept`` but the table is shown ``shown`` (of another suit) instead; on
-    ``evidence_trick`` the seat played ``shown`` and the table sees ``kept``. The table's story is
-    a real revoke (the seat held ``kept`` when it showed out), and both tricks keep their winners,
-    so the rest of the game runs on. ``first``/``second`` count the twin's seat actions."""
-
-    hand_no: int
-    seat: int
-    suit: str
-    trick: int
-    evidence_trick: int
-    kept: Card
-    shown: Card
-    first: int
-    second: int
-
-    def tamper(self, game: Game):
-        """A ``tamper`` for :func:`engine.simulate.play_at_table` that makes the exchange."""
-        calls = iter(range(10**9))
-        swap = {self.first: self.shown, self.second: self.kept}
-
-        def tamper(action: Action, _dealer_state) -> Action:
-            index = next(calls)
-            if index in swap:
-                return replace(action, cards=(swap[index],))
-            return game.conceal(action, _dealer_state)
-
-        return tamper
-
-
-def plan_revokes(steps) -> list[RevokePlan]:
-    """Every exchange of two plays that :class:`RevokePlan` can make in a table run's ``steps``
-    (:class:`engine.simulate.TableStep`, from a run without tampering)."""
-    plays, before, index = [], None, -1
-    for step in steps:
-        index += step.dealer_action is not None
-        if step.table_action.kind == "play" and before is not None and before.tricks:
-            tricks = before.tricks
-            seat, card = step.table_action.seat, step.table_action.card
-            bound = any(c.suit == tricks.led for c in before.hands[seat])     # known to hold the suit led
-            plays.append((before.hand_no, before.deal_no, tricks.trick_no, tricks.trump, seat, card, index, bound))
-        before = step.table_state
-    tricks: dict[tuple, list] = {}
-    for hand, deal, no, trump, seat, card, i, bound in plays:
-        tricks.setdefault((hand, deal, no), []).append((seat, card, i, bound, trump))
-    plans = []
-    for (hand, deal, no), first in tricks.items():
-        led = first[0][1].suit
-        for pos, (seat, kept, i, bound, trump) in enumerate(first):
-            if pos == 0 or kept.suit != led or bound:
-                continue                    # the table would refuse it: it knows a card of the suit led
-            for (hand2, deal2, no2), second in tricks.items():
-                if (hand2, deal2) != (hand, deal) or no2 <= no:
-                    continue
-                for pos2, (seat2, shown, j, _, _) in enumerate(second):
-                    if seat2 != seat or pos2 == 0 or shown.suit == led:
-                        continue
-                    if shown.suit == second[0][1].suit != led:
-                        continue            # the table would see a show-out that is not one
-                    if _same_winner(first, pos, shown, trump) and _same_winner(second, pos2, kept, trump):
-                        plans.append(RevokePlan(hand, seat, led, no, no2, kept, shown, i, j))
-    return plans
-
-
-def _same_winner(trick: list, pos: int, card: Card, trump: str) -> bool:
-    cards = [c for _, c, *_ in trick]
-    changed = cards[:pos] + [card] + cards[pos + 1:]
-    return trick_winner(cards, trump) == trick_winner(changed, trump)

@@ -6,10 +6,11 @@ import re
 import pytest
 
 from cardtable.score_log import ScoreLog
-from cardtable.view import build_view, its15_words, score_lines, with_names
+from cardtable.view import build_view, its15_words, score_lines
 from engine.bots import GreedyBot, play_game
 from engine.cards import parse_card
 from engine.game import TABLE, Action, all_games, get_game
+from engine.wording import everyone, named, who, words
 
 GAMES = sorted(all_games(), key=lambda g: g.name)
 
@@ -42,17 +43,30 @@ def test_no_view_of_a_whole_game_shows_a_hidden_card(game):
 
 
 def test_sentences_use_the_players_names():
-    assert with_names("Seat 2 to play; seat 1 said go", ["Ann", "Bob"]) == "Bob to play; Ann said go"
-    assert with_names("Seat 7 wins", ["Ann", "Bob"]) == "Seat 7 wins"
+    game = get_game("cribbage")
+    state = game.new_game(2, seed=3)
+    view = build_view(game, state, ["Ann", "Bob"])
+    assert view.prompt == "Bob: lay two cards away to Ann's crib" and game.prompt(state).text.startswith("Seat 2")
 
 
 def test_seat_numbers_of_any_length_and_lists_of_seats_get_the_names():
-    """The seat pattern once matched one digit only: "Seat 10" came out as "Seat 10" (or worse)."""
+    """The seat pattern once matched one digit only: "Seat 10" came out as "Seat 10" (or worse).
+    Sentences now know their seats, so any seat and any list of seats takes the names."""
     names = [f"P{n}" for n in range(1, 13)]
-    assert with_names("Seat 10 wins; seat 12 said go; Seat 1 deals", names) == "P10 wins; P12 said go; P1 deals"
-    assert with_names("Seats 1, 2, and 11 share the win", names) == "P1, P2, and P11 share the win"
-    assert with_names("Seats 1 and 3 share the win", ["Ann", "Bob", "Cy"]) == "Ann and Cy share the win"
-    assert with_names("Seat 13 wins", names) == "Seat 13 wins"
+    assert named(words(f"{who(9)} wins; {who(11, 'seat')} said go; {who(0)} deals"), names) == \
+        "P10 wins; P12 said go; P1 deals"
+    assert named(words(f"{everyone([0, 1, 10])} share the win"), names) == "P1, P2, and P11 share the win"
+    assert named(words(f"{everyone([0, 2])} share the win"), ["Ann", "Bob", "Cy"]) == "Ann and Cy share the win"
+    assert named(words(f"{who(12)} wins"), names) == "Seat 13 wins"
+
+
+def test_the_score_log_says_the_players_names():
+    game = get_game("cribbage")
+    log = ScoreLog(size=1000)
+    play_game(game, game.new_game(2, seed=4), [GreedyBot(random.Random(n)) for n in range(2)],
+              on_step=lambda action, events, state: log.add(events))
+    view = build_view(game, game.new_game(2, seed=4), ["Ann", "Bob"], score_log=tuple(log.entries))
+    assert view.score_log and all(re.match(r"[+-]\d+ (Ann|Bob)\b", line) for line in view.score_log)
 
 
 def test_nobody_is_the_dealer_before_the_cut():
@@ -109,3 +123,15 @@ def test_the_score_log_accounts_for_every_point(game):
         change, seat = re.match(r"([+-]\d+) Seat (\d+)", line).groups()
         said[side(int(seat) - 1)] += int(change)
     assert [start[seat] + said[side(seat)] for seat in range(players)] == list(game.scores(end))
+
+
+def test_the_controllers_refusals_say_the_players_names(journal, outputs):
+    from cardtable.controller import Controller, TableSetup
+    from engine.decks import get_deck
+    from engine.table_events import TableEvent
+
+    deck = get_deck("standard")
+    c = Controller(TableSetup("cribbage", 2, names=("Ann", "Bob")), journal, outputs)
+    c.handle(TableEvent("placed", deck.card("KH"), "seat2", 0.0, "test"))      # Ann cuts first
+    warning = outputs.views[-1].warning
+    assert warning == "It is not your turn: Ann: cut the pack and show a card; lowest deals. Take back the KH to go on"

@@ -217,7 +217,7 @@ def test_a_revoke_is_proven_when_the_suit_shown_out_of_is_played_later():
     state, events = _act(state, "AH", "9H")                   # seat 2 led again; seat 1 plays a heart
     revokes = [e for e in events if e.kind == "revoke"]
     assert len(revokes) == 1 and revokes[0].seat == 0
-    assert dict(revokes[0].detail)["trick"] == 1 and dict(revokes[0].detail)["evidence"] == C("9H")
+    assert revokes[0].fact("trick") == 1 and revokes[0].fact("evidence") == C("9H")
     assert state.scores == (-3, 0) and state.revokers == (0,)
 
 
@@ -240,7 +240,7 @@ def test_a_revoker_cannot_win_on_that_hand():
     for card in ("2S", "AS", "10S", "3S", "5S", "4S", "KS", "6S"):      # seat 1 wins 22 in trumps
         state, events = GAME.apply(state, Action("play", GAME.prompt(state).seat, (C(card),)))
     assert not GAME.is_terminal(state) and state.scores[0] == 60          # held at 60
-    assert any(e.kind == "score" and dict(e.detail)["reason"] == "revoke" for e in events)
+    assert any(e.kind == "score" and e.fact("reason") == "revoke" for e in events)
 
 
 def test_hands_dealt_through_a_reader_refuse_a_revoke_at_once():

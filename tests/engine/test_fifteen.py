@@ -7,7 +7,7 @@ import pytest
 
 from engine.cards import parse_card, parse_cards, standard_52
 from engine.errors import IllegalAction, InvalidInput
-from engine.game import TABLE, Action, get_game
+from engine.game import TABLE, Action, Step, get_game
 from engine.games.fifteen import card_points, legal_gives
 
 GAME = get_game("fifteen")
@@ -142,18 +142,24 @@ def _play_out(state):
 def test_counting_order_non_dealer_then_dealer_then_crib():
     state, _ = _act(_deal(), "accept")
     state, events = _play_out(state)
-    scores = [(e.seat, dict(e.detail)["reason"]) for e in events if e.kind == "score"]
+    scores = [(e.seat, e.fact("reason")) for e in events if e.kind == "score"]
     assert scores == [s for s in [(1, "tricks"), (0, "tricks"), (0, "crib")] if s in scores]      # N11
     assert scores[-1] == (0, "crib")
     assert [e.points for e in events if e.kind == "score"][-1] == card_points(CRIB, "5S") == 3
 
 
+def _count_crib(state):
+    step = Step(state)
+    GAME._count_crib(step)
+    return step.state, step.events
+
+
 def test_the_crib_cap_exactly():
     state = _deal(scores=(11, 0))
     state = replace(state, tricks=None)
-    state, events = GAME._count_crib(state)                  # 11 + 3 = 14: kept
+    state, events = _count_crib(state)                  # 11 + 3 = 14: kept
     assert state.scores[0] == 14
-    state, events = GAME._count_crib(replace(_deal(scores=(12, 0)), tricks=None))
+    state, events = _count_crib(replace(_deal(scores=(12, 0)), tricks=None))
     assert state.scores[0] == 14 and not GAME.is_terminal(state)          # 15 by the crib: held at 14
     assert "cannot win" in [e for e in events if e.kind == "score"][0].text
 
@@ -192,7 +198,7 @@ def test_table_mode_revoke_is_proven_and_penalised():
     state, _ = _act(state, "KH", "2C")                     # seat 1 shows out of hearts on trick 1; seat 2 wins
     state, events = _act(state, "3D", "4H")                # seat 1 plays a heart
     revoke = next(e for e in events if e.kind == "revoke")
-    assert revoke.seat == 0 and dict(revoke.detail)["trick"] == 1 and revoke.cards[0] == C("4H")
+    assert revoke.seat == 0 and revoke.fact("trick") == 1 and revoke.cards[0] == C("4H")
     assert state.scores == (-3, 0)
 
 

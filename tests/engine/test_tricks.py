@@ -11,9 +11,9 @@ from engine.bots import GreedyBot, RandomBot, play_game
 from engine.cards import parse_card, parse_cards
 from engine.errors import IllegalAction, InvalidInput
 from engine.game import TABLE, Action, get_game
-from engine.games.tricks import check_play, legal_plays, plan_revokes, play_card, power, start_tricks, trick_winner
+from engine.games.tricks import check_play, legal_plays, play_card, power, start_tricks, trick_winner
 from engine.serialize import dumps, loads
-from engine.simulate import play_at_table
+from engine.simulate import plan_revokes, play_at_table
 
 GAMES = [get_game("allfives"), get_game("fifteen")]
 IDS = [g.name for g in GAMES]
@@ -220,11 +220,11 @@ def test_an_injected_revoke_is_always_proven_by_the_end_of_its_hand(game, seed, 
     events = [e for step in run.steps for e in step.events]
     reported = [(e, sum(x.kind == "hand_over" for x in events[:i])) for i, e in enumerate(events) if e.kind == "revoke"]
     assert reported, "the revoke was proven"
-    assert all(e.seat == plan.seat and dict(e.detail)["suit"] == plan.suit for e, _ in reported)
+    assert all(e.seat == plan.seat and e.fact("suit") == plan.suit for e, _ in reported)
     assert all(hands_over == plan.hand_no for _, hands_over in reported), "proven within its hand"
     first = reported[0][0]
-    assert any(dict(e.detail)["trick"] == plan.trick for e, _ in reported)
-    assert dict(first.detail)["evidence_trick"] <= plan.evidence_trick
+    assert any(e.fact("trick") == plan.trick for e, _ in reported)
+    assert first.fact("evidence_trick") <= plan.evidence_trick
     penalties = [e for step in run.steps for e in step.events if e.kind == "score" and e.points < 0]
     assert penalties and all(e.seat == plan.seat for e in penalties)
 
