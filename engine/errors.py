@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.wording import who, words
+from engine.wording import compose, who, words
 
 
 class CardtableError(Exception):
@@ -39,8 +39,8 @@ class IllegalAction(CardtableError, ValueError):
 
     def _sentence(self) -> str:
         if self.seat is None:
-            return self.reason
+            return words(self.reason)
         subject = who(self.seat, "seat")
         if self.card is not None:
-            return words(f"{subject} cannot {self.verb} {self.card}: {self.reason}")
-        return words(f"{subject}: {self.reason}")
+            return compose(f"{subject} cannot {self.verb} {self.card}: ", self.reason)
+        return compose(f"{subject}: ", self.reason)

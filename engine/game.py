@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 from engine.cards import Card, parse_card
 from engine.decks import ItsFace, PhysicalCard
 from engine.errors import IllegalAction, InvalidInput
-from engine.wording import words
+from engine.wording import compose, who, words
 
 DEALER = "dealer"
 TABLE = "table"
@@ -375,7 +375,7 @@ class Game:
             raise IllegalAction(f"now is the time to {wanted}, not {action.kind}", seat=action.seat)
         if expected.seat is not None and action.seat != expected.seat:
             raise IllegalAction(
-                f"it is seat {expected.seat + 1}'s turn ({expected.text})", seat=action.seat,
+                compose(f"it is {who(expected.seat, 'seat')}'s turn (", expected.text, ")"), seat=action.seat,
                 card=action.card, verb=verb_for(action.kind),
             )
         try:

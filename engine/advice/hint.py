@@ -15,6 +15,7 @@ from engine.advice.play import strong_choice
 from engine.cards import SUIT_NAMES, Card
 from engine.game import DEALER, Game
 from engine.games.quinze import captures
+from engine.wording import who, words
 
 
 def public_hint(game: Game, state) -> str | None:
@@ -65,12 +66,12 @@ def teaching_advice(game: Game, state, seat: int) -> str | None:
     if action is None:
         return None
     if action.kind == "discard":
-        return f"Seat {seat + 1}: lay away {' '.join(map(str, action.cards))}"
+        return words(f"{who(seat)}: lay away {' '.join(map(str, action.cards))}")
     if action.kind == "play" and game.name == "quinze" and len(action.cards) > 1:
-        return f"Seat {seat + 1}: play {action.cards[0]} and take {' '.join(map(str, action.cards[1:]))}"
+        return words(f"{who(seat)}: play {action.cards[0]} and take {' '.join(map(str, action.cards[1:]))}")
     if action.kind == "play":
-        return f"Seat {seat + 1}: play {action.cards[0]}"
-    return f"Seat {seat + 1}: {action.kind}"
+        return words(f"{who(seat)}: play {action.cards[0]}")
+    return words(f"{who(seat)}: {action.kind}")
 
 
 __all__ = ["public_hint", "teaching_advice"]

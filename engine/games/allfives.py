@@ -189,7 +189,7 @@ class AllFives(TrickGame):
     def _take_one(self, step: Step, action: Action) -> None:
         eldest = self._eldest(step.state)
         if self._no_gift(step.state):
-            raise IllegalAction(f"one point would put seat {eldest + 1} out: run the cards", seat=action.seat)
+            raise IllegalAction(f"one point would put {who(eldest, 'seat')} out: run the cards", seat=action.seat)
         step.say("take_one", action.seat, f"{who(action.seat)} says take one")
         self._score(step, eldest, (GIFT,), "gift")
         scores = step.state.scores

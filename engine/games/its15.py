@@ -284,7 +284,7 @@ class Its15(Game):
     def _raise(self, step: Step, action: Action) -> None:
         state, seat = step.state, action.seat
         if state.raiser is not None:
-            raise IllegalAction(f"seat {state.raiser + 1} has already raised; the bid is raised once a round", seat=seat)
+            raise IllegalAction(f"{who(state.raiser, 'seat')} has already raised; the bid is raised once a round", seat=seat)
         cards, amount = self._value_cards(state, action)
         need = state.required - state.placed[seat]
         if amount <= need:

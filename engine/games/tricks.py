@@ -329,7 +329,7 @@ class TrickGame(Game):
         cards = tuple(parse_card(c) for c in action.cards)
         if not cards or len(cards) > state.owed[seat]:
             owed = state.owed[seat]
-            raise IllegalAction(f"seat {seat + 1} is owed {plural(owed, 'card')} in this deal, not {len(cards)}",
+            raise IllegalAction(f"{who(seat, 'seat')} is owed {plural(owed, 'card')} in this deal, not {len(cards)}",
                                 seat=seat)
         self._check_unseen(state, cards, action)
         step.update(
@@ -392,7 +392,7 @@ class TrickGame(Game):
         """Apply the revoke penalty (RULES.md F10) and remember that the revoker cannot win."""
         step.update(revokers=tuple(sorted(set(step.state.revokers) | {revoke.seat})))
         rule, points = step.state.options["revoke_penalty"], self.REVOKE_POINTS
-        item = ScoreItem("revoke", points, (revoke.evidence,), f"a revoke by seat {revoke.seat + 1}")
+        item = ScoreItem("revoke", points, (revoke.evidence,), f"a revoke by {who(revoke.seat, 'seat')}")
         if rule == REVOKER_LOSES:
             self._score(step, revoke.seat, (replace(item, points=-points),), "revoke")
         elif rule == OTHERS_GAIN:

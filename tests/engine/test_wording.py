@@ -1,5 +1,6 @@
 """Sentences for people: every seat an engine sentence names can be said with the players' names."""
 
+import dataclasses
 import random
 import re
 
@@ -65,3 +66,18 @@ def test_a_refusal_names_its_seat_and_keeps_it_through_capitals_and_joins():
     assert warning == "Seat 2 cannot play KS: you must follow hearts. Take back the KS to go on"
     assert named(warning, ["Ann", "Bob"]) == "Bob cannot play KS: you must follow hearts. Take back the KS to go on"
     assert capitalized("the count") == "The count" and capitalized(words(f"the {who(0, 'seat')}")) == "The seat 1"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
+def test_a_refusal_for_the_wrong_seat_says_both_players_names(game):
+    state = game.new_game(game.players[0], seed=3)
+    prompt = game.prompt(state)
+    wrong = (prompt.seat + 1) % game.players[0]
+    action = next(a for a in game.legal_actions(state))
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(state, dataclasses.replace(action, seat=wrong))
+    text = str(refused.value)
+    names = [f"Player{chr(65 + n)}" for n in range(game.players[0])]
+    said = named(text, names)
+    assert "\ue000" not in text and not SEAT_NUMBER.search(said), said
+    assert names[prompt.seat] in said and names[wrong] in said
