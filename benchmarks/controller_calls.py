@@ -20,8 +20,7 @@ from cardtable.controller import Controller, TableSetup  # noqa: E402
 from cardtable.journal import Journal  # noqa: E402
 from cardtable.simulation import table_moves  # noqa: E402
 from engine.game import all_games  # noqa: E402
-from engine.table_events import TableEvent  # noqa: E402
-from hardware.gpio import ButtonPress  # noqa: E402
+from engine.table_events import ButtonPress, TableEvent  # noqa: E402
 
 
 class CountingOutputs:

@@ -15,7 +15,6 @@ until that card is taken back; a card dealt face down through a reader is never 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import Protocol
 
 from cardtable import gestures
@@ -25,22 +24,13 @@ from cardtable.journal import Journal, JournalError
 from engine.decks import PhysicalCard
 from engine.errors import IllegalAction
 from engine.game import Action, Event
-from engine.table_events import REMOVED, TableEvent
+from engine.table_events import REMOVED, ButtonPress, Notice, TableEvent, TableInput
 from cardtable.view import build_view
-from hardware.gpio import ButtonPress
 from hardware.view import TableView
 
 log = logging.getLogger(__name__)
 
 UNDO, OK, LEFT, RIGHT = "undo", "ok", "left", "right"
-
-
-@dataclass(frozen=True)
-class Notice:
-    """A warning from an input that is not a card: an unknown tag, a foreign code, a link down."""
-
-    text: str
-    source: str = ""
 
 
 class Outputs(Protocol):
@@ -160,8 +150,8 @@ class Controller:
         self.taking = ()
 
     # -- inputs ---------------------------------------------------------------------------------
-    def handle(self, item) -> None:
-        """One input: a :class:`TableEvent`, a :class:`ButtonPress` or a :class:`Notice`; then the
+    def handle(self, item: TableInput) -> None:
+        """One input (a :class:`TableEvent`, a :class:`ButtonPress` or a :class:`Notice`), then the
         table is shown."""
         if isinstance(item, TableEvent):
             self._on_card(item)

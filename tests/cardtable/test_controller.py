@@ -2,13 +2,12 @@
 
 import pytest
 
-from cardtable.controller import Controller, Notice, TableSetup
+from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal, open_for_play
 from cardtable.simulation import table_moves
 from engine.decks import get_deck
 from engine.game import get_game
-from engine.table_events import TableEvent
-from hardware.gpio import ButtonPress
+from engine.table_events import ButtonPress, Notice, TableEvent
 
 DECK = get_deck("standard")
 

@@ -6,9 +6,8 @@ import time
 
 import pytest
 
-from cardtable.controller import Notice
 from cardtable.table_loop import CameraThread, InputFailed, Supervisor, as_input, run_loop
-from engine.table_events import TableEvent
+from engine.table_events import Notice, TableEvent
 from vision.config import VisionConfig
 from vision.pipeline import Pipeline
 from vision.script import parse_script
@@ -53,11 +52,11 @@ def test_the_camera_thread_reports_cards_and_says_when_a_code_is_not_this_decks(
 
 def test_reader_notices_become_words_for_the_table():
     from firmware_bridge.bridge import UnknownTag
+    from firmware_bridge.session import LinkChange
 
-    class Link:
-        state, reason = "down", "no answer for 3 s"
-
-    assert "not answering: no answer for 3 s" in as_input(Link()).text
+    assert "not answering: no answer for 3 s" in as_input(LinkChange("down", 0.0, "no answer for 3 s")).text
+    assert as_input(LinkChange("up", 1.0)).text == "The card readers are connected"
+    assert as_input(LinkChange("resynced", 1.0)) is None
     placed = as_input(UnknownTag("placed", 0, "seat1", "04A23B1C", 1.0)).text
     assert placed == ("A card the table does not know is on seat1 (tag 04A23B1C): take it off, "
                       "or enrol it with 'cardtable enroll rfid'")
