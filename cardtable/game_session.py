@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from engine.game import Action, Event, Game, Prompt, get_game
 from cardtable.journal import GameSetup, Journal
 from cardtable.score_log import ScoreLog
+from vision.table_layout import seat_zones
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,7 @@ class TableSetup:
     swipe: bool = False
 
     def __post_init__(self) -> None:
-        self.seat_zones = tuple(self.seat_zones) or tuple(f"seat{n + 1}" for n in range(self.players))
+        self.seat_zones = tuple(self.seat_zones) or seat_zones(self.players)
         self.names = tuple(self.names) or tuple(f"Seat {n + 1}" for n in range(self.players))
 
 

@@ -19,6 +19,7 @@ from cardtable.controller import Controller, TableSetup
 from cardtable.table_loop import Request
 from engine.errors import CardtableError
 from engine.table_events import TableInput
+from vision.table_layout import seat_zones
 from engine.game import get_game
 
 log = logging.getLogger(__name__)
@@ -78,7 +79,7 @@ class TableSession:
         if players not in game.players:
             return f"Not done: {game.title} is for {' or '.join(map(str, game.players))} players"
         zones = old.setup.seat_zones
-        if players > len(zones) and not all(z == f"seat{n + 1}" for n, z in enumerate(zones)):
+        if players > len(zones) and zones != seat_zones(len(zones)):
             return f"Not done: the table has zones for {len(zones)} seats; add zones for {players}"
         options = game.resolve_options(request.options)
         names = tuple(n.strip()[:24] or f"Seat {i + 1}" for i, n in enumerate(request.names[:players]))
