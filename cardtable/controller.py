@@ -92,84 +92,42 @@ class Controller:
 
     def new_game(self) -> None:
         """Start the next game with the same setup (the finished one stays in the journal)."""
-        self._next_game()
-        self.render()
+        self._show(self._next_game())
 
     def submit(self, action: Action, cards: tuple[PhysicalCard, ...] = ()) -> list[Event] | None:
         """Apply ``action``: journal it, then show it. Returns its events, or ``None`` if refused
         (then ``cards``, the physical cards that made it, must be taken back)."""
-        events = self._submit(action, cards)
-        self.render()
+        events, said = self._submit(action, cards)
+        self._show(said)
         return events
 
     def undo(self) -> bool:
         """Take back the last accepted action (rebuilding the state from the journal)."""
-        undone = self._undo()
-        self.render()
+        undone, said = self._undo()
+        self._show(said)
         return undone
 
-    def _next_game(self) -> None:
-        self.session.next_game()
-        self._clear()
-        self.warning = ""
-
-    def _submit(self, action: Action, cards: tuple[PhysicalCard, ...] = ()) -> list[Event] | None:
-        try:                                              # committed before it is shown as accepted
-            events = self.session.apply(action)
-        except IllegalAction as err:
-            self._refuse(str(err), action.seat, cards)
-            return None
-        except JournalError as err:
-            self._refuse(self.session.kept_text(str(err)), action.seat, cards)
-            return None
-        self.warning = ""
-        self.choice_index = None
-        self.taking = ()
-        for event in events:
-            if event.kind in ("revoke", "false_go"):
-                self.warning = event.text
-        return events
-
-    def _undo(self) -> bool:
-        try:
-            undone = self.session.undo()
-        except JournalError as err:
-            self.warning = self.session.kept_text(f"nothing was undone: {err}")
-            return False
-        if not undone:
-            self.warning = "Nothing to undo"
-            return False
-        self._clear()
-        self.warning = "Undone: the last action was taken back"
-        return True
-
-    def _clear(self) -> None:
-        self.pending.clear()
-        self.refused.clear()
-        self.secret.clear()
-        self.taking = ()
-
     # -- inputs ---------------------------------------------------------------------------------
+    # Each step returns the sentence the table says now (``None``: it keeps the one it says).
     def handle(self, item: TableInput) -> None:
         """One input (a :class:`TableEvent`, a :class:`ButtonPress` or a :class:`Notice`), then the
         table is shown."""
+        said = None
         if isinstance(item, TableEvent):
-            self._on_card(item)
+            said = self._on_card(item)
         elif isinstance(item, ButtonPress):
-            self._on_button(item.name)
+            said = self._on_button(item.name)
         elif isinstance(item, Notice):
-            self.warning = item.text
+            said = item.text
         else:
             log.warning("ignored an input of type %s", type(item).__name__)
-        self.render()
+        self._show(said)
 
-    def _on_card(self, event: TableEvent) -> None:
+    def _on_card(self, event: TableEvent) -> str | None:
         card = event.card
         if event.kind == REMOVED and self.refused.pop(card.id, None) is not None:
             self.secret.discard(card.id)
-            if not self.refused:
-                self.warning = ""
-            return
+            return None if self.refused else ""
         prompt = self.session.prompt
         wants = Wants(prompt, self.game.card_actions, self.setup.seat_zones,
                       lambda kind: self.game.cards_needed(self.state, kind), self.pending, self.taking,
@@ -179,59 +137,86 @@ class Controller:
         if laid and any(self.game.is_secret(kind) for kind in prompt.kinds):
             self.secret.add(card.id)                      # a card dealt face down: never named
         if isinstance(answer, Submit):
-            self._submit_gesture(answer)
-        elif isinstance(answer, Refuse) and answer.blocked:
+            return self._submit_gesture(answer)
+        if isinstance(answer, Refuse) and answer.blocked:
             self.refused[card.id] = card
-            self.warning = f"Play waits: take back {self._named(self.refused.values())} first"
             self.outputs.refuse(None)
-        elif isinstance(answer, Refuse):
-            self._refuse(answer.reason, answer.seat, (card,))
-        else:
-            self.pending = dict(self.pending if answer.pending is None else answer.pending)
-            self.taking = self.taking if answer.taking is None else answer.taking
-            self.warning = answer.note or self.warning
+            return f"Play waits: take back {self._named(self.refused.values())} first"
+        if isinstance(answer, Refuse):
+            return self._refuse(answer.reason, answer.seat, (card,))
+        self.pending = dict(self.pending if answer.pending is None else answer.pending)
+        self.taking = self.taking if answer.taking is None else answer.taking
+        return answer.note or None
 
-    def _submit_gesture(self, answer: Submit) -> None:
+    def _submit_gesture(self, answer: Submit) -> str:
         action = Action(answer.kind, answer.seat, tuple(c.face for c in answer.cards))
         if answer.taken:                                  # nothing to take back if the capture is refused
             self.taking = ()
-            self._submit(action)
-            return
+            return self._submit(action)[1]
         self.pending.pop(answer.kind, None)
-        if self._submit(action, answer.cards) is not None:
+        events, said = self._submit(action, answer.cards)
+        if events is not None:
             self.accepted |= {c.id for c in answer.cards}
             self.secret -= {c.id for c in answer.cards}
+        return said
 
-    def _on_button(self, name: str) -> None:
+    def _on_button(self, name: str) -> str | None:
         if name == UNDO:
-            self._undo()
-            return
+            return self._undo()[1]
         prompt = self.session.prompt
         choices = prompt.choices
         if self.score_log.press(name, choices_pending=bool(choices)):
-            return                                        # a button the game does not need pages the log
+            return None                                   # a button the game does not need pages the log
         if self.finished:
-            if name == OK:
-                self._next_game()
-            return
+            return self._next_game() if name == OK else None
         if name in (LEFT, RIGHT) and choices:
             step = 1 if name == RIGHT else -1
             self.choice_index = ((self.choice_index if self.choice_index is not None else -step) + step) % len(choices)
-            return
+            return None
         if name in choices:
-            self._submit(self.game.action_for_choice(self.state, name))
-            return
+            return self._submit(self.game.action_for_choice(self.state, name))[1]
         if name == OK:
             if choices and self.choice_index is not None:
-                self._submit(self.game.action_for_choice(self.state, choices[self.choice_index]))
-                return
+                return self._submit(self.game.action_for_choice(self.state, choices[self.choice_index]))[1]
             if len(prompt.kinds) == 1:                     # e.g. "discard" face down: the engine decides
-                self._submit(Action(prompt.kinds[0], prompt.seat))
-                return
-        self.warning = f"The {name} button does nothing now: {prompt.text}"
+                return self._submit(Action(prompt.kinds[0], prompt.seat))[1]
+        return f"The {name} button does nothing now: {prompt.text}"
 
-    # -- outputs --------------------------------------------------------------------------------
-    def _refuse(self, reason: str, seat: int | None, cards: tuple[PhysicalCard, ...] = ()) -> None:
+    # -- the game (the session's), and what the table says of it ---------------------------------
+    def _next_game(self) -> str:
+        self.session.next_game()
+        self._clear()
+        return ""
+
+    def _submit(self, action: Action, cards: tuple[PhysicalCard, ...] = ()) -> tuple[list[Event] | None, str]:
+        try:                                              # committed before it is shown as accepted
+            events = self.session.apply(action)
+        except IllegalAction as err:
+            return None, self._refuse(str(err), action.seat, cards)
+        except JournalError as err:
+            return None, self._refuse(self.session.kept_text(str(err)), action.seat, cards)
+        self.choice_index = None
+        self.taking = ()
+        return events, next((e.text for e in reversed(events) if e.kind in ("revoke", "false_go")), "")
+
+    def _undo(self) -> tuple[bool, str]:
+        try:
+            undone = self.session.undo()
+        except JournalError as err:
+            return False, self.session.kept_text(f"nothing was undone: {err}")
+        if not undone:
+            return False, "Nothing to undo"
+        self._clear()
+        return True, "Undone: the last action was taken back"
+
+    def _clear(self) -> None:
+        self.pending.clear()
+        self.refused.clear()
+        self.secret.clear()
+        self.taking = ()
+
+    def _refuse(self, reason: str, seat: int | None, cards: tuple[PhysicalCard, ...] = ()) -> str:
+        """Refuse ``cards`` (they must be taken back), buzz, and say why."""
         for card in cards:
             self.refused[card.id] = card
         if cards and any(c.id in self.secret for c in cards):
@@ -239,9 +224,10 @@ class Controller:
             reason = f"{self._named(cards).capitalize()} cannot be taken now: {self.session.prompt.text}"
         if cards:
             reason = f"{reason}. Take back {self._named(cards)} to go on"
-        self.warning = reason[0].upper() + reason[1:]
         self.outputs.refuse(seat)
+        return reason[0].upper() + reason[1:]
 
+    # -- outputs --------------------------------------------------------------------------------
     def _named(self, cards) -> str:
         """The cards as the table may hear them: their faces, or, for one dealt face down, where it lies."""
         cards = list(cards)
@@ -257,6 +243,12 @@ class Controller:
         return build_view(self.game, self.state, list(self.setup.names), score_log=tuple(self.score_log.entries),
                           log_page=self.score_log.page(), log_fresh=self.score_log.fresh,
                           warning=self.warning, choice_index=self.choice_index, collecting=collecting)
+
+    def _show(self, said: str | None) -> None:
+        """Say ``said`` (``None``: keep what the table says) and show the table."""
+        if said is not None:
+            self.warning = said
+        self.render()
 
     def render(self) -> None:
         """Show the table: the acting seat's LED and the view on every display."""
