@@ -189,3 +189,27 @@ def test_the_loop_shows_why_the_table_stops_before_it_stops(tmp_path):
         with pytest.raises(InputFailed):
             run_loop(controller, items, threading.Event(), idle=0.01, supervisor=supervisor)
         assert "card readers" in controller.warning
+
+
+def test_an_owner_request_and_a_reader_report_go_through_the_loop_in_order(tmp_path, outputs):
+    from cardtable.controller import Controller, TableSetup
+    from cardtable.journal import Journal
+    from cardtable.web.owner import OwnerRequest, TableSession
+    from firmware_bridge.session import LinkChange
+
+    items: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        session = TableSession(Controller(TableSetup("cribbage", 2), journal, outputs))
+        request = OwnerRequest(kind="undo")
+        items.put(LinkChange("down", 1.0, "no answer for 3 s"))
+        items.put(request)
+        loop = threading.Thread(target=run_loop, args=(session, items, stop), kwargs={"idle": 0.01})
+        loop.start()
+        try:
+            assert request.answer.result(timeout=10) == "Nothing to undo"
+        finally:
+            stop.set()
+            loop.join(timeout=5)
+        said = [view.warning for view in outputs.views]
+        assert said[-2:] == ["The card readers are not answering: no answer for 3 s", "Nothing to undo"]
