@@ -41,7 +41,7 @@ from cardtable.simulation import table_moves  # noqa: E402
 from cardtable.table_loop import run_loop  # noqa: E402
 from engine.game import get_game  # noqa: E402
 from hardware.display.config import open_display  # noqa: E402
-from hardware.gpio import ButtonPress  # noqa: E402
+from engine.table_events import ButtonPress  # noqa: E402
 
 GAME = get_game("cribbage")
 ZONES = ["seat1", "seat2", "crib", "starter"]

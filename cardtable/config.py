@@ -44,6 +44,7 @@ from firmware_bridge.registry import TagRegistry, default_path
 from hardware.display.config import DisplaySpec, parse_display, reserved_pins
 from hardware.pins import PanelPins, parse_panel
 from vision.calibration import load_calibration
+from vision import table_layout
 from vision.config import VisionConfig, parse_vision
 
 #: Sections parsed by other parts of the application: name -> "module:function" (see above).
@@ -104,12 +105,7 @@ class TableConfig:
         return zones[:len(self.rfid.ports) or 1] if self.rfid.compat else zones
 
     def shared_zones(self) -> tuple[str, ...]:
-        return shared_zones(get_game(self.game))
-
-
-def shared_zones(game: Game) -> tuple[str, ...]:
-    """The zones other than the seats' that the game's card actions use (starter, crib ...)."""
-    return tuple(sorted({slot.zone for slot in game.card_actions.values() if slot.zone != "seat"}))
+        return table_layout.shared_zones(get_game(self.game))
 
 
 @dataclass
@@ -224,7 +220,7 @@ def check_values(data: Mapping, path: Path, problems: list[str]) -> TableConfig 
     players = settings["players"]
     table = _table(data, "table", problems)
     names = tuple(f"Seat {n + 1}" for n in range(players or 0))
-    seat_zones = tuple(f"seat{n + 1}" for n in range(players or 0))
+    seat_zones = table_layout.seat_zones(players or 0)
     if "names" in table:
         names = text_list(table["names"], "table.names", problems, "name", count=players) or names
     if "seat_zones" in table:

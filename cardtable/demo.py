@@ -20,6 +20,7 @@ from cardtable.outputs import TableOutputs
 from cardtable.simulation import table_moves
 from engine.errors import InvalidInput
 from engine.game import Game, get_game
+from vision import table_layout
 
 INPUTS = ("camera", "rfid")
 
@@ -35,10 +36,6 @@ class DemoResult:
     snapshots: list[Path] = field(default_factory=list)
     seconds: float = 0.0
     notices: list = field(default_factory=list)
-
-
-def shared_zones(game) -> list[str]:
-    return sorted({slot.zone for slot in game.card_actions.values() if slot.zone != "seat"})
 
 
 def check_players(game: Game, players: int | None) -> int:
@@ -85,8 +82,8 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
         (out / "snapshots").mkdir(exist_ok=True)
     except OSError as err:
         raise cannot_write(out, err, folder=True) from err
-    seat_zones = [f"seat{n + 1}" for n in range(players)]
-    devices = open_devices(input_kind, game, seat_zones + shared_zones(game), **(device_options or {}))
+    seat_zones = list(table_layout.seat_zones(players))
+    devices = open_devices(input_kind, game, seat_zones + list(table_layout.shared_zones(game)), **(device_options or {}))
     moves, dealt = table_moves(game, players, seed=seed, buttons=frozenset(DEMO_BUTTONS), swipe=devices.swipe)
     buttons = SimButtons(players)
     snapshots = SnapshotDisplay(out / "snapshots", 320, 240, "RGB", prefix="lcd")

@@ -1,32 +1,27 @@
 """``cardtable config example``: a commented starting configuration for a game.
 
-The zones it writes are rectangles in table millimetres around the calibration mat's centre:
-one play area in front of each seat, and one shared area for each zone the game's card actions
-use (the starter, the crib, the centre ...).
+The zones it writes are the default layout (:func:`vision.table_layout.default_layout`):
+rectangles in table millimetres around the calibration mat's centre, one play area in front of
+each seat, and one shared area for each zone the game's card actions use (the starter, the crib,
+the centre ...).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from cardtable.config import shared_zones
 from engine.errors import InvalidInput
 from engine.game import Game
 from firmware_bridge.registry import default_path
-
-# seat play areas for 2-5 seats: (x0, y0, x1, y1) in mm, y growing towards seat 1
-_SEATS = {
-    2: [(-200, 110, 200, 250), (-200, -250, 200, -110)],
-    3: [(-200, 110, 200, 250), (-420, -250, -120, -110), (120, -250, 420, -110)],
-    4: [(-200, 110, 200, 250), (-420, -100, -230, 100), (-200, -250, 200, -110), (230, -100, 420, 100)],
-    5: [(-200, 110, 200, 250), (-420, -60, -230, 100), (-420, -250, -120, -110), (120, -250, 420, -110),
-        (230, -60, 420, 100)],
-}
+from vision.table_layout import Polygon, default_layout, seat_zones, shared_zones
 
 
-def _polygon(box) -> str:
-    x0, y0, x1, y1 = box
-    return f"[[{x0}, {y0}], [{x1}, {y0}], [{x1}, {y1}], [{x0}, {y1}]]"
+def _polygon(points: Polygon) -> str:
+    return "[" + ", ".join(f"[{x:g}, {y:g}]" for x, y in points) + "]"
+
+
+def _names(items) -> str:
+    return ", ".join(f'"{item}"' for item in items)
 
 
 def _toml(value) -> str:
@@ -56,9 +51,7 @@ def example_config(game: Game, players: int | None = None) -> str:
     players = game.players[0] if players is None else players
     if players not in game.players:
         raise InvalidInput(f"{game.title} is for {', '.join(map(str, game.players))} players, not {players}")
-    shared = shared_zones(game)
-    seats = _SEATS[players]
-    width = 160 // max(1, len(shared)) if shared else 0
+    seats, shared = seat_zones(players), shared_zones(game)
     lines = [
         f"# cardtable table configuration: {game.title} for {players} players.",
         "# Check it with: cardtable config check THIS_FILE",
@@ -74,12 +67,11 @@ def example_config(game: Game, players: int | None = None) -> str:
         choices = f" ({' | '.join(map(str, option.choices))})" if option.choices else ""
         lines.append(f"{option.name} = {_toml(option.default)}    # {option.help}{choices}")
     names = ", ".join(f'"Seat {n + 1}"' for n in range(players))
-    zones = ", ".join(f'"seat{n + 1}"' for n in range(players))
     lines += [
         "",
         "[table]",
         f"names = [{names}]          # in seat order, clockwise",
-        f"seat_zones = [{zones}]     # the zone in front of each seat",
+        f"seat_zones = [{_names(seats)}]     # the zone in front of each seat",
         "",
         "[input]",
         'kind = "camera"          # camera | rfid',
@@ -95,17 +87,13 @@ def example_config(game: Game, players: int | None = None) -> str:
         "",
         "[vision.zones]",
     ]
-    lines += [f"seat{n + 1} = {_polygon(box)}" for n, box in enumerate(seats[:players])]
-    for i, zone in enumerate(shared):
-        x0 = -80 + i * width
-        lines.append(f"{zone} = {_polygon((x0, -90, x0 + width - 10, 90))}")
-    readers = ", ".join([f'"seat{n + 1}"' for n in range(players)] + [f'"{z}"' for z in shared])
+    lines += [f"{zone} = {_polygon(polygon)}" for zone, polygon in default_layout(players, shared).items()]
     lines += [
         "",
         "[rfid]",
         'port = "auto"            # auto, or /dev/serial/by-id/usb-...',
         f'registry = "{_home_relative(default_path(game.deck))}"   # written by: cardtable enroll rfid --deck {game.deck}',
-        f"readers = [{readers}]   # the zone of reader 0, 1, ...",
+        f"readers = [{_names(seats + shared)}]   # the zone of reader 0, 1, ...",
         "",
         "[gpio]                   # BCM numbers; see docs/hardware.md for the wiring",
         "buttons = { ok = 5, left = 6, right = 13, undo = 19, go = 26 }",

@@ -2,8 +2,8 @@
 vision pipeline.
 
 Time is simulated: each frame is taken 1/fps later than the last, and a move waits for the
-pipeline's event about it. The zones are laid out for the number of seats and the game's shared
-zones on the synthetic table (900 x 520 mm), and the pipeline is calibrated with the synthetic
+pipeline's event about it. The zones are the default layout for the number of seats and the game's
+shared zones (:func:`vision.table_layout.default_layout`), and the pipeline is calibrated with the synthetic
 camera's own homography, as ``cardtable calibrate`` would find it from the mat.
 """
 
@@ -19,26 +19,14 @@ from vision.calibration import Calibration
 from vision.config import VisionConfig
 from vision.pipeline import Pipeline
 from vision.script import Place, Remove
-from vision.synthetic import TABLE_MM, Effects, SyntheticCamera, table_homography
+from vision.synthetic import Effects, SyntheticCamera, table_homography
+from vision.table_layout import Polygon, default_layout, seat_zones
 
 
-def table_layout(zones: list[str]) -> dict[str, list[tuple[float, float]]]:
-    """Zone polygons in table mm: seats along the near and far edges, shared zones between."""
-    seats = [z for z in zones if z.startswith("seat")]
-    shared = [z for z in zones if z not in seats]
-    half_w, half_h = TABLE_MM[0] / 2 - 10, TABLE_MM[1] / 2 - 2
-    near, far = seats[: (len(seats) + 1) // 2], seats[(len(seats) + 1) // 2:]
-    layout = {}
-    for row, (y0, y1) in ((near, (120, half_h)), (far, (-half_h, -120))):
-        width = 2 * half_w / max(1, len(row))
-        for i, zone in enumerate(row):
-            x0 = -half_w + i * width
-            layout[zone] = [(x0, y0), (x0 + width, y0), (x0 + width, y1), (x0, y1)]
-    width = 2 * half_w / max(1, len(shared))
-    for i, zone in enumerate(shared):
-        x0 = -half_w + i * width
-        layout[zone] = [(x0, -110), (x0 + width, -110), (x0 + width, 110), (x0, 110)]
-    return layout
+def table_layout(zones: list[str]) -> dict[str, Polygon]:
+    """Zone polygons in table mm for ``zones`` (the seats' and the shared ones): the default layout."""
+    seats = [z for z in zones if z in seat_zones(len(zones))]
+    return default_layout(len(seats), [z for z in zones if z not in seats])
 
 
 class SimCamera:

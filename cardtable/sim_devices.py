@@ -11,11 +11,11 @@ from __future__ import annotations
 import time
 
 from engine.decks import PhysicalCard, get_deck
-from engine.table_events import TableEvent
+from engine.table_events import ButtonPress, TableEvent
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.registry import TagRegistry
 from firmware_bridge.twin import Twin
-from hardware.gpio import ButtonPress, TablePanel
+from hardware.gpio import TablePanel
 
 DEMO_BUTTONS = {"ok": 5, "left": 6, "right": 13, "undo": 19, "go": 26, "pass": 16, "stand": 20,
                 "beg": 21, "give": 7, "take": 8, "switch": 25, "accept": 24, "bid": 9, "raise": 10}

@@ -17,6 +17,7 @@ from engine.bots import GreedyBot, StrongBot
 from engine.decks import PhysicalCard, get_deck
 from engine.game import Action, Game
 from engine.simulate import play_at_table
+from vision import table_layout
 
 @dataclass(frozen=True)
 class Move:
@@ -92,7 +93,7 @@ def _press(action: Action, prompt, buttons) -> list[Move]:
 def table_moves(game: Game, players: int, *, seed: int = 0, options: dict | None = None,
                 seat_zones=None, buttons=frozenset(), swipe: bool = False) -> tuple[list[Move], object]:
     """Every move of a whole bot game, and the dealer-mode final state to check the result by."""
-    seat_zones = seat_zones or [f"seat{n + 1}" for n in range(players)]
+    seat_zones = seat_zones or table_layout.seat_zones(players)
     bots = [(GreedyBot if n % 2 else StrongBot)(random.Random(seed * 7 + n)) for n in range(players)]
     run = play_at_table(game, players, bots, seed=seed, options=options)
     table = game.new_game(players, options=options, mode="table", seed=seed)

@@ -2,7 +2,10 @@
 
 Inputs run in their own threads (the camera loop, the serial link, gpiozero's callbacks) and only
 put items on the queue; the controller, the journal and the displays are used from the loop's
-thread alone. Reader notices (an unknown tag, the link going down) become :class:`Notice` items.
+thread alone. What reaches the controller is one type, :data:`engine.table_events.TableInput`:
+:func:`as_input` turns the reader bridge's own reports (an unknown tag, the link going up or down)
+into :class:`~engine.table_events.Notice` values. A :class:`Request` (from the owner's page) is
+carried out on the loop's thread too, by the handler the loop was given.
 
 No input ends an input thread: a picture the pipeline cannot take is counted, said and skipped.
 A thread that ends anyway is started again by the :class:`Supervisor`, with a sentence on the
@@ -20,25 +23,42 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from cardtable.controller import Controller, Notice
+from concurrent.futures import Future
+
 from engine.errors import CardtableError
-from engine.table_events import TableEvent
-from hardware.gpio import ButtonPress
+from engine.table_events import ButtonPress, Notice, TableEvent, TableInput
+from firmware_bridge.bridge import UnknownTag
+from firmware_bridge.session import DOWN, REFUSED, UP, LinkChange
 
 log = logging.getLogger(__name__)
 
 
-def as_input(item):
-    """A controller input for anything a device reports (``None`` for what it need not hear)."""
-    if isinstance(item, (TableEvent, ButtonPress, Notice)):
+@dataclass(frozen=True)
+class Request:
+    """Something to do on the table's thread that no device reported (the owner's page asks to
+    start a game, to undo ...): ``answer`` gets the sentence that says what happened."""
+
+    answer: Future = field(default_factory=Future, compare=False)
+
+
+class Handler(Protocol):
+    """What the loop hands inputs to: the controller, or the session of the owner's requests."""
+
+    def handle(self, item: TableInput | Request) -> None: ...
+
+
+_LINK_WORDS = {UP: "The card readers are connected", DOWN: "The card readers are not answering: {}",
+               REFUSED: "The card readers were refused: {}"}
+
+
+def as_input(item: object) -> TableInput | Request | None:
+    """What a device's report (or a request) is to the table; ``None`` for what it need not hear."""
+    if isinstance(item, (TableEvent, ButtonPress, Notice, Request)):
         return item
-    state = getattr(item, "state", None)
-    if state == "up":
-        return Notice("The card readers are connected", "rfid")
-    if state in ("down", "refused"):
-        return Notice(f"The card readers are not answering: {item.reason}" if state == "down"
-                      else f"The card readers were refused: {item.reason}", "rfid")
-    if hasattr(item, "uid"):                          # an unknown tag: said when it arrives
+    if isinstance(item, LinkChange):
+        words = _LINK_WORDS.get(item.state)
+        return None if words is None else Notice(words.format(item.reason), "rfid")
+    if isinstance(item, UnknownTag):                  # said when it arrives
         return None if item.kind == "removed" else Notice(_sentence(str(item)), "rfid")
     return None
 
@@ -199,7 +219,7 @@ class _NotStarted:
         pass
 
 
-def run_loop(controller: Controller, items: queue.Queue, stop: threading.Event, *,
+def run_loop(controller: Handler, items: queue.Queue, stop: threading.Event, *,
              idle: float = 0.2, supervisor: Supervisor | None = None) -> None:
     """Hand every queued input to the controller until ``stop`` is set, starting again (through
     ``supervisor``) any input that ended.

@@ -1,8 +1,15 @@
-"""What the inputs tell the controller: a physical card placed, removed or moved between zones.
+"""What the inputs tell the table: :data:`TableInput`, one type for everything that reaches it.
 
-Vision (camera) and the firmware bridge (RFID readers) both produce :class:`TableEvent` values, so
-the controller reads one kind of event whatever the input. Zones are names from the table config
-("seat1", "crib", "starter", "centre", ...); for RFID, the reader's zone.
+* :class:`TableEvent`: a physical card placed, removed or moved between zones. Vision (camera) and
+  the firmware bridge (RFID readers) both produce it, so the controller reads one kind of event
+  whatever the input. Zones are names from the table config ("seat1", "crib", "starter",
+  "centre", ...); for RFID, the reader's zone.
+* :class:`ButtonPress`: a button of the table's panel (``hardware.gpio``) was pressed.
+* :class:`Notice`: a sentence from a device that is not a card: an unknown tag, a code that is not
+  one of this deck's cards, the readers' link going down, the camera stopping.
+
+They live here, in the one package every other may import, so that the devices that make them
+and the application that reads them share the types without importing each other.
 """
 
 from __future__ import annotations
@@ -36,3 +43,23 @@ class TableEvent:
         if self.from_zone is not None:
             data["from_zone"] = self.from_zone
         return data
+
+
+@dataclass(frozen=True)
+class ButtonPress:
+    """One accepted press of the button called ``name``, at ``at`` seconds on the panel's clock."""
+
+    name: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A sentence for the table from an input that is not a card (``source``: "camera", "rfid" ...)."""
+
+    text: str
+    source: str = ""
+
+
+#: Everything a device hands the table.
+TableInput = TableEvent | ButtonPress | Notice

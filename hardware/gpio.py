@@ -1,8 +1,8 @@
 """The table's button/LED panel over gpiozero: named buttons, one LED per seat, one buzzer.
 
-:class:`TablePanel` turns button presses into :class:`ButtonPress` values in a thread-safe queue
-(gpiozero calls back in the caller's thread under the mock pins and in a background thread on a
-Pi, so nothing is done in the callback but debounce and enqueue). Debounce is done here, on the
+:class:`TablePanel` turns button presses into :class:`~engine.table_events.ButtonPress` values
+in a thread-safe queue (gpiozero calls back in the caller's thread under the mock pins and in a
+background thread on a Pi, so nothing is done in the callback but debounce and enqueue). Debounce is done here, on the
 injected clock, because the mock pins do not debounce. The seat LEDs show whose turn it is;
 :meth:`TablePanel.refuse` beeps and blinks a seat's LED on a worker thread, never blocking the
 caller, and then puts the LED back to what :meth:`TablePanel.show_turn` last asked for.
@@ -18,6 +18,7 @@ import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from engine.table_events import ButtonPress
 from hardware.errors import NoGpioPins, PanelClosed, PinConfigError
 from hardware.pins import PanelPins, parse_panel_config
 
@@ -54,14 +55,6 @@ def default_pin_factory():
     for note in caught:
         log.debug("gpiozero: %s", note.message)
     return Device.pin_factory
-
-
-@dataclass(frozen=True)
-class ButtonPress:
-    """One accepted press of the button called ``name``, at ``at`` seconds on the panel's clock."""
-
-    name: str
-    at: float
 
 
 class Debouncer:

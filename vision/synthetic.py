@@ -28,6 +28,7 @@ from engine.errors import InvalidInput
 from vision.markers import MAT_MARKER_CENTRES, MAT_MARKER_IDS, MAT_MARKER_MM, aruco_modules
 from vision.render import CARD_MARKER_MM, CARD_MM, CardArt
 from vision.script import OFF_TABLE, Hand, Move, Place, Remove
+from vision.table_layout import default_layout
 
 #: The part of the table the synthetic camera sees, in millimetres, centred on the origin.
 TABLE_MM = (900.0, 520.0)
@@ -38,14 +39,8 @@ def _rect(x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, float
     return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
 
 
-#: The zones of the synthetic table (and a sensible starting point for a real one), in mm.
-DEFAULT_ZONES = {
-    "seat1": _rect(-220, 120, 220, 258),
-    "seat2": _rect(-448, -115, -232, 115),
-    "seat3": _rect(-220, -258, 220, -120),
-    "seat4": _rect(232, -115, 448, 115),
-    "centre": _rect(-220, -110, 220, 110),
-}
+#: The zones of the synthetic table, in mm: four seats and a centre (see :mod:`vision.table_layout`).
+DEFAULT_ZONES = default_layout(4, ("centre",))
 _SLOT_STEP = 66.0   # mm between the centres of cards laid side by side in a zone
 _HAND_TRAVEL = 0.25
 _HAND_HALF_WIDTH, _HAND_FINGERS, _HAND_PALM = 52.0, 108.0, 62.0   # mm from the palm centre (see _draw_hand)

@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+from cardtable.rfid_config import REMOVE_AFTER
 from engine.table_events import TableEvent
 from firmware_bridge.bridge import Zones, to_table_event
 from firmware_bridge.compat import CompatSession
@@ -31,8 +32,8 @@ def _add_link_options(parser) -> None:
     parser.add_argument("--port", help="serial port or pyserial URL (default: find the board by USB id)")
     parser.add_argument("--compat", action="store_true",
                         help="the reader runs a stock example sketch (MFRC522, PN532, ESPHome, Tasmota, RDM6300)")
-    parser.add_argument("--removal-after", type=float, default=1.5, metavar="S",
-                        help="compat mode: a tag not reported for S seconds counts as removed (default 1.5)")
+    parser.add_argument("--removal-after", type=float, default=REMOVE_AFTER[0], metavar="S",
+                        help=f"compat mode: a tag not reported for S seconds counts as removed (default {REMOVE_AFTER[0]:g})")
 
 
 def register(subparsers) -> None:

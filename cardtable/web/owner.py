@@ -2,8 +2,9 @@
 game) run on the table's own thread, and the PIN that guards them.
 
 :class:`TableSession` stands where the table loop expects its controller: inputs from the devices
-go to the current :class:`~cardtable.controller.Controller`; an :class:`OwnerRequest` is carried
-out between them, so the controller and the journal are only ever used from one thread.
+go to the current :class:`~cardtable.controller.Controller`; an :class:`OwnerRequest` (a
+:class:`~cardtable.table_loop.Request`) is carried out between them, so the controller and the
+journal are only ever used from one thread.
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ import hmac
 import logging
 import secrets
 import time
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 
-from cardtable.controller import Controller, Notice, TableSetup
+from cardtable.controller import Controller, TableSetup
+from cardtable.table_loop import Request
 from engine.errors import CardtableError
+from engine.table_events import TableInput
+from vision.table_layout import seat_zones
 from engine.game import get_game
 
 log = logging.getLogger(__name__)
@@ -25,19 +28,15 @@ ENDED = "ended by the owner"
 
 
 @dataclass(frozen=True)
-class OwnerRequest(Notice):
-    """``kind`` is "undo", "end" or "start" (with ``game``, ``players``, ``names``, ``options``).
-    ``answer`` gets the sentence that tells the owner what happened. (A :class:`Notice`, so the
-    table loop, which passes on only what the table should hear, passes it on.)"""
+class OwnerRequest(Request):
+    """``kind`` is "undo", "end" or "start" (with ``game``, ``players``, ``names``, ``options``);
+    ``answer`` gets the sentence that tells the owner what happened."""
 
-    text: str = "a request from the owner's page"
-    source: str = "owner"
     kind: str = ""
     game: str = ""
     players: int = 0
     names: tuple[str, ...] = ()
     options: dict = field(default_factory=dict)
-    answer: Future = field(default_factory=Future)
 
 
 class TableSession:
@@ -46,7 +45,8 @@ class TableSession:
     def __init__(self, controller: Controller) -> None:
         self.controller = controller
 
-    def handle(self, item) -> None:
+    def handle(self, item: TableInput | Request) -> None:
+        """A device's input goes to the controller; an owner's request is carried out and answered."""
         if not isinstance(item, OwnerRequest):
             self.controller.handle(item)
             return
@@ -79,7 +79,7 @@ class TableSession:
         if players not in game.players:
             return f"Not done: {game.title} is for {' or '.join(map(str, game.players))} players"
         zones = old.setup.seat_zones
-        if players > len(zones) and not all(z == f"seat{n + 1}" for n, z in enumerate(zones)):
+        if players > len(zones) and zones != seat_zones(len(zones)):
             return f"Not done: the table has zones for {len(zones)} seats; add zones for {players}"
         options = game.resolve_options(request.options)
         names = tuple(n.strip()[:24] or f"Seat {i + 1}" for i, n in enumerate(request.names[:players]))

@@ -2,13 +2,13 @@
 
 import pytest
 
-from cardtable.controller import Controller, Notice, TableSetup
+from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal, open_for_play
 from cardtable.simulation import table_moves
 from engine.decks import get_deck
 from engine.game import get_game
-from engine.table_events import TableEvent
-from hardware.gpio import ButtonPress
+from engine.table_events import ButtonPress, Notice, TableEvent
+from vision.table_layout import seat_zone
 
 DECK = get_deck("standard")
 
@@ -218,7 +218,7 @@ def test_a_reader_deal_takes_each_seats_cards_and_never_names_them(journal, outp
     assert c.game.prompt(c.state).kinds == ("deal",)
     dealt = ["2S", "3S", "4S", "5S", "6S", "7S", "2D", "3D", "4D", "5D", "6D", "7D"]
     for n, card in enumerate(dealt):
-        c.handle(placed(card, f"seat{n % 2 + 1}"))
+        c.handle(placed(card, seat_zone(n % 2)))
         assert not c.refused, c.warning
     assert c.state.held == (6, 6) and c.game.prompt(c.state).kinds == ("turn_up",)
     c.handle(placed("9H", "starter"))                 # the turn-up is face up: play goes on

@@ -6,8 +6,7 @@ from cardtable.score_log import ScoreLog
 from cardtable.simulation import table_moves
 from engine.decks import get_deck
 from engine.game import Event, get_game
-from engine.table_events import TableEvent
-from hardware.gpio import ButtonPress
+from engine.table_events import ButtonPress, TableEvent
 
 DECK = get_deck("standard")
 

@@ -6,9 +6,8 @@ import time
 
 import pytest
 
-from cardtable.controller import Notice
 from cardtable.table_loop import CameraThread, InputFailed, Supervisor, as_input, run_loop
-from engine.table_events import TableEvent
+from engine.table_events import Notice, TableEvent
 from vision.config import VisionConfig
 from vision.pipeline import Pipeline
 from vision.script import parse_script
@@ -53,11 +52,11 @@ def test_the_camera_thread_reports_cards_and_says_when_a_code_is_not_this_decks(
 
 def test_reader_notices_become_words_for_the_table():
     from firmware_bridge.bridge import UnknownTag
+    from firmware_bridge.session import LinkChange
 
-    class Link:
-        state, reason = "down", "no answer for 3 s"
-
-    assert "not answering: no answer for 3 s" in as_input(Link()).text
+    assert "not answering: no answer for 3 s" in as_input(LinkChange("down", 0.0, "no answer for 3 s")).text
+    assert as_input(LinkChange("up", 1.0)).text == "The card readers are connected"
+    assert as_input(LinkChange("resynced", 1.0)) is None
     placed = as_input(UnknownTag("placed", 0, "seat1", "04A23B1C", 1.0)).text
     assert placed == ("A card the table does not know is on seat1 (tag 04A23B1C): take it off, "
                       "or enrol it with 'cardtable enroll rfid'")
@@ -190,3 +189,27 @@ def test_the_loop_shows_why_the_table_stops_before_it_stops(tmp_path):
         with pytest.raises(InputFailed):
             run_loop(controller, items, threading.Event(), idle=0.01, supervisor=supervisor)
         assert "card readers" in controller.warning
+
+
+def test_an_owner_request_and_a_reader_report_go_through_the_loop_in_order(tmp_path, outputs):
+    from cardtable.controller import Controller, TableSetup
+    from cardtable.journal import Journal
+    from cardtable.web.owner import OwnerRequest, TableSession
+    from firmware_bridge.session import LinkChange
+
+    items: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        session = TableSession(Controller(TableSetup("cribbage", 2), journal, outputs))
+        request = OwnerRequest(kind="undo")
+        items.put(LinkChange("down", 1.0, "no answer for 3 s"))
+        items.put(request)
+        loop = threading.Thread(target=run_loop, args=(session, items, stop), kwargs={"idle": 0.01})
+        loop.start()
+        try:
+            assert request.answer.result(timeout=10) == "Nothing to undo"
+        finally:
+            stop.set()
+            loop.join(timeout=5)
+        said = [view.warning for view in outputs.views]
+        assert said[-2:] == ["The card readers are not answering: no answer for 3 s", "Nothing to undo"]

@@ -8,8 +8,9 @@ import queue
 import pytest
 from gpiozero import Button
 
+from engine.table_events import ButtonPress
 from hardware.errors import NoGpioPins, PanelClosed, PinConfigError
-from hardware.gpio import ButtonPress, Debouncer, RefusalPattern, TablePanel
+from hardware.gpio import Debouncer, RefusalPattern, TablePanel
 
 CONFIG = {"buttons": {"ok": 5, "left": 6, "right": 13, "undo": 19, "go": 26},
           "seat_leds": [17, 27, 22, 23], "buzzer": 4, "debounce_ms": 50}

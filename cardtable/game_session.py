@@ -1,0 +1,128 @@
+"""One game at the table and its journal: started or resumed, played action by action, undone.
+
+:class:`GameSession` owns the engine state, the journal's record of the game and the scoring log.
+An action is committed to the journal before the state moves on, so what the table shows as
+accepted is always in the file; a game is written with its first accepted action, so a table that
+never got going leaves nothing behind. Undo drops the last journalled action and rebuilds the
+state by replaying the rest. The prompt of the current state is computed once per state.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from engine.game import Action, Event, Game, Prompt, get_game
+from cardtable.journal import GameSetup, Journal
+from cardtable.score_log import ScoreLog
+from vision.table_layout import seat_zones
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class TableSetup:
+    """A game at a table: which game, how many seats, options, mode, and the zones of the seats."""
+
+    game: str
+    players: int
+    options: dict = field(default_factory=dict)
+    mode: str = "table"
+    seed: int = 0
+    seat_zones: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
+    #: readers see cards swiped past them: taking a card off does not take it back
+    swipe: bool = False
+
+    def __post_init__(self) -> None:
+        self.seat_zones = tuple(self.seat_zones) or seat_zones(self.players)
+        self.names = tuple(self.names) or tuple(f"Seat {n + 1}" for n in range(self.players))
+
+
+class GameSession:
+    """The current game of ``setup``, resumed from the journal's unfinished game of the same setup
+    when ``resume``; :attr:`problem` says what the resume could not replay."""
+
+    def __init__(self, setup: TableSetup, journal: Journal, *, resume: bool = True) -> None:
+        self.setup = setup
+        self.game: Game = get_game(setup.game)
+        self.journal = journal
+        self.score_log = ScoreLog()
+        self.resumed = False
+        self.problem = ""
+        self._start(resume)
+
+    def _start(self, resume: bool) -> None:
+        s = self.setup
+        record = self.journal.latest_unfinished(self.game.name) if resume else None
+        self.problem = ""
+        if record and record.players == s.players and record.mode == s.mode:
+            replay = self.journal.replay(record.id)
+            self.game_id, self.kept = record.id, record.actions
+            self._set(replay.state)
+            self.resumed = True
+            if replay.problems:                           # bad journal rows: said, never fatal
+                self.problem = (f"{len(replay.problems)} journalled action(s) could not be replayed and were "
+                                f"skipped: see 'cardtable replay {record.id}'")
+            self.score_log.restart(e for _, evs in replay.steps for e in evs)
+            log.info("resumed game %s after %d actions", record.id, len(replay.steps))
+        else:
+            self.game_id: int | None = None               # until the game's first action is journalled
+            self.kept = 0                                 # the game's live actions in the journal
+            self._set(self.game.new_game(s.players, options=s.options, mode=s.mode, seed=s.seed))
+            self.score_log.restart()
+
+    def _set(self, state) -> None:
+        self.state = state
+        self._prompt: Prompt | None = None
+
+    @property
+    def prompt(self) -> Prompt:
+        """The engine's prompt for the current state."""
+        if self._prompt is None:
+            self._prompt = self.game.prompt(self.state)
+        return self._prompt
+
+    @property
+    def finished(self) -> bool:
+        return self.game.is_terminal(self.state)
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply ``action``, journal it, then move on; returns its events.
+
+        :raises IllegalAction: the rules refuse it (nothing changes).
+        :raises JournalError: the journal cannot write it (nothing changes).
+        """
+        state, events = self.game.apply(self.state, action)
+        s = self.setup
+        self.game_id, _ = self.journal.append(
+            self.game_id if self.game_id is not None
+            else GameSetup(self.game.name, s.players, s.options, s.mode, s.seed), action,
+            result=self.game.outcome(state).text if self.game.is_terminal(state) else None)
+        self.kept += 1
+        self._set(state)
+        self.score_log.add(events)
+        return events
+
+    def undo(self) -> bool:
+        """Take back the last accepted action (rebuilding the state from the journal); False when
+        there is none.
+
+        :raises JournalError: the journal cannot mark it undone (nothing changes).
+        """
+        if not self.journal.undo_last(self.game_id):
+            return False
+        replay = self.journal.replay(self.game_id)
+        self._set(replay.state)
+        self.kept = replay.record.actions
+        self.score_log.restart(e for _, evs in replay.steps for e in evs)
+        return True
+
+    def next_game(self) -> None:
+        """Start the next game with the same setup (the finished one stays in the journal)."""
+        self.setup.seed += 1
+        self._start(resume=False)
+
+    def kept_text(self, problem: str) -> str:
+        """``problem`` with how far the journal keeps the game."""
+        return f"{problem}; the game is kept up to action {self.kept}"
