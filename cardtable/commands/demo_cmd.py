@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 import time
 
-from cardtable.demo import INPUTS, check_players, run_demo
+from cardtable.sim.demo import INPUTS, check_players, run_demo
 from engine.game import all_games, get_game
 
 

@@ -6,7 +6,7 @@ import warnings
 import pytest
 
 from cardtable.cli import main
-from cardtable.sim_devices import demo_registry
+from cardtable.sim.devices import demo_registry
 
 
 def help_text(capsys, *argv):

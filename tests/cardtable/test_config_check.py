@@ -6,7 +6,7 @@ import pytest
 
 from cardtable.cli import main
 from cardtable.config import ConfigError, load_config
-from cardtable.sim_devices import demo_registry
+from cardtable.sim.devices import demo_registry
 from vision.calibration import Calibration, save_calibration
 
 GOOD = """

@@ -15,7 +15,7 @@ from cardtable.config import ConfigError, check_config, load_config
 from cardtable.controller import Controller
 from cardtable.example_config import example_config
 from cardtable.journal import Journal
-from cardtable.sim_devices import demo_registry
+from cardtable.sim.devices import demo_registry
 from engine.decks import DECKS
 from engine.game import all_games
 from firmware_bridge.registry import default_path

@@ -4,7 +4,7 @@ import pytest
 
 from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal, open_for_play
-from cardtable.simulation import table_moves
+from cardtable.sim.simulation import table_moves
 from engine.decks import get_deck
 from engine.game import get_game
 from engine.table_events import ButtonPress, Notice, TableEvent

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from cardtable.cli import main
-from cardtable.demo import run_demo
+from cardtable.sim.demo import run_demo
 from cardtable.journal import Journal
 from cardtable.view import score_lines
 from engine.game import all_games, get_game

@@ -347,7 +347,7 @@ def test_a_finished_game_is_shown_whole(tmp_path, capsys):
 def test_history_and_replay_find_the_demos_journal_with_no_option(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("HOME", str(tmp_path / "home"))           # no table journal here
     monkeypatch.chdir(tmp_path)
-    from cardtable.demo import run_demo
+    from cardtable.sim.demo import run_demo
 
     result = run_demo("cribbage", input_kind="rfid", out_dir="out/demo", seed=2)
     assert _cli("history") == 0
@@ -361,7 +361,7 @@ def test_history_and_replay_find_the_demos_journal_with_no_option(tmp_path, monk
 
 # -- through 'cardtable run' ---------------------------------------------------------------------------
 def _config(folder, port):
-    from cardtable.sim_devices import demo_registry
+    from cardtable.sim.devices import demo_registry
 
     demo_registry("standard").save(folder / "tags.json")
     (folder / "table.toml").write_text(f"""

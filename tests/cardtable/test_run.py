@@ -8,7 +8,7 @@ import time
 import numpy as np
 from cardtable.cli import main
 from cardtable.journal import Journal
-from cardtable.sim_devices import demo_registry
+from cardtable.sim.devices import demo_registry
 from firmware_bridge.registry import default_path
 from firmware_bridge.twin import Twin
 

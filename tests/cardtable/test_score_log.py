@@ -3,7 +3,7 @@ game does not need at that moment, held while it is read."""
 
 from cardtable.controller import Controller, TableSetup
 from cardtable.score_log import ScoreLog
-from cardtable.simulation import table_moves
+from cardtable.sim.simulation import table_moves
 from engine.decks import get_deck
 from engine.game import Event, get_game
 from engine.table_events import ButtonPress, TableEvent

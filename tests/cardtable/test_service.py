@@ -12,7 +12,7 @@ import pytest
 
 from cardtable.cli import main
 from cardtable.commands.service_cmd import CHECKOUT
-from cardtable.sim_devices import demo_registry
+from cardtable.sim.devices import demo_registry
 from cardtable.service_unit import DEVICE_GROUPS, UnitPlan, unit_text
 
 DEPLOYED = CHECKOUT / "deploy" / "cardtable.service"

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 from starlette.testclient import TestClient
 
-from cardtable.sim_camera import SimCamera
+from cardtable.sim.camera import SimCamera
 from cardtable.web.app import COOKIE, OwnerTools, ViewHub, create_app
 from cardtable.web.camera_view import FrameTap
 from cardtable.web.owner import PinGate

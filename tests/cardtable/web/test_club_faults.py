@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 
-from cardtable.demo import run_demo
+from cardtable.sim.demo import run_demo
 from cardtable.club.publisher import ClubPublisher
 from cardtable.club.spec import ClubSpec, parse_broker
 from web_helpers import die_with_parent, free_port

@@ -14,7 +14,7 @@ from cardtable.club.publisher import ClubPublisher
 from cardtable.club.server import ClubServer, create_club_app
 from cardtable.club.spec import ClubSpec, parse_broker
 from cardtable.club.store import ClubStore
-from cardtable.demo import run_demo
+from cardtable.sim.demo import run_demo
 from cardtable.journal import Journal
 from cardtable.web.records import game_key, game_record
 from cardtable.web.server import WebServer

@@ -13,7 +13,7 @@ from cardtable.club.publisher import ClubPublisher
 from cardtable.club.server import ClubServer
 from cardtable.club.spec import parse_club
 from cardtable.club.store import ClubStore
-from cardtable.demo import run_demo
+from cardtable.sim.demo import run_demo
 from web_helpers import MOSQUITTO, Mosquitto
 from web_helpers import wait_until
 

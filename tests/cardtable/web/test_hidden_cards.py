@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 from cardtable.controller import Controller, TableSetup
-from cardtable.demo import run_demo
+from cardtable.sim.demo import run_demo
 from cardtable.journal import Journal
 from cardtable.outputs import TableOutputs
 from cardtable.web.network_demo import Held

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.demo import run_demo
+from cardtable.sim.demo import run_demo
 from cardtable.web.network_demo import Held
 from cardtable.web.page import TablePage
 

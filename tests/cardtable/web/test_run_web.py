@@ -10,7 +10,7 @@ import threading
 import httpx
 
 from cardtable.cli import main
-from cardtable.sim_devices import demo_registry
+from cardtable.sim.devices import demo_registry
 from web_helpers import free_port
 from firmware_bridge.twin import Twin
 from web_helpers import wait_until

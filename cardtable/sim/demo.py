@@ -1,6 +1,6 @@
 """The demo: a whole game between bots at a simulated table, through the real pipeline.
 
-Bots play (:func:`cardtable.simulation.table_moves`); each card they lay is shown to a simulated
+Bots play (:func:`cardtable.sim.simulation.table_moves`); each card they lay is shown to a simulated
 device (the synthetic camera, or the microcontroller twin on a pseudo-terminal), which the real
 vision pipeline or bridge turns into table events; each decision is a press of a gpiozero mock pin
 on the real button panel. The controller, running the engine in table mode, journals every action
@@ -17,7 +17,7 @@ from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal
 from cardtable.out_paths import cannot_write
 from cardtable.outputs import TableOutputs
-from cardtable.simulation import table_moves
+from cardtable.sim.simulation import table_moves
 from engine.errors import InvalidInput
 from engine.game import Game, get_game
 from vision import table_layout
@@ -54,10 +54,10 @@ def check_players(game: Game, players: int | None) -> int:
 
 def open_devices(input_kind: str, game, zones: list[str], **options):
     if input_kind == "rfid":
-        from cardtable.sim_devices import SimReaders
+        from cardtable.sim.devices import SimReaders
 
         return SimReaders(game.deck, zones)
-    from cardtable.sim_camera import SimCamera
+    from cardtable.sim.camera import SimCamera
 
     return SimCamera(game.deck, zones, **options)
 
@@ -70,7 +70,7 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
     :raises InvalidInput: a player count the game is not played by.
     :raises CannotWrite: ``out_dir`` cannot be made or written in.
     """
-    from cardtable.sim_devices import DEMO_BUTTONS, SimButtons
+    from cardtable.sim.devices import DEMO_BUTTONS, SimButtons
     from hardware.display.snapshots import SnapshotDisplay
 
     started = time.perf_counter()
