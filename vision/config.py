@@ -12,6 +12,8 @@ The application owns the TOML file and hands this module its ``[vision]`` table 
     remove_after = 3.0           # seconds a card must be missing before it is removed
     camera = "usb:0"             # usb:N | picamera | a video file | a folder of frames | synthetic
     resolution = [1920, 1080]
+    recognition = "markers"      # markers | faces (unmarked cards, by their printed faces)
+    faces = "standard"           # the enrolled deck: a name from 'cardtable enroll faces', or a file
     [vision.zones]
     seat1 = [[-220, 120], [220, 120], [220, 258], [-220, 258]]
 """
@@ -25,11 +27,13 @@ from pathlib import Path
 from engine.decks import DECKS
 from engine.errors import InvalidInput
 from vision.decoders import DECODER_NAMES
+from vision.faces.store import enrolment_path
 from vision.markers import MARKER_KINDS
 from vision.zones import ZONE_UNITS
 
 _KEYS = {"deck", "marker", "decoder", "calibration", "zone_units", "zones", "place_after",
-         "remove_after", "camera", "resolution", "fps"}
+         "remove_after", "camera", "resolution", "fps", "recognition", "faces"}
+RECOGNITIONS = ("markers", "faces")
 
 
 @dataclass(frozen=True)
@@ -47,10 +51,14 @@ class VisionConfig:
     camera: str = "usb:0"
     resolution: tuple[int, int] = (1920, 1080)
     fps: float = 30.0
+    recognition: str = "markers"
+    faces: Path | None = None
 
     @property
     def effective_decoder(self) -> str:
-        """The decoder actually used: ArUco decks always use "aruco"."""
+        """The decoder actually used: "faces" for unmarked cards, ArUco decks always use "aruco"."""
+        if self.recognition == "faces":
+            return "faces"
         return "aruco" if self.marker == "aruco" else self.decoder
 
 
@@ -94,8 +102,12 @@ def load_vision_config(section: dict | None, base_dir: str | Path = ".") -> Visi
     camera = section.get("camera", "usb:0")
     if not isinstance(camera, str) or not camera:
         raise InvalidInput(f"[vision] camera must be text such as 'usb:0', not {camera!r}")
+    deck = _choice(section, "deck", tuple(DECKS), "standard")
+    faces = section.get("faces", deck)
+    if not isinstance(faces, str) or not faces:
+        raise InvalidInput(f"[vision] faces must name an enrolled deck or its file, not {faces!r}")
     return VisionConfig(
-        deck=_choice(section, "deck", tuple(DECKS), "standard"),
+        deck=deck,
         marker=_choice(section, "marker", MARKER_KINDS, "qr"),
         decoder=_choice(section, "decoder", DECODER_NAMES, "zxing"),
         calibration=calibration,
@@ -106,4 +118,6 @@ def load_vision_config(section: dict | None, base_dir: str | Path = ".") -> Visi
         camera=camera,
         resolution=(int(resolution[0]), int(resolution[1])),
         fps=_seconds(section, "fps", 30.0),
+        recognition=_choice(section, "recognition", RECOGNITIONS, "markers"),
+        faces=enrolment_path(faces, base_dir),
     )

@@ -86,6 +86,10 @@ class Pipeline:
                  calibration: Calibration | None = None, zones: ZoneMap | None = None) -> None:
         self.config = config or VisionConfig()
         self.deck = get_deck(self.config.deck)
+        if decoder is None and self.config.recognition == "faces":
+            from vision.faces.decoder import load_face_decoder
+
+            decoder = load_face_decoder(self.config)
         self.decoder = decoder or make_decoder(self.config.effective_decoder)
         if calibration is None and self.config.calibration is not None:
             calibration = load_calibration(self.config.calibration)
@@ -152,6 +156,9 @@ class Pipeline:
         """Decode the region's views (:meth:`RegionReader.views`) until its dirty cells are all
         explained. A busy region gets the cheap views only, and only markers lying still count
         there: a card carried by a hand is not a sighting."""
+        if hasattr(self.decoder, "read_region"):  # faces: the decoder finds and reads whole cards itself
+            self.stats.decodes += 1
+            return self.decoder.read_region(frame, box, busy, self)
         x0, y0, x1, y1 = box
         crop = frame[y0:y1, x0:x1]
         gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else np.ascontiguousarray(crop)

@@ -1,0 +1,197 @@
+"""The pipeline's decoder for unmarked cards: finds the cards that arrived in a changed region,
+reads their faces, and names a card only when it is sure.
+
+The pipeline hands it each changed region (:meth:`FaceDecoder.read_region`) instead of asking
+for markers. For each card-shaped patch (:mod:`vision.faces.finder`) it warps the card upright,
+reads it (:class:`vision.faces.matcher.Matcher`), and names the card once ``agree`` reads in a
+row on still frames agree. A card read as unknown that often, or a face already lying
+elsewhere on the table, is refused with a sentence for the table ("I can't read the card in
+front of Seat 2: lift it and lay it again") and never becomes a sighting. A card back is a
+face-down card (:attr:`FaceDecoder.face_down`), seen and counted but with no identity.
+
+Only the regions that changed are looked at, and the frame's colour only inside a card found
+there (``colour``: a callable giving the BGR pixels of a box, for sources that deliver grey
+frames), so a quiet frame costs nothing here.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from engine.decks import PhysicalCard
+from vision.decoders import Detection
+from vision.faces.features import corner_masks, describe, order_quad, turned, warp_upright
+from vision.faces.finder import Backdrop, card_outlines, new_patches
+from vision.faces.matcher import Matcher, Reading
+from vision.faces.store import Enrolment
+
+log = logging.getLogger(__name__)
+
+#: The pipeline follows a card by the cells around its marker, reaching CARD_EXTENT marker sides:
+#: a face card's "marker" is its outline shrunk by this factor, so the two agree.
+_MARKER_SHARE = 1 / 2.2
+
+
+@dataclass
+class Seen:
+    """A card outline the decoder has read: its ``quad`` (frame px), ``card`` (None: unknown or
+    face down), ``confidence``, and how many reads in a row agreed (``count``)."""
+
+    quad: np.ndarray
+    card: PhysicalCard | None
+    confidence: float
+    count: int = 1
+    face_down: bool = False
+    refused: bool = False
+
+
+def zone_words(zone: str | None) -> str:
+    """A zone as the table says it: "seat2" -> "Seat 2", "centre" -> "the centre"."""
+    if zone is None:
+        return "outside the play areas"
+    if zone.startswith("seat") and zone[4:].isdigit():
+        return f"in front of Seat {zone[4:]}"
+    return f"in the {zone}"
+
+
+class FaceDecoder:
+    """Recognises unmarked cards by their faces against an enrolled deck.
+
+    :param enrolment: the deck's references (:class:`vision.faces.store.Enrolment`).
+    :param agree: reads in a row that must name the same card.
+    :param unknown_after: unreadable reads of one card before the table is told.
+    :param colour: gives the BGR pixels of a box (x0, y0, x1, y1) when frames come grey.
+    """
+
+    name = "faces"
+
+    def __init__(self, enrolment: Enrolment, *, agree: int = 2, unknown_after: int = 4,
+                 colour: Callable[[tuple[int, int, int, int]], np.ndarray] | None = None) -> None:
+        self.enrolment, self.matcher = enrolment, Matcher(enrolment)
+        self.agree, self.unknown_after, self.colour = agree, unknown_after, colour
+        self.backdrop = Backdrop()
+        self.seen: dict[tuple[int, int], Seen] = {}
+        self.confidence: dict[str, float] = {}
+        self.reads = 0
+
+    def decode(self, gray: np.ndarray) -> list[Detection]:
+        """Faces carry no markers: a whole image decodes to nothing (see :meth:`read_region`)."""
+        return []
+
+    @property
+    def face_down(self) -> list[Seen]:
+        return [s for s in self.seen.values() if s.face_down]
+
+    def read_region(self, frame: np.ndarray, box: tuple[int, int, int, int], busy: bool,
+                    pipeline) -> list[tuple[PhysicalCard, Detection]]:
+        """The cards named in region ``box`` of ``frame`` (BGR or grey); explains their cells
+        in the pipeline's change map and tells the table about cards it cannot name."""
+        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        if not self.backdrop.ready(grey):
+            pipeline.changes.explain(np.ones_like(pipeline.changes.dirty))
+            return []
+        x0, y0, x1, y1 = box
+        changes = pipeline.changes
+        cell = changes.cell
+        # Grown by a cell to take in a card's edge, but not into cards already known.
+        known = np.zeros(changes.dirty.shape, bool)
+        for card in pipeline.known.values():
+            known |= changes.cells(card.corners.mean(axis=0) + (card.corners - card.corners.mean(axis=0)) / _MARKER_SHARE)
+        dirty = cv2.dilate(changes.dirty.view(np.uint8), np.ones((3, 3), np.uint8))
+        dirty[known & ~changes.dirty] = 0
+        dirty = cv2.resize(dirty, (dirty.shape[1] * cell, dirty.shape[0] * cell), interpolation=cv2.INTER_NEAREST)
+        dirty = cv2.copyMakeBorder(dirty, 0, max(0, grey.shape[0] - dirty.shape[0]), 0,
+                                   max(0, grey.shape[1] - dirty.shape[1]), cv2.BORDER_CONSTANT, value=0)
+        mask = new_patches(grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], dirty[y0:y1, x0:x1].view(bool))
+        found = []
+        for quad in card_outlines(mask):
+            quad = order_quad(quad + np.float32([x0, y0]))
+            outline = changes.cells(quad)
+            if busy and not changes.is_still(outline):
+                continue
+            got = self._read(frame, quad, mask, (x0, y0), pipeline)
+            if got is not None:
+                found.append(got)
+            changes_left = changes.has_dirty(box)
+            if not changes_left:
+                break
+        return found
+
+    def _read(self, frame: np.ndarray, quad: np.ndarray, mask: np.ndarray, offset, pipeline):
+        upright = warp_upright(self._pixels(frame, quad), quad)
+        # Parts of the outline that are not new (another card on top, a hand) are hidden.
+        shown = warp_upright(mask, quad - np.float32(offset))
+        visible = corner_masks(shown == 0)
+        reading = self.matcher.read((describe(upright), describe(turned(upright))), (visible, visible[::-1]))
+        self.reads += 1
+        seen = self._remember(quad, reading)
+        changes = pipeline.changes
+        centre = tuple(float(v) for v in quad.mean(axis=0))
+        zone = pipeline.zones.locate(centre)
+        if reading.face_down:
+            changes.explain(changes.cells(quad))
+            return None
+        if reading.card is None:
+            log.debug("card at %s unread: %s", centre, reading.why)
+            if seen.count >= self.unknown_after:
+                self._refuse(seen, pipeline, f"I can't read the card {zone_words(zone)}: lift it and lay it again")
+            return None
+        if seen.count < self.agree:
+            return None
+        known = pipeline.known.get(reading.card.id)
+        if known is not None and known.visible and changes.is_clean(known.cells) and \
+                np.hypot(*np.subtract(known.center, centre)) > 0.5 * np.linalg.norm(quad[1] - quad[0]):
+            self._refuse(seen, pipeline, f"I can't read the card {zone_words(zone)}: the {reading.card.face.name} "
+                         f"already lies {zone_words(known.zone)}; lift it and lay it again")
+            return None
+        changes.explain(changes.cells(quad))
+        self.confidence[reading.card.id] = reading.confidence
+        centre_xy = quad.mean(axis=0)
+        marker = centre_xy + (quad - centre_xy) * _MARKER_SHARE
+        return reading.card, Detection(reading.card.id, marker.astype(np.float32))
+
+    def _pixels(self, frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+        """The frame in colour around ``quad`` when colour is to be had (else the grey frame),
+        as an image in which ``quad`` keeps its frame coordinates."""
+        if frame.ndim == 3 or self.colour is None:
+            return frame
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+        canvas = np.zeros((*frame.shape[:2], 3), np.uint8)
+        canvas[y0:y1, x0:x1] = self.colour((x0, y0, x1, y1))
+        return canvas
+
+    def _remember(self, quad: np.ndarray, reading: Reading) -> Seen:
+        key = tuple(int(v) // 16 for v in quad.mean(axis=0))
+        old = self.seen.get(key)
+        same = old is not None and (old.card == reading.card and old.face_down == reading.face_down)
+        seen = Seen(quad, reading.card, reading.confidence, old.count + 1 if same else 1, reading.face_down)
+        self.seen[key] = seen
+        return seen
+
+    def _refuse(self, seen: Seen, pipeline, message: str) -> None:
+        pipeline.changes.explain(pipeline.changes.cells(seen.quad))
+        seen.refused = True
+        if message not in pipeline.warnings:
+            log.warning(message)
+            pipeline.warnings.append(message)
+
+
+def load_face_decoder(config) -> FaceDecoder:
+    """The face decoder for a ``[vision]`` config: its enrolled deck (``faces``), checked
+    against the config's ``deck``.
+
+    :raises OSError: when the enrolment file is missing.
+    :raises InvalidInput: when it is not an enrolment, or of another deck.
+    """
+    from engine.errors import InvalidInput
+
+    enrolment = Enrolment.load(config.faces)
+    if enrolment.deck.name != config.deck:
+        raise InvalidInput(f"{config.faces} enrols a {enrolment.deck.title}, but [vision] deck is {config.deck!r}")
+    return FaceDecoder(enrolment)

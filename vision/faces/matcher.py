@@ -1,0 +1,140 @@
+"""A seen card against the enrolled deck: which card, and how sure.
+
+Independent signals, all of which must agree before a card is named (:meth:`Matcher.read`):
+
+- the corner indices: normalised correlation of the visible corner patches with every enrolled
+  card, in both orientations, the best few again with each corner aligned; the best card's
+  misfit against the second best's;
+- the whole face (pips, court art), whose best match must be the same card;
+- the colour of the ink (red or black), when the frame's colour is at hand.
+
+The confidence grows as the best card's misfit shrinks against the second best's; a reading below :data:`THRESHOLD`, or
+with any signal disagreeing, is no card at all. The decoder adds the last signal, agreement
+over several frames.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from engine.decks import PhysicalCard
+from vision.faces.features import Features, corner_patch, corner_search
+from vision.faces.store import Enrolment
+
+#: Cards scored again with each corner aligned, and how far (px of the upright view) it may shift.
+CANDIDATES, REACH = 6, 4
+#: The confidence a reading needs to name a card.
+THRESHOLD = 0.5
+#: The misfit of the best card's aligned corners (1 - correlation) over the second best's: at
+#: RATIO_SURE or less a reading is certain (confidence 1), at RATIO_NONE or more it says nothing.
+RATIO_SURE, RATIO_NONE = 0.25, 0.75
+#: Below this aligned corner correlation a card is not the enrolled one at all.
+LEAST_SCORE = 0.8
+#: The whole face of the named card may correlate this much less than the best face (two pip
+#: cards of one rank differ only in the pips' shape).
+FACE_SLACK = 0.03
+#: Ink this red (share of the corner ink) is a red suit's.
+RED = 0.15
+#: A face this close to the enrolled back is a face-down card.
+BACK_SCORE = 0.75
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the matcher made of one view of a card: the ``card`` (None: unknown), its
+    ``confidence`` (0-1), whether it is ``face_down``, ``turned`` (read upside down) and the
+    ``why`` of an unknown reading (for logs and tests)."""
+
+    card: PhysicalCard | None
+    confidence: float
+    face_down: bool = False
+    turned: bool = False
+    why: str = ""
+
+
+class Matcher:
+    """Reads upright card views against ``enrolment``."""
+
+    def __init__(self, enrolment: Enrolment) -> None:
+        self.enrolment = enrolment
+        deck = enrolment.deck
+        self.cards = [deck.card(card_id) for card_id in enrolment.cards]
+        features = self._features = list(enrolment.cards.values())
+        self._corners = np.stack([f.corners for f in features]).reshape(len(features), 4, -1)
+        self._face = np.stack([f.face for f in features])
+        self._red = np.array([np.nan if f.redness is None else f.redness for f in features])
+        self._corner_norms = np.einsum("nkp,nkp->nk", self._corners, self._corners)
+
+    def corner_scores(self, query: Features, visible: np.ndarray) -> np.ndarray:
+        """Normalised correlation of the ``visible`` corners of ``query`` with every card."""
+        q = query.corners.reshape(4, -1)
+        dots = np.einsum("nkp,kp->nk", self._corners, q)[:, visible].sum(axis=1)
+        q_norm = float(np.einsum("kp,kp->k", q, q)[visible].sum())
+        ref_norm = self._corner_norms[:, visible].sum(axis=1)
+        return dots / np.sqrt(np.maximum(ref_norm * q_norm, 1e-12))
+
+    def read(self, views: tuple[Features, Features], visible: tuple[np.ndarray, np.ndarray] | None = None) -> Reading:
+        """Read a card from its two upright views (as laid, and turned 180 degrees), each with
+        the corners that are ``visible`` (default all)."""
+        if visible is None:
+            visible = (np.ones(4, bool), np.ones(4, bool))
+        back = self.enrolment.back
+        if back is not None and max(float(v.face @ back.face) for v in views) >= BACK_SCORE:
+            return Reading(None, 1.0, face_down=True)
+        if not any(v.any() for v in visible):
+            return Reading(None, 0.0, why="every corner is hidden")
+        scored = [self.corner_scores(view, vis) if vis.any() else np.full(len(self.cards), -1.0)
+                  for view, vis in zip(views, visible)]
+        faces = [self._face @ view.face for view in views]
+        side = int(np.argmax([c.max() + f.max() for c, f in zip(scored, faces)]))
+        scores = self._aligned(scored[side], views[side], visible[side])
+        order = np.argsort(scores)[::-1]
+        best, second = int(order[0]), int(order[1])
+        score = float(scores[best])
+        ratio = (1 - score) / max(1 - float(scores[second]), 1e-6)
+        confidence = float(np.clip((RATIO_NONE - ratio) / (RATIO_NONE - RATIO_SURE), 0, 1))
+        whole = all(v.all() for v in visible)
+        why = self._disagreement(best, scores, views[side], faces[side] if whole else None)
+        if score < LEAST_SCORE:
+            why = f"no enrolled card looks like it (best {score:.2f})"
+        if why:
+            return Reading(None, min(confidence, THRESHOLD / 2), turned=bool(side), why=why)
+        if confidence < THRESHOLD:
+            return Reading(None, confidence, turned=bool(side), why=f"too unsure ({confidence:.2f})")
+        return Reading(self.cards[best], confidence, turned=bool(side))
+
+    def _aligned(self, scores: np.ndarray, view: Features, visible: np.ndarray) -> np.ndarray:
+        """``scores`` with the best :data:`CANDIDATES` cards scored again corner by corner, each
+        enrolled corner at the shift (up to :data:`REACH` px) where it fits the view best, each
+        corner weighed by how much ink it has (a blank corner weighs nothing)."""
+        if view.soft is None:
+            return scores
+        scores = scores.copy()
+        corners = [k for k in range(4) if visible[k]]
+        searched = {k: corner_search(view, k, REACH) for k in corners}
+        for index in np.argsort(scores)[::-1][:CANDIDATES]:
+            features = self._features[index]
+            total = weight = 0.0
+            for k in corners:
+                patch = corner_patch(features, k)
+                ink = float(np.sqrt(self._corner_norms[index, k]))
+                if ink < 1e-3:
+                    continue
+                fit = cv2.matchTemplate(searched[k], patch + 128.0, cv2.TM_CCOEFF_NORMED)
+                total += ink * float(fit.max())
+                weight += ink
+            if weight > 0:
+                scores[index] = total / weight
+        return scores
+
+    def _disagreement(self, best: int, scores: np.ndarray, view: Features, faces: np.ndarray | None) -> str:
+        """Why the other signals do not name the same card as the corners ("" when they do)."""
+        red = self._red[best]
+        if view.redness is not None and not np.isnan(red) and (view.redness > RED) != (red > RED):
+            return "the colour of the ink does not match"
+        if faces is not None and faces[best] < faces.max() - FACE_SLACK:
+            return "the whole face looks like another card"
+        return ""
