@@ -13,6 +13,10 @@ def register(subparsers) -> None:
     parser.add_argument("--game", default="cribbage", help="which game (see 'cardtable games')")
     parser.add_argument("--players", type=int, default=None, help="how many seats (default: the game's smallest)")
     parser.add_argument("--input", choices=INPUTS, default="camera", help="simulated camera or RFID readers")
+    parser.add_argument("--recognition", choices=("markers", "faces"), default="markers",
+                        help="camera input: marked cards, or an unmarked deck read by its faces")
+    parser.add_argument("--design", default="dondorf",
+                        help="with --recognition faces: the deck design drawn (from /usr/share/carddecks)")
     parser.add_argument("--seed", type=int, default=1, help="the shuffle's seed, to replay a game")
     parser.add_argument("--out", default="out/demo", help="folder for the journal and display snapshots")
     parser.add_argument("--pace", type=float, default=None, metavar="S",
@@ -40,9 +44,11 @@ def run(args) -> int:
                 print(f"  {line}")
                 last_text.append(line)
 
-    print(f"cardtable demo: {args.game}, {args.input} input, seed {args.seed}", flush=True)
+    faces = f" (faces of the {args.design} deck)" if args.recognition == "faces" else ""
+    print(f"cardtable demo: {args.game}, {args.input} input{faces}, seed {args.seed}", flush=True)
     result = run_demo(args.game, players=args.players, seed=args.seed, input_kind=args.input,
-                      out_dir=args.out, displays=[display] if display else [], on_move=narrate)
+                      out_dir=args.out, displays=[display] if display else [], on_move=narrate,
+                      device_options={"design": args.design} if args.recognition == "faces" else None)
     print(f"\n{result.game}: {result.outcome}")
     print(f"Scores: {', '.join(map(str, result.scores))} "
           f"({'the same as the dealt game' if result.agrees else 'DIFFERENT from the dealt game'})")

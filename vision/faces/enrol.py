@@ -154,3 +154,48 @@ class CameraEnrolment:
             check_unlike(self.enrolment, card.id, view)
         self.enrolment.cards[card.id] = features
         return f"enrolled {card.id}"
+
+
+def enrol_from_camera(frames, walk: CameraEnrolment, say, *, steady: int = 5, save=None) -> None:
+    """Guide an enrolment from camera frames: the first frame is the empty table; for each card
+    :meth:`CameraEnrolment.prompt` is said, the card laid alone is read once it has lain still
+    for ``steady`` frames, checked and enrolled (``save`` is called after each card, so an
+    interruption loses nothing), and the next card is asked for once the table is clear again.
+
+    :param frames: an iterable of BGR frames.
+    :param say: called with each sentence for the user.
+    """
+    from vision.faces.finder import card_outlines, new_patches
+
+    empty = None
+    still, last, waiting_clear = 0, None, False
+    say(walk.prompt())
+    for frame in frames:
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        if empty is None:
+            empty = cv2.GaussianBlur(grey, (3, 3), 0)
+            continue
+        mask = new_patches(grey, empty, np.ones(grey.shape, bool))
+        quads = card_outlines(mask)
+        if waiting_clear:
+            waiting_clear = bool(mask.any())
+            if not waiting_clear:
+                say(walk.prompt())
+            continue
+        if len(quads) != 1:
+            still, last = 0, None
+            continue
+        centre = quads[0].mean(axis=0)
+        still = still + 1 if last is not None and np.linalg.norm(centre - last) < 3 else 0
+        last = centre
+        if still < steady:
+            continue
+        try:
+            say(walk.offer(warp_upright(frame, order_quad(quads[0]))))
+            if save is not None:
+                save()
+        except InvalidInput as err:
+            say(f"{err}; take it away and lay the {walk.current.id}")
+        still, last, waiting_clear = 0, None, True
+        if walk.current is None:
+            return
