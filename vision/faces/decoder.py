@@ -26,7 +26,7 @@ import numpy as np
 from engine.decks import PhysicalCard
 from vision.decoders import Detection
 from vision.faces.features import corner_masks, describe, order_quad, turned, warp_upright
-from vision.faces.finder import Backdrop, card_outlines, new_patches
+from vision.faces.finder import Backdrop, card_outlines, new_patches, refine_quad
 from vision.faces.matcher import Matcher, Reading
 from vision.faces.store import Enrolment
 
@@ -110,7 +110,7 @@ class FaceDecoder:
         mask = new_patches(grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], dirty[y0:y1, x0:x1].view(bool))
         found = []
         for quad in card_outlines(mask):
-            quad = order_quad(quad + np.float32([x0, y0]))
+            quad = order_quad(refine_quad(grey, quad + np.float32([x0, y0])))
             outline = changes.cells(quad)
             if busy and not changes.is_still(outline):
                 continue

@@ -93,7 +93,7 @@ def corner_masks(hidden: np.ndarray | None) -> np.ndarray:
     hidden pixels of that view (None: all visible)."""
     if hidden is None:
         return np.ones(4, bool)
-    return np.array([hidden[rows, cols].mean() < 0.05 for rows, cols in CORNERS])
+    return np.array([hidden[rows, cols].mean() < 0.25 for rows, cols in CORNERS])
 
 
 def describe(upright: np.ndarray) -> Features:

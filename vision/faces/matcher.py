@@ -26,6 +26,9 @@ from vision.faces.store import Enrolment
 
 #: Cards scored again with each corner aligned, and how far (px of the upright view) it may shift.
 CANDIDATES, REACH = 6, 4
+#: On the pixels where the best two cards differ, the view must correlate this much better with
+#: the best for a certain reading (confidence 1; 0 at no difference).
+APART_SURE = 0.4
 #: The confidence a reading needs to name a card.
 THRESHOLD = 0.5
 #: The misfit of the best card's aligned corners (1 - correlation) over the second best's: at
@@ -36,8 +39,8 @@ LEAST_SCORE = 0.8
 #: The whole face of the named card may correlate this much less than the best face (two pip
 #: cards of one rank differ only in the pips' shape).
 FACE_SLACK = 0.03
-#: Ink this red (share of the corner ink) is a red suit's.
-RED = 0.15
+#: Ink this red (share of the corner ink) is a red suit's, and this little a black suit's.
+RED, BLACK = 0.2, 0.05
 #: A face this close to the enrolled back is a face-down card.
 BACK_SCORE = 0.75
 
@@ -90,12 +93,15 @@ class Matcher:
                   for view, vis in zip(views, visible)]
         faces = [self._face @ view.face for view in views]
         side = int(np.argmax([c.max() + f.max() for c, f in zip(scored, faces)]))
-        scores = self._aligned(scored[side], views[side], visible[side])
+        scores, fits = self._aligned(self._by_colour(scored[side], views[side]), views[side], visible[side])
         order = np.argsort(scores)[::-1]
         best, second = int(order[0]), int(order[1])
         score = float(scores[best])
         ratio = (1 - score) / max(1 - float(scores[second]), 1e-6)
         confidence = float(np.clip((RATIO_NONE - ratio) / (RATIO_NONE - RATIO_SURE), 0, 1))
+        apart = _told_apart(fits.get(best), fits.get(second))
+        if apart is not None:
+            confidence = float(np.clip(apart / APART_SURE, 0, 1)) if apart < APART_SURE else max(confidence, 1.0)
         whole = all(v.all() for v in visible)
         why = self._disagreement(best, scores, views[side], faces[side] if whole else None)
         if score < LEAST_SCORE:
@@ -103,32 +109,47 @@ class Matcher:
         if why:
             return Reading(None, min(confidence, THRESHOLD / 2), turned=bool(side), why=why)
         if confidence < THRESHOLD:
-            return Reading(None, confidence, turned=bool(side), why=f"too unsure ({confidence:.2f})")
+            return Reading(None, confidence, turned=bool(side),
+                           why=f"too unsure ({confidence:.2f}) between {self.cards[best].id} and {self.cards[second].id}")
         return Reading(self.cards[best], confidence, turned=bool(side))
 
-    def _aligned(self, scores: np.ndarray, view: Features, visible: np.ndarray) -> np.ndarray:
+    def _aligned(self, scores: np.ndarray, view: Features, visible: np.ndarray) -> tuple[np.ndarray, dict]:
         """``scores`` with the best :data:`CANDIDATES` cards scored again corner by corner, each
         enrolled corner at the shift (up to :data:`REACH` px) where it fits the view best, each
-        corner weighed by how much ink it has (a blank corner weighs nothing)."""
+        corner weighed by how much ink it has (a blank corner weighs nothing); and per card
+        rescored, its corners' (view patch at that shift, enrolled patch) pairs."""
+        fits: dict[int, list] = {}
         if view.soft is None:
-            return scores
+            return scores, fits
         scores = scores.copy()
         corners = [k for k in range(4) if visible[k]]
         searched = {k: corner_search(view, k, REACH) for k in corners}
         for index in np.argsort(scores)[::-1][:CANDIDATES]:
             features = self._features[index]
             total = weight = 0.0
+            pairs = fits[int(index)] = []
             for k in corners:
                 patch = corner_patch(features, k)
                 ink = float(np.sqrt(self._corner_norms[index, k]))
                 if ink < 1e-3:
                     continue
                 fit = cv2.matchTemplate(searched[k], patch + 128.0, cv2.TM_CCOEFF_NORMED)
-                total += ink * float(fit.max())
+                _, top, _, (x, y) = cv2.minMaxLoc(fit)
+                total += ink * top
                 weight += ink
+                h, w = patch.shape
+                pairs.append((k, searched[k][y:y + h, x:x + w], patch))
             if weight > 0:
                 scores[index] = total / weight
-        return scores
+        return scores, fits
+
+    def _by_colour(self, scores: np.ndarray, view: Features) -> np.ndarray:
+        """``scores`` with the cards of the other colour out of the running, when the view's ink
+        is clearly red or clearly black."""
+        if view.redness is None or BLACK < view.redness < RED:
+            return scores
+        other = (self._red > RED) != (view.redness >= RED)
+        return np.where(other, -1.0, scores)
 
     def _disagreement(self, best: int, scores: np.ndarray, view: Features, faces: np.ndarray | None) -> str:
         """Why the other signals do not name the same card as the corners ("" when they do)."""
@@ -138,3 +159,35 @@ class Matcher:
         if faces is not None and faces[best] < faces.max() - FACE_SLACK:
             return "the whole face looks like another card"
         return ""
+
+
+def _standard(patch: np.ndarray) -> np.ndarray:
+    patch = patch.astype(np.float32) - patch.mean()
+    return patch / max(float(patch.std()), 1e-6)
+
+
+def _told_apart(best: list | None, second: list | None) -> float | None:
+    """How much better the view fits the best card than the second best on the pixels where
+    those two cards differ (the suit's pip when they share a rank, the rank when they share a
+    suit): correlation with the best there minus correlation with the second, or None when the
+    two cannot be compared (no common corner with ink)."""
+    if not best or not second:
+        return None
+    second_by_corner = {k: (view, patch) for k, view, patch in second}
+    gaps = []
+    for k, view_a, patch_a in best:
+        if k not in second_by_corner:
+            continue
+        view_b, patch_b = second_by_corner[k]
+        ref_a, ref_b = _standard(patch_a), _standard(patch_b)
+        differ = np.abs(ref_a - ref_b)
+        where = differ > 0.5 * differ.max()
+        if where.sum() < 12:
+            continue
+        fit_a = np.corrcoef(view_a[where], ref_a[where])[0, 1]
+        fit_b = np.corrcoef(view_b[where], ref_b[where])[0, 1]
+        gaps.append((float(fit_a - fit_b), float(differ.max())))
+    if not gaps:
+        return None
+    weights = np.array([w for _, w in gaps])
+    return float(np.dot([g for g, _ in gaps], weights) / weights.sum())
