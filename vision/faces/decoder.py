@@ -77,7 +77,7 @@ class FaceDecoder:
         self.backdrop = Backdrop()
         self.seen: dict[tuple[int, int], Seen] = {}
         self.confidence: dict[str, float] = {}
-        self.reads = 0
+        self.reads = self.refusals = 0
 
     def decode(self, gray: np.ndarray) -> list[Detection]:
         """Faces carry no markers: a whole image decodes to nothing (see :meth:`read_region`)."""
@@ -177,6 +177,7 @@ class FaceDecoder:
     def _refuse(self, seen: Seen, pipeline, message: str) -> None:
         pipeline.changes.explain(pipeline.changes.cells(seen.quad))
         seen.refused = True
+        self.refusals += 1
         if message not in pipeline.warnings:
             log.warning(message)
             pipeline.warnings.append(message)

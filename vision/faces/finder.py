@@ -80,8 +80,9 @@ def _quad(contour: np.ndarray) -> np.ndarray:
 
 def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8) -> np.ndarray:
     """``quad`` moved onto the card's real edges in ``grey`` (same coordinates): each side is
-    sampled across, up to ``reach`` px either way, where the brightness steps most, and the
-    four sides fitted through those points meet at the new corners. The patch a change map
+    sampled across, up to ``reach`` px either way, for where the brightness steps most, and
+    moved by the median of those steps (a side with no clear step stays); the four sides meet
+    at the new corners. The patch a change map
     gives is a few pixels off where a card lies on a card of the same white."""
     quad = np.asarray(quad, np.float32)
     centre = quad.mean(axis=0)
@@ -105,9 +106,8 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8) -> np.ndarra
         if strong.sum() < 5:  # no clear edge (white on white): keep this side where it was
             lines.append((a, along / max(float(np.linalg.norm(along)), 1e-6)))
             continue
-        found = points[strong] + (offsets[best[strong]] + 0.5)[:, None] * normal[None, :]
-        vx, vy, x0, y0 = cv2.fitLine(found.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.float32([x0, y0]), np.float32([vx, vy])))
+        shift = float(np.median(offsets[best[strong]])) + 0.5
+        lines.append((a + shift * normal, along / max(float(np.linalg.norm(along)), 1e-6)))
     corners = []
     for i in range(4):
         (p1, d1), (p2, d2) = lines[i - 1], lines[i]

@@ -161,6 +161,11 @@ class Matcher:
         return ""
 
 
+def _correlation(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = a - a.mean(), b - b.mean()
+    return float(np.dot(a, b) / max(float(np.linalg.norm(a) * np.linalg.norm(b)), 1e-6))
+
+
 def _standard(patch: np.ndarray) -> np.ndarray:
     patch = patch.astype(np.float32) - patch.mean()
     return patch / max(float(patch.std()), 1e-6)
@@ -184,9 +189,8 @@ def _told_apart(best: list | None, second: list | None) -> float | None:
         where = differ > 0.5 * differ.max()
         if where.sum() < 12:
             continue
-        fit_a = np.corrcoef(view_a[where], ref_a[where])[0, 1]
-        fit_b = np.corrcoef(view_b[where], ref_b[where])[0, 1]
-        gaps.append((float(fit_a - fit_b), float(differ.max())))
+        gaps.append((_correlation(view_a[where], ref_a[where]) - _correlation(view_b[where], ref_b[where]),
+                     float(differ.max())))
     if not gaps:
         return None
     weights = np.array([w for _, w in gaps])
