@@ -37,6 +37,10 @@ log = logging.getLogger(__name__)
 _MARKER_SHARE = 1 / 2.2
 
 
+#: Outlines remembered (for agreement over frames, and for drawing).
+SEEN_KEPT = 64
+
+
 @dataclass
 class Seen:
     """A card outline the decoder has read: its ``quad`` (frame px), ``card`` (None: unknown or
@@ -87,6 +91,19 @@ class FaceDecoder:
     def face_down(self) -> list[Seen]:
         return [s for s in self.seen.values() if s.face_down]
 
+    def outlines(self) -> list[tuple[np.ndarray, str, tuple[int, int, int]]]:
+        """For drawing (``cardtable vision watch``): each outline read lately, its label (the face
+        and confidence, "unknown" or "face down") and a BGR colour."""
+        drawn = []
+        for seen in self.seen.values():
+            if seen.face_down:
+                drawn.append((seen.quad, "face down", (200, 160, 60)))
+            elif seen.card is not None:
+                drawn.append((seen.quad, f"{seen.card.id} {seen.confidence:.2f}", (60, 200, 60)))
+            elif seen.refused:
+                drawn.append((seen.quad, "unknown", (40, 40, 230)))
+        return drawn
+
     def read_region(self, frame: np.ndarray, box: tuple[int, int, int, int], busy: bool,
                     pipeline) -> list[tuple[PhysicalCard, Detection]]:
         """The cards named in region ``box`` of ``frame`` (BGR or grey); explains their cells
@@ -123,7 +140,7 @@ class FaceDecoder:
         return found
 
     def _read(self, frame: np.ndarray, quad: np.ndarray, mask: np.ndarray, offset, pipeline):
-        upright = warp_upright(self._pixels(frame, quad), quad)
+        upright = self._upright(frame, quad)
         # Parts of the outline that are not new (another card on top, a hand) are hidden.
         shown = warp_upright(mask, quad - np.float32(offset))
         visible = corner_masks(shown == 0)
@@ -155,23 +172,24 @@ class FaceDecoder:
         marker = centre_xy + (quad - centre_xy) * _MARKER_SHARE
         return reading.card, Detection(reading.card.id, marker.astype(np.float32))
 
-    def _pixels(self, frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
-        """The frame in colour around ``quad`` when colour is to be had (else the grey frame),
-        as an image in which ``quad`` keeps its frame coordinates."""
+    def _upright(self, frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+        """The card inside ``quad`` upright, in colour when colour is to be had: from the frame,
+        or for a grey frame from ``colour`` asked for the card's box alone."""
         if frame.ndim == 3 or self.colour is None:
-            return frame
-        x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+            return warp_upright(frame, quad)
+        x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
         x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
-        canvas = np.zeros((*frame.shape[:2], 3), np.uint8)
-        canvas[y0:y1, x0:x1] = self.colour((x0, y0, x1, y1))
-        return canvas
+        return warp_upright(self.colour((int(x0), int(y0), int(x1), int(y1))), quad - np.float32([x0, y0]))
 
     def _remember(self, quad: np.ndarray, reading: Reading) -> Seen:
         key = tuple(int(v) // 16 for v in quad.mean(axis=0))
         old = self.seen.get(key)
         same = old is not None and (old.card == reading.card and old.face_down == reading.face_down)
         seen = Seen(quad, reading.card, reading.confidence, old.count + 1 if same else 1, reading.face_down)
+        self.seen.pop(key, None)
         self.seen[key] = seen
+        while len(self.seen) > SEEN_KEPT:  # the oldest outlines are forgotten
+            self.seen.pop(next(iter(self.seen)))
         return seen
 
     def _refuse(self, seen: Seen, pipeline, message: str) -> None:

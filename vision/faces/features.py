@@ -29,7 +29,7 @@ CORNER_SHARE = (0.25, 0.30)
 #: corners and whatever the outline's last pixel caught of the table.
 INSET = 5
 #: The whole face, shrunk.
-FACE = (21, 30)
+FACE = (32, 45)
 _BLUR = 1.2
 
 

@@ -26,6 +26,9 @@ from vision.faces.store import Enrolment
 
 #: Cards scored again with each corner aligned, and how far (px of the upright view) it may shift.
 CANDIDATES, REACH = 6, 4
+#: A corner with less than this share of a card's corner ink is blank (some designs print the
+#: index in two corners only): it weighs nothing.
+BLANK = 0.15
 #: On the pixels where the best two cards differ, the view must correlate this much better with
 #: the best for a certain reading (confidence 1; 0 at no difference).
 APART_SURE = 0.4
@@ -38,7 +41,13 @@ RATIO_SURE, RATIO_NONE = 0.25, 0.75
 LEAST_SCORE = 0.8
 #: The whole face of the named card may correlate this much less than the best face (two pip
 #: cards of one rank differ only in the pips' shape).
-FACE_SLACK = 0.03
+FACE_SLACK = 0.06
+#: The whole face must fit the named card better than this many runners-up, on the pixels where
+#: each differs from it (the pips of a 3 of spades against the 3 of clubs).
+FACE_RIVALS = 3
+#: The whole face of the named card, fully in view, correlates at least this well with its
+#: enrolled face (a card of another deck with the same corner does not).
+FACE_LEAST = 0.85
 #: Ink this red (share of the corner ink) is a red suit's, and this little a black suit's.
 RED, BLACK = 0.2, 0.05
 #: A face this close to the enrolled back is a face-down card.
@@ -104,6 +113,10 @@ class Matcher:
             confidence = float(np.clip(apart / APART_SURE, 0, 1)) if apart < APART_SURE else max(confidence, 1.0)
         whole = all(v.all() for v in visible)
         why = self._disagreement(best, scores, views[side], faces[side] if whole else None)
+        for rival in order[1:1 + FACE_RIVALS] if whole and not why else ():
+            if (_gap(views[side].face, self._face[best], self._face[rival]) or 0.0) < 0:
+                why = f"the whole face looks more like the {self.cards[rival].id}"
+                break
         if score < LEAST_SCORE:
             why = f"no enrolled card looks like it (best {score:.2f})"
         if why:
@@ -131,7 +144,7 @@ class Matcher:
             for k in corners:
                 patch = corner_patch(features, k)
                 ink = float(np.sqrt(self._corner_norms[index, k]))
-                if ink < 1e-3:
+                if ink < BLANK:
                     continue
                 fit = cv2.matchTemplate(searched[k], patch + 128.0, cv2.TM_CCOEFF_NORMED)
                 _, top, _, (x, y) = cv2.minMaxLoc(fit)
@@ -158,40 +171,41 @@ class Matcher:
             return "the colour of the ink does not match"
         if faces is not None and faces[best] < faces.max() - FACE_SLACK:
             return "the whole face looks like another card"
+        if faces is not None and faces[best] < FACE_LEAST:
+            return "the whole face does not look like the enrolled one"
         return ""
 
 
-def _correlation(a: np.ndarray, b: np.ndarray) -> float:
-    a, b = a - a.mean(), b - b.mean()
-    return float(np.dot(a, b) / max(float(np.linalg.norm(a) * np.linalg.norm(b)), 1e-6))
+def _misfit(view: np.ndarray, ref: np.ndarray, where: np.ndarray) -> float:
+    """Mean squared misfit on ``where`` of ``view`` to ``ref`` scaled and shifted to fit it best
+    over the whole patch (light and contrast differ between the enrolment and the table)."""
+    ref = ref.astype(np.float32)
+    basis = np.stack([ref.ravel(), np.ones(ref.size, np.float32)], axis=1)
+    coeffs, *_ = np.linalg.lstsq(basis, view.astype(np.float32).ravel(), rcond=None)
+    fitted = (basis @ coeffs).reshape(ref.shape)
+    return float(np.mean((view[where] - fitted[where]) ** 2))
 
 
-def _standard(patch: np.ndarray) -> np.ndarray:
-    patch = patch.astype(np.float32) - patch.mean()
-    return patch / max(float(patch.std()), 1e-6)
+def _gap(view: np.ndarray, a: np.ndarray, b: np.ndarray, view_b: np.ndarray | None = None) -> float | None:
+    """On the pixels where enrolled images ``a`` and ``b`` differ most, how much better ``view``
+    fits ``a`` than (``view_b``, default ``view``) fits ``b``: 1 is exactly ``a``, -1 exactly
+    ``b``, 0 either. None when they hardly differ anywhere."""
+    differ = np.abs(a - b)
+    where = differ > 0.5 * differ.max()
+    if where.sum() < 12 or differ.max() < 1e-4:
+        return None
+    misfit_a = _misfit(view, a, where)
+    misfit_b = _misfit(view if view_b is None else view_b, b, where)
+    return (misfit_b - misfit_a) / max(misfit_a + misfit_b, 1e-9)
 
 
 def _told_apart(best: list | None, second: list | None) -> float | None:
     """How much better the view fits the best card than the second best on the pixels where
     those two cards differ (the suit's pip when they share a rank, the rank when they share a
-    suit): correlation with the best there minus correlation with the second, or None when the
-    two cannot be compared (no common corner with ink)."""
+    suit), see :func:`_gap`, over the corners both have ink in; None when there are none."""
     if not best or not second:
         return None
     second_by_corner = {k: (view, patch) for k, view, patch in second}
-    gaps = []
-    for k, view_a, patch_a in best:
-        if k not in second_by_corner:
-            continue
-        view_b, patch_b = second_by_corner[k]
-        ref_a, ref_b = _standard(patch_a), _standard(patch_b)
-        differ = np.abs(ref_a - ref_b)
-        where = differ > 0.5 * differ.max()
-        if where.sum() < 12:
-            continue
-        gaps.append((_correlation(view_a[where], ref_a[where]) - _correlation(view_b[where], ref_b[where]),
-                     float(differ.max())))
-    if not gaps:
-        return None
-    weights = np.array([w for _, w in gaps])
-    return float(np.dot([g for g, _ in gaps], weights) / weights.sum())
+    gaps = [gap for k, view, patch in best if k in second_by_corner
+            and (gap := _gap(view, patch, second_by_corner[k][1], second_by_corner[k][0])) is not None]
+    return float(np.mean(gaps)) if gaps else None

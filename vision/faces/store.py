@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -88,15 +89,22 @@ class Enrolment:
             with np.load(path, allow_pickle=False) as data:
                 arrays = {key: data[key] for key in data.files}
             meta = json.loads(str(arrays["meta"]))
-        except (ValueError, KeyError, json.JSONDecodeError) as err:
+        except (ValueError, KeyError, EOFError, TypeError, zipfile.BadZipFile) as err:
             raise InvalidInput(f"{path} is not an enrolled deck ({err})") from None
-        if meta.get("format") != FORMAT:
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
             raise InvalidInput(f"{path} is not an enrolled deck")
         if meta.get("version") != VERSION:
             raise InvalidInput(f"{path} is an enrolled deck of version {meta.get('version')}, but this "
                                f"cardtable reads version {VERSION}: enrol the deck again")
+        try:
+            return cls._from(meta, arrays)
+        except (KeyError, ValueError, TypeError, IndexError) as err:
+            raise InvalidInput(f"{path} is a damaged enrolled deck ({err}): enrol the deck again") from None
+
+    @classmethod
+    def _from(cls, meta: dict, arrays: dict) -> "Enrolment":
         deck = get_deck(meta["deck"])
-        enrolment = cls(deck, meta["name"])
+        enrolment = cls(deck, str(meta["name"]))
         for row, card_id in enumerate(meta["cards"]):
             deck.card(card_id)
             red = float(arrays["redness"][row])
