@@ -25,10 +25,13 @@ ALIKE = 0.995
 
 
 def card_quad(image: np.ndarray) -> np.ndarray:
-    """The outline of the card in a photo or scan: the largest card-shaped shape that stands
-    out from the image's border colour, or the whole image when the card fills it."""
+    """The outline of the card in a photo or scan: the whole image when it has a card's
+    proportions (a scan cropped to the card), else the largest card-shaped shape that stands
+    out from the image's border colour."""
     h, w = image.shape[:2]
     whole = np.float32([(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)])
+    if 1.2 <= max(w, h) / min(w, h) <= 1.75:
+        return whole
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     border = np.concatenate([grey[0], grey[-1], grey[:, 0], grey[:, -1]])
     mask = (cv2.absdiff(grey, np.full_like(grey, int(np.median(border)))) > 40).astype(np.uint8)

@@ -45,7 +45,7 @@ def new_patches(grey: np.ndarray, empty: np.ndarray, dirty: np.ndarray) -> np.nd
     ``dirty`` (a mask of the same size)."""
     diff = cv2.absdiff(cv2.GaussianBlur(grey, (3, 3), 0), empty) > DIFFERENCE
     mask = (diff & dirty).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 

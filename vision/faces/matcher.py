@@ -31,14 +31,14 @@ CANDIDATES, REACH = 6, 4
 BLANK = 0.15
 #: On the pixels where the best two cards differ, the view must correlate this much better with
 #: the best for a certain reading (confidence 1; 0 at no difference).
-APART_SURE = 0.4
+APART_SURE = 0.5
 #: The confidence a reading needs to name a card.
 THRESHOLD = 0.5
 #: The misfit of the best card's aligned corners (1 - correlation) over the second best's: at
 #: RATIO_SURE or less a reading is certain (confidence 1), at RATIO_NONE or more it says nothing.
 RATIO_SURE, RATIO_NONE = 0.25, 0.75
 #: Below this aligned corner correlation a card is not the enrolled one at all.
-LEAST_SCORE = 0.8
+LEAST_SCORE = 0.9
 #: The whole face of the named card may correlate this much less than the best face (two pip
 #: cards of one rank differ only in the pips' shape).
 FACE_SLACK = 0.06
@@ -47,7 +47,7 @@ FACE_SLACK = 0.06
 FACE_RIVALS = 3
 #: The whole face of the named card, fully in view, correlates at least this well with its
 #: enrolled face (a card of another deck with the same corner does not).
-FACE_LEAST = 0.85
+FACE_LEAST = 0.78
 #: Ink this red (share of the corner ink) is a red suit's, and this little a black suit's.
 RED, BLACK = 0.2, 0.05
 #: A face this close to the enrolled back is a face-down card.
@@ -172,7 +172,7 @@ class Matcher:
         if faces is not None and faces[best] < faces.max() - FACE_SLACK:
             return "the whole face looks like another card"
         if faces is not None and faces[best] < FACE_LEAST:
-            return "the whole face does not look like the enrolled one"
+            return f"the whole face does not look like the enrolled one ({faces[best]:.2f})"
         return ""
 
 
