@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import multiprocessing
 import os
 import statistics
 import sys
@@ -181,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     enrol_times = {design: enrolled(design)[1] for design in DESIGNS}
     jobs = [(seed, args.fps, seed % args.naive_every == 0) for seed in range(args.scenes)]
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+    # Spawned workers: a forked child can inherit OpenCV's thread pool locked and hang.
+    with ProcessPoolExecutor(max_workers=args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         results = list(pool.map(run_scene, jobs))
     print(f"faces benchmark: {len(results)} scenes at 1080p, {args.fps:g} fps, designs {', '.join(DESIGNS)}; "
           f"naive loop on every {args.naive_every}th scene; one core per scene")
