@@ -37,6 +37,9 @@ log = logging.getLogger(__name__)
 _MARKER_SHARE = 1 / 2.2
 
 
+#: A playing card on the table, millimetres (poker size; bridge cards are 57 mm wide, within
+#: the fifth allowed either way).
+CARD_SIZE_MM = (63.0, 88.0)
 #: Outlines remembered (for agreement over frames, and for drawing).
 SEEN_KEPT = 64
 
@@ -44,7 +47,8 @@ SEEN_KEPT = 64
 @dataclass
 class Seen:
     """A card outline the decoder has read: its ``quad`` (frame px), ``card`` (None: unknown or
-    face down), ``confidence``, and how many reads in a row agreed (``count``)."""
+    face down), ``confidence``, how many reads in a row agreed (``count``), and every card its
+    reads have named (two names: the card is refused, never guessed)."""
 
     quad: np.ndarray
     card: PhysicalCard | None
@@ -52,6 +56,7 @@ class Seen:
     count: int = 1
     face_down: bool = False
     refused: bool = False
+    named: frozenset = frozenset()  # every card the reads of this outline have named
 
 
 def zone_words(zone: str | None) -> str:
@@ -126,8 +131,9 @@ class FaceDecoder:
                                    max(0, grey.shape[1] - dirty.shape[1]), cv2.BORDER_CONSTANT, value=0)
         mask = new_patches(grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], dirty[y0:y1, x0:x1].view(bool))
         found = []
-        for quad in card_outlines(mask):
-            quad = order_quad(refine_quad(grey, quad + np.float32([x0, y0])))
+        quads = [q for outline in card_outlines(mask) for q in _cards_in(outline + np.float32([x0, y0]), pipeline.calibration)]
+        for quad in quads:
+            quad = order_quad(refine_quad(grey, quad))
             outline = changes.cells(quad)
             if busy and not changes.is_still(outline):
                 continue
@@ -158,6 +164,9 @@ class FaceDecoder:
             if seen.count >= self.unknown_after:
                 self._refuse(seen, pipeline, f"I can't read the card {zone_words(zone)}: lift it and lay it again")
             return None
+        if len(seen.named) > 1:  # reads of one card named two cards: trust neither
+            self._refuse(seen, pipeline, f"I can't read the card {zone_words(zone)}: lift it and lay it again")
+            return None
         if seen.count < self.agree:
             return None
         known = pipeline.known.get(reading.card.id)
@@ -185,7 +194,11 @@ class FaceDecoder:
         key = tuple(int(v) // 16 for v in quad.mean(axis=0))
         old = self.seen.get(key)
         same = old is not None and (old.card == reading.card and old.face_down == reading.face_down)
-        seen = Seen(quad, reading.card, reading.confidence, old.count + 1 if same else 1, reading.face_down)
+        named = set() if old is None else set(old.named)
+        if reading.card is not None:
+            named.add(reading.card.id)
+        seen = Seen(quad, reading.card, reading.confidence, old.count + 1 if same else 1, reading.face_down,
+                    named=frozenset(named))
         self.seen.pop(key, None)
         self.seen[key] = seen
         while len(self.seen) > SEEN_KEPT:  # the oldest outlines are forgotten
@@ -199,6 +212,29 @@ class FaceDecoder:
         if message not in pipeline.warnings:
             log.warning(message)
             pipeline.warnings.append(message)
+
+
+def _cards_in(quad: np.ndarray, calibration) -> list[np.ndarray]:
+    """The cards in a card-shaped patch: with a calibration, the patch's size on the table says
+    whether it is one card (63 x 88 mm, give or take a fifth), or two or three cards laid side by
+    side that arrived together (split evenly), or no card at all (a hand, a box). Without one,
+    the patch is taken as one card."""
+    if calibration is None:
+        return [quad]
+    table = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), calibration.image_to_table).reshape(4, 2)
+    first, second = (float(np.linalg.norm(table[(i + 1) % 4] - table[i]) + np.linalg.norm(table[(i + 3) % 4] - table[(i + 2) % 4])) / 2
+                     for i in (0, 1))
+    short, long = sorted((first, second))
+    if abs(long - CARD_SIZE_MM[1]) <= 0.2 * CARD_SIZE_MM[1] and abs(short - CARD_SIZE_MM[0]) <= 0.2 * CARD_SIZE_MM[0]:
+        return [quad]
+    for count in (2, 3):
+        if abs(short - CARD_SIZE_MM[1]) <= 0.2 * CARD_SIZE_MM[1] and abs(long - count * CARD_SIZE_MM[0]) <= 0.2 * count * CARD_SIZE_MM[0]:
+            # Corners 0-1 along the row of cards when the first side is the long one.
+            a, b, c, d = quad if first > second else np.roll(quad, -1, axis=0)
+            steps = np.linspace(0, 1, count + 1)[:, None]
+            top, bottom = a + steps * (b - a), d + steps * (c - d)
+            return [np.float32([top[i], top[i + 1], bottom[i + 1], bottom[i]]) for i in range(count)]
+    return []
 
 
 def load_face_decoder(config) -> FaceDecoder:

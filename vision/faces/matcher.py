@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from engine.decks import PhysicalCard
-from vision.faces.features import Features, corner_patch, corner_search
+from vision.faces.features import FACE, Features, corner_patch, corner_search
 from vision.faces.store import Enrolment
 
 #: Cards scored again with each corner aligned, and how far (px of the upright view) it may shift.
@@ -32,6 +32,8 @@ BLANK = 0.15
 #: On the pixels where the best two cards differ, the view must correlate this much better with
 #: the best for a certain reading (confidence 1; 0 at no difference).
 APART_SURE = 0.5
+#: Extra blur (px) on both sides before two cards are told apart.
+GAP_BLUR = 1.0
 #: The confidence a reading needs to name a card.
 THRESHOLD = 0.5
 #: The misfit of the best card's aligned corners (1 - correlation) over the second best's: at
@@ -103,15 +105,25 @@ class Matcher:
         faces = [self._face @ view.face for view in views]
         side = int(np.argmax([c.max() + f.max() for c, f in zip(scored, faces)]))
         scores, fits = self._aligned(self._by_colour(scored[side], views[side]), views[side], visible[side])
-        order = np.argsort(scores)[::-1]
-        best, second = int(order[0]), int(order[1])
-        score = float(scores[best])
-        ratio = (1 - score) / max(1 - float(scores[second]), 1e-6)
+        order = [int(i) for i in np.argsort(scores)[::-1]]
+        best, second = order[0], order[1]
+        ratio = (1 - float(scores[best])) / max(1 - float(scores[second]), 1e-6)
         confidence = float(np.clip((RATIO_NONE - ratio) / (RATIO_NONE - RATIO_SURE), 0, 1))
-        apart = _told_apart(fits.get(best), fits.get(second))
-        if apart is not None:
-            confidence = float(np.clip(apart / APART_SURE, 0, 1)) if apart < APART_SURE else max(confidence, 1.0)
         whole = all(v.all() for v in visible)
+        # The best two told apart where they differ, by the corners and (in full view) the face;
+        # the one the view fits better there is the reading.
+        apart = [gap for gap in (_told_apart(fits.get(best), fits.get(second)),
+                                 _gap(views[side].face, self._face[best], self._face[second]) if whole else None)
+                 if gap is not None]
+        if len(apart) == 2 and apart[0] * apart[1] < 0:
+            return Reading(None, 0.0, turned=bool(side),
+                           why=f"the corners and the face disagree between {self.cards[best].id} and {self.cards[second].id}")
+        if apart:
+            if np.mean(apart) < 0:
+                best, second = second, best
+                order[:2] = [best, second]
+            confidence = float(np.clip(abs(np.mean(apart)) / APART_SURE, 0, 1))
+        score = float(scores[best])
         why = self._disagreement(best, scores, views[side], faces[side] if whole else None)
         for rival in order[1:1 + FACE_RIVALS] if whole and not why else ():
             if (_gap(views[side].face, self._face[best], self._face[rival]) or 0.0) < 0:
@@ -190,12 +202,17 @@ def _gap(view: np.ndarray, a: np.ndarray, b: np.ndarray, view_b: np.ndarray | No
     """On the pixels where enrolled images ``a`` and ``b`` differ most, how much better ``view``
     fits ``a`` than (``view_b``, default ``view``) fits ``b``: 1 is exactly ``a``, -1 exactly
     ``b``, 0 either. None when they hardly differ anywhere."""
+    view_b = view if view_b is None else view_b
+    if a.ndim == 1:  # whole faces are stored flat
+        view, view_b, a, b = (v.reshape(FACE[1], FACE[0]) for v in (view, view_b, a, b))
+    # A little more blur on both sides: the camera's view is softer than the enrolled image.
+    view, view_b, a, b = (cv2.GaussianBlur(np.asarray(v, np.float32), (0, 0), GAP_BLUR) for v in (view, view_b, a, b))
     differ = np.abs(a - b)
     where = differ > 0.5 * differ.max()
     if where.sum() < 12 or differ.max() < 1e-4:
         return None
     misfit_a = _misfit(view, a, where)
-    misfit_b = _misfit(view if view_b is None else view_b, b, where)
+    misfit_b = _misfit(view_b, b, where)
     return (misfit_b - misfit_a) / max(misfit_a + misfit_b, 1e-9)
 
 
