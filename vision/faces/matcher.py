@@ -32,8 +32,8 @@ BLANK = 0.15
 #: On the pixels where the best two cards differ, the view must correlate this much better with
 #: the best for a certain reading (confidence 1; 0 at no difference).
 APART_SURE = 0.5
-#: Extra blur (px) on both sides before two cards are told apart.
-GAP_BLUR = 1.0
+#: Blurs (px) tried on the enrolled images to match the camera's softer view.
+GAP_BLURS = (0.0, 0.8, 1.6, 2.4)
 #: The confidence a reading needs to name a card.
 THRESHOLD = 0.5
 #: The misfit of the best card's aligned corners (1 - correlation) over the second best's: at
@@ -81,6 +81,9 @@ class Matcher:
         self._face = np.stack([f.face for f in features])
         self._red = np.array([np.nan if f.redness is None else f.redness for f in features])
         self._corner_norms = np.einsum("nkp,nkp->nk", self._corners, self._corners)
+        ranks = [getattr(card.face, "rank", None) for card in self.cards]
+        self._same_rank = {i: [j for j, other in enumerate(ranks) if other == rank and j != i]
+                           for i, rank in enumerate(ranks) if rank is not None}
 
     def corner_scores(self, query: Features, visible: np.ndarray) -> np.ndarray:
         """Normalised correlation of the ``visible`` corners of ``query`` with every card."""
@@ -125,7 +128,8 @@ class Matcher:
             confidence = float(np.clip(abs(np.mean(apart)) / APART_SURE, 0, 1))
         score = float(scores[best])
         why = self._disagreement(best, scores, views[side], faces[side] if whole else None)
-        for rival in order[1:1 + FACE_RIVALS] if whole and not why else ():
+        by_face = [int(i) for i in np.argsort(faces[side])[::-1][:FACE_RIVALS + 1] if i != best]
+        for rival in dict.fromkeys(order[1:1 + FACE_RIVALS] + by_face) if whole and not why else ():
             if (_gap(views[side].face, self._face[best], self._face[rival]) or 0.0) < 0:
                 why = f"the whole face looks more like the {self.cards[rival].id}"
                 break
@@ -149,7 +153,9 @@ class Matcher:
         scores = scores.copy()
         corners = [k for k in range(4) if visible[k]]
         searched = {k: corner_search(view, k, REACH) for k in corners}
-        for index in np.argsort(scores)[::-1][:CANDIDATES]:
+        top = [int(i) for i in np.argsort(scores)[::-1][:CANDIDATES]]
+        # The same rank in the other suits too: the suit's pip is small in a corner.
+        for index in dict.fromkeys(top + self._same_rank.get(top[0], [])):
             features = self._features[index]
             total = weight = 0.0
             pairs = fits[int(index)] = []
@@ -198,6 +204,11 @@ def _misfit(view: np.ndarray, ref: np.ndarray, where: np.ndarray) -> float:
     return float(np.mean((view[where] - fitted[where]) ** 2))
 
 
+def _soften(image: np.ndarray, sigma: float) -> np.ndarray:
+    image = np.asarray(image, np.float32)
+    return cv2.GaussianBlur(image, (0, 0), sigma) if sigma > 0 else image
+
+
 def _gap(view: np.ndarray, a: np.ndarray, b: np.ndarray, view_b: np.ndarray | None = None) -> float | None:
     """On the pixels where enrolled images ``a`` and ``b`` differ most, how much better ``view``
     fits ``a`` than (``view_b``, default ``view``) fits ``b``: 1 is exactly ``a``, -1 exactly
@@ -205,8 +216,11 @@ def _gap(view: np.ndarray, a: np.ndarray, b: np.ndarray, view_b: np.ndarray | No
     view_b = view if view_b is None else view_b
     if a.ndim == 1:  # whole faces are stored flat
         view, view_b, a, b = (v.reshape(FACE[1], FACE[0]) for v in (view, view_b, a, b))
-    # A little more blur on both sides: the camera's view is softer than the enrolled image.
-    view, view_b, a, b = (cv2.GaussianBlur(np.asarray(v, np.float32), (0, 0), GAP_BLUR) for v in (view, view_b, a, b))
+    # The camera's view is softer than the enrolled image: soften both enrolled images as much
+    # as makes ``a`` fit the view best, so blur does not decide between them.
+    everywhere = np.ones(a.shape, bool)
+    sigma = min(GAP_BLURS, key=lambda s: _misfit(view, _soften(a, s), everywhere))
+    a, b = _soften(a, sigma), _soften(b, sigma)
     differ = np.abs(a - b)
     where = differ > 0.5 * differ.max()
     if where.sum() < 12 or differ.max() < 1e-4:
