@@ -85,3 +85,30 @@ def test_any_file_name_is_a_card_or_refused_in_words(deck, stem):
         assert "names no card" in str(err)
     else:
         assert card_id == "BACK" or card_id in deck
+
+
+def _frames(design: str, cards: list[str]):
+    """Frames of a card laid alone in the middle of the table and taken away, one after another."""
+    from vision.faces.designs import DesignArt
+    from vision.script import Place, Remove
+    from vision.synthetic import Effects, SyntheticCamera
+
+    script = [move for i, card in enumerate(cards)
+              for move in (Place(0.5 + 2 * i, card, "centre"), Remove(1.7 + 2 * i, card))]
+    camera = SyntheticCamera("standard", "qr", script, effects=Effects(hands=False), card_image=DesignArt(design))
+    return (camera.frame_at(i / 10) for i in range(int(20 * len(cards)) + 10))
+
+
+def test_camera_enrolment_checks_each_card_and_resumes(deck, tmp_path):
+    from vision.faces.enrol import CameraEnrolment, enrol_from_camera
+
+    path = tmp_path / "mine.npz"
+    enrolment = Enrolment(deck, "mine")
+    said: list[str] = []
+    walk = CameraEnrolment(enrolment)
+    enrol_from_camera(_frames("nicu-white", ["AS", "2S", "2S"]), walk, said.append, save=lambda: enrolment.save(path))
+    assert said[0].startswith("(0/52) lay the ") and "(AS)" in said[0]
+    assert "enrolled AS" in said and "enrolled 2S" in said
+    assert any("look alike" in line for line in said)  # the 2S laid again when the 3S was asked for
+    resumed = CameraEnrolment(Enrolment.load(path))
+    assert resumed.progress == (2, 52) and resumed.current.id == "3S"
