@@ -26,6 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rfid.add_argument("--deck", default="standard", help="standard, french40 or its15 (default standard)")
     rfid.add_argument("--registry", type=Path, help="tag registry file (default ~/.config/cardtable/rfid-DECK.json)")
     rfid.add_argument("--count", type=int, help="stop after enrolling this many cards")
+    rfid.add_argument("--wait", type=float, default=10.0, metavar="S",
+                      help="give up when no reader board has answered after S seconds (default 10)")
     rfid.set_defaults(func=bridge_cmd.enroll_command)
     faces = kinds.add_parser("faces", help="show the camera each card of an unmarked deck")
     faces.add_argument("--deck", default="standard", help="standard or french40 (default standard)")

@@ -119,17 +119,7 @@ class FaceDecoder:
             return []
         x0, y0, x1, y1 = box
         changes = pipeline.changes
-        cell = changes.cell
-        # Grown by a cell to take in a card's edge, but not into cards already known.
-        known = np.zeros(changes.dirty.shape, bool)
-        for card in pipeline.known.values():
-            known |= changes.cells(card.corners.mean(axis=0) + (card.corners - card.corners.mean(axis=0)) / _MARKER_SHARE)
-        dirty = cv2.dilate(changes.dirty.view(np.uint8), np.ones((3, 3), np.uint8))
-        dirty[known & ~changes.dirty] = 0
-        dirty = cv2.resize(dirty, (dirty.shape[1] * cell, dirty.shape[0] * cell), interpolation=cv2.INTER_NEAREST)
-        dirty = cv2.copyMakeBorder(dirty, 0, max(0, grey.shape[0] - dirty.shape[0]), 0,
-                                   max(0, grey.shape[1] - dirty.shape[1]), cv2.BORDER_CONSTANT, value=0)
-        mask = new_patches(grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], dirty[y0:y1, x0:x1].view(bool))
+        mask = new_patches(grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], self._arrived(box, pipeline))
         found = []
         quads = [q for outline in card_outlines(mask) for q in _cards_in(outline + np.float32([x0, y0]), pipeline.calibration)]
         for quad in quads:
@@ -140,10 +130,28 @@ class FaceDecoder:
             got = self._read(frame, quad, mask, (x0, y0), pipeline)
             if got is not None:
                 found.append(got)
-            changes_left = changes.has_dirty(box)
-            if not changes_left:
+            if not changes.has_dirty(box):
                 break
         return found
+
+    @staticmethod
+    def _arrived(box: tuple[int, int, int, int], pipeline) -> np.ndarray:
+        """The pixels of ``box`` where something may have arrived: its dirty cells, grown by a
+        cell to take in a card's edge but not into cards already known."""
+        changes, cell = pipeline.changes, pipeline.changes.cell
+        x0, y0, x1, y1 = box
+        cx0, cy0, cx1, cy1 = x0 // cell, y0 // cell, -(-x1 // cell), -(-y1 // cell)
+        known = np.zeros(changes.dirty.shape, bool)
+        for card in pipeline.known.values():
+            centre = card.corners.mean(axis=0)
+            known |= changes.cells(centre + (card.corners - centre) / _MARKER_SHARE)
+        grown = cv2.dilate(changes.dirty.view(np.uint8), np.ones((3, 3), np.uint8))
+        grown[known & ~changes.dirty] = 0
+        cells = np.zeros((cy1 - cy0, cx1 - cx0), np.uint8)
+        part = grown[cy0:cy1, cx0:cx1]
+        cells[:part.shape[0], :part.shape[1]] = part
+        pixels = np.repeat(np.repeat(cells, cell, axis=0), cell, axis=1)
+        return pixels[y0 - cy0 * cell:y1 - cy0 * cell, x0 - cx0 * cell:x1 - cx0 * cell].view(bool)
 
     def _read(self, frame: np.ndarray, quad: np.ndarray, mask: np.ndarray, offset, pipeline):
         upright = self._upright(frame, quad)
