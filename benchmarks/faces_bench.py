@@ -171,9 +171,10 @@ def summarise(title: str, results: list[dict], name: str) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="16 scenes (the naive loop on 4), for a quick check")
+    parser.add_argument("--quick", action="store_true", help="16 scenes (the naive loop on 4 of them), for a quick check")
     parser.add_argument("--scenes", type=int, default=200, help="scenes at 1080p (default 200)")
-    parser.add_argument("--naive-every", type=int, default=4, help="run the naive loop on every Nth scene (default 4)")
+    parser.add_argument("--naive-every", type=int, default=5,
+                        help="run the naive loop on every Nth scene (default 5: every design in turn)")
     parser.add_argument("--fps", type=float, default=10.0, help="frames per second of the scenes (default 10)")
     parser.add_argument("--workers", type=int, default=2, help="scenes run in parallel (default 2)")
     args = parser.parse_args(argv)
