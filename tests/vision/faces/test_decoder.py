@@ -1,0 +1,103 @@
+"""Faces through the whole pipeline: the synthetic camera draws a real design, the face decoder
+finds and reads the cards, the tracker makes the events. A card that cannot be read, or a face
+already lying elsewhere, becomes a sentence for the table, never a card."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.cards import parse_card
+from vision.calibration import Calibration
+from vision.config import VisionConfig
+from vision.frames import Frame
+from vision.faces.decoder import FaceDecoder, zone_words
+from vision.faces.designs import DesignArt, element_id, render_card
+from vision.faces.store import Enrolment
+from vision.pipeline import Pipeline
+from vision.script import Hand, Place
+from vision.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera
+
+CALM = Effects(lighting=0.3, glare=60, noise=3, blur=0.7, hands=True)
+
+
+def drawn_as(design: str, faces: dict[str, str]):
+    """Card images of ``design``, except the cards of ``faces`` (card id -> SVG element)."""
+    art = DesignArt(design)
+
+    def card_image(card, px_per_mm):
+        if card.id not in faces:
+            return art(card, px_per_mm)
+        size = (round(63 * px_per_mm), round(88 * px_per_mm))
+        return cv2.resize(render_card(design, faces[card.id]), size, interpolation=cv2.INTER_AREA)
+
+    return card_image
+
+
+def run(enrolment: Enrolment, script, card_image, seconds: float, *, grey: bool = False):
+    camera = SyntheticCamera("standard", "qr", script, resolution="1080p", effects=CALM, seed=3,
+                             card_image=card_image)
+    calibration = Calibration(np.linalg.inv(camera.homography), camera.resolution, 0.0)
+    decoder = FaceDecoder(enrolment)
+    pipeline = Pipeline(VisionConfig(zones=DEFAULT_ZONES), calibration=calibration, decoder=decoder)
+    events = []
+    for i in range(int(seconds * 10)):
+        bgr = camera.frame_at(i / 10)
+        frame = Frame(grey=cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), colour=lambda bgr=bgr: bgr) if grey else bgr
+        events += pipeline.process(frame, i / 10)
+    return pipeline, decoder, events
+
+
+@pytest.mark.parametrize("design", ["dondorf", "nicu-white"])
+def test_cards_laid_are_placed_by_their_faces(enrolments, design):
+    script = [Place(0.3, "KH", "seat1"), Place(1.0, "7C", "seat2"), Place(1.7, "QS", "centre"),
+              Hand(2.4, 1.5, "QS")]
+    pipeline, decoder, events = run(enrolments[design], script, DesignArt(design), 5.0)
+    assert [(e.kind, e.card.id, e.zone) for e in events] == [
+        ("placed", "KH", "seat1"), ("placed", "7C", "seat2"), ("placed", "QS", "centre")]
+    assert all(decoder.confidence[card] >= 0.5 for card in ("KH", "7C", "QS"))
+    assert list(pipeline.warnings) == []
+
+
+def test_grey_frames_ask_for_colour_only_inside_a_card(enrolments):
+    script = [Place(0.3, "9D", "seat3"), Place(1.0, "9S", "seat4")]
+    _, _, events = run(enrolments["standard"], script, DesignArt("standard"), 2.5, grey=True)
+    assert [(e.card.id, e.zone) for e in events] == [("9D", "seat3"), ("9S", "seat4")]
+
+
+@pytest.mark.parametrize("stranger", [("nicu-white", "black_joker"), ("dondorf", "joker")])
+def test_a_joker_is_told_at_the_table_and_never_becomes_a_card(enrolments, stranger):
+    design, element = stranger
+    script = [Place(0.3, "AS", "seat1"), Place(1.0, "2C", "seat2")]
+    pipeline, _, events = run(enrolments[design], script, drawn_as(design, {"2C": element}), 3.0)
+    assert [(e.card.id, e.zone) for e in events] == [("AS", "seat1")]
+    assert list(pipeline.warnings) == ["I can't read the card in front of Seat 2: lift it and lay it again"]
+
+
+def test_a_face_already_on_the_table_is_refused(enrolments):
+    script = [Place(0.3, "KH", "seat1"), Place(1.0, "3D", "seat3")]
+    card_image = drawn_as("nicu-white", {"3D": element_id(parse_card("KH"))})
+    pipeline, _, events = run(enrolments["nicu-white"], script, card_image, 3.0)
+    assert [(e.card.id, e.zone) for e in events] == [("KH", "seat1")]
+    (warning,) = pipeline.warnings
+    assert warning.startswith("I can't read the card in front of Seat 3: the ")
+    assert warning.endswith("already lies in front of Seat 1; lift it and lay it again")
+
+
+def test_a_card_back_is_a_face_down_card_without_identity(images, deck, enrolments, tmp_path):
+    enrolment = Enrolment(deck, "with back", dict(enrolments["nicu-white"].cards))
+    from vision.faces.enrol import features_of_image
+
+    enrolment.back = features_of_image(render_card("nicu-white", "back"))
+    script = [Place(0.3, "4S", "centre"), Place(1.0, "5H", "seat1")]
+    pipeline, decoder, events = run(enrolment, script, drawn_as("nicu-white", {"4S": "back"}), 3.0)
+    assert [(e.card.id, e.zone) for e in events] == [("5H", "seat1")]
+    assert len(decoder.face_down) == 1 and decoder.face_down[0].card is None
+    assert list(pipeline.warnings) == []
+
+
+def test_zones_are_said_as_the_table_says_them():
+    assert zone_words("seat2") == "in front of Seat 2"
+    assert zone_words("crib") == "in the crib"
+    assert zone_words(None) == "outside the play areas"
