@@ -28,6 +28,7 @@ from vision.faces.features import corner_masks, describe, order_quad, turned, wa
 from vision.faces.finder import Backdrop, card_outlines, new_patches, refine_quad
 from vision.faces.matcher import Matcher, Reading
 from vision.faces.store import Enrolment
+from vision.footprints import SEEN
 from vision.frames import Frame
 
 log = logging.getLogger(__name__)
@@ -176,7 +177,7 @@ class FaceDecoder:
         if seen.count < self.agree:
             return None
         known = pipeline.known.get(reading.card.id)
-        if known is not None and known.visible and changes.is_clean(known.cells) and \
+        if known is not None and known.footprint.state == SEEN and changes.is_clean(known.footprint.cells) and \
                 np.hypot(*np.subtract(known.center, centre)) > 0.5 * np.linalg.norm(quad[1] - quad[0]):
             self._refuse(seen, pipeline, f"I can't read the card {zone_words(zone)}: the {reading.card.face.name} "
                          f"already lies {zone_words(known.zone)}; lift it and lay it again")

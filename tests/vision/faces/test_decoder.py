@@ -16,7 +16,7 @@ from vision.faces.decoder import FaceDecoder, zone_words
 from vision.faces.designs import DesignArt, element_id, render_card
 from vision.faces.store import Enrolment
 from vision.pipeline import Pipeline
-from vision.script import Hand, Place
+from vision.script import Hand, Place, Remove
 from vision.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera
 
 CALM = Effects(lighting=0.3, glare=60, noise=3, blur=0.7, hands=True)
@@ -35,18 +35,23 @@ def drawn_as(design: str, faces: dict[str, str]):
     return card_image
 
 
-def run(enrolment: Enrolment, script, card_image, seconds: float, *, grey: bool = False):
+def _scene(enrolment: Enrolment, script, card_image, seconds: float, *, grey: bool = False, fps: int = 10):
+    """The camera of the scene, and its pipeline, decoder and events."""
     camera = SyntheticCamera("standard", "qr", script, resolution="1080p", effects=CALM, seed=3,
                              card_image=card_image)
     calibration = Calibration(np.linalg.inv(camera.homography), camera.resolution, 0.0)
     decoder = FaceDecoder(enrolment)
     pipeline = Pipeline(VisionConfig(zones=DEFAULT_ZONES), calibration=calibration, decoder=decoder)
     events = []
-    for i in range(int(seconds * 10)):
-        bgr = camera.frame_at(i / 10)
+    for i in range(int(seconds * fps)):
+        bgr = camera.frame_at(i / fps)
         frame = Frame(grey=cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), colour=lambda bgr=bgr: bgr) if grey else bgr
-        events += pipeline.process(frame, i / 10)
-    return pipeline, decoder, events
+        events += pipeline.process(frame, i / fps)
+    return camera, (pipeline, decoder, events)
+
+
+def run(enrolment: Enrolment, script, card_image, seconds: float, *, grey: bool = False):
+    return _scene(enrolment, script, card_image, seconds, grey=grey)[1]
 
 
 @pytest.mark.parametrize("design", ["dondorf", "nicu-white"])
@@ -101,3 +106,20 @@ def test_zones_are_said_as_the_table_says_them():
     assert zone_words("seat2") == "in front of Seat 2"
     assert zone_words("crib") == "in the crib"
     assert zone_words(None) == "outside the play areas"
+
+
+def test_a_face_card_lifted_is_removed_at_once_by_its_footprint(enrolments):
+    script = [Place(0.3, "8H", "seat1"), Place(0.3, "JC", "centre"), Remove(1.5, "8H")]
+    camera, (pipeline, _, events) = _scene(enrolments["standard"], script, DesignArt("standard"), 3.0, fps=15)
+    assert sorted((e.kind, e.card.id, e.zone) for e in events[:2]) == [("placed", "8H", "seat1"), ("placed", "JC", "centre")]
+    assert [(e.kind, e.card.id, e.zone) for e in events[2:]] == [("removed", "8H", "seat1")]
+    pose = camera.pose_at("8H", 1.4)
+    clear = next(t / 100 for t in range(150, 300) if not camera.covers(pose, t / 100))
+    assert events[2].time - clear <= 0.5  # by evidence, not after remove_after (30 s)
+
+
+def test_a_hand_resting_on_a_face_card_is_not_a_removal(enrolments):
+    script = [Place(0.3, "5D", "seat3"), Hand(1.2, 5.0, "5D", still=True)]
+    _, (pipeline, _, events) = _scene(enrolments["dondorf"], script, DesignArt("dondorf"), 7.0)
+    assert [(e.kind, e.card.id, e.zone) for e in events] == [("placed", "5D", "seat3")]
+    assert list(pipeline.warnings) == []

@@ -39,9 +39,9 @@ def test_rfid_enrolment_keeps_its_command(capsys):
 
 def test_recognition_is_markers_or_faces():
     assert load_vision_config({}).recognition == "markers"
-    with pytest.raises(InvalidInput, match=r"\[vision\] recognition = 'colour' is not one of markers, faces"):
+    with pytest.raises(InvalidInput, match=r"vision.recognition: expected one of markers, faces, got the text 'colour'"):
         load_vision_config({"recognition": "colour"})
-    with pytest.raises(InvalidInput, match=r"\[vision\] faces must name an enrolled deck"):
+    with pytest.raises(InvalidInput, match=r"vision.faces: expected the name of an enrolled deck or its file, got 3"):
         load_vision_config({"recognition": "faces", "faces": 3})
 
 
@@ -71,4 +71,4 @@ def test_replay_and_watch_read_faces_from_recorded_frames(enrolments, tmp_path, 
     assert all(0.5 <= line["confidence"] <= 1 for line in lines)
     out = tmp_path / "watch"
     assert main(["vision", "watch", "--config", str(config), "--source", str(frames), "--out", str(out)]) == 0
-    assert (out / "latest.jpg").exists()
+    assert (out / "annotated" / "latest.jpg").exists()
