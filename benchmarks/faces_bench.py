@@ -238,9 +238,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.verbose:
         for r in results:
             sc = r["scores"]["pipeline"]
-            if sc["missed"] or sc["unexpected"]:
+            if sc["missed"] or sc["unexpected"] or r["seen"]["pipeline"][1]:
                 print(f"  scene {r['seed']} ({r['design']}): missed {sc['missed'] or 'nothing'}; "
-                      f"unexpected {sc['unexpected'] or 'nothing'}")
+                      f"unexpected {sc['unexpected'] or 'nothing'}; wrong sightings {r['seen']['pipeline'][1]}")
     print(f"\nwall time {time.monotonic() - started:.0f} s")
     return 0
 

@@ -209,8 +209,11 @@ class Pipeline:
         cells showed before it was read there (the reference, as the table was)."""
         if hasattr(self.decoder, "read_region"):  # faces: the decoder finds and reads whole cards itself
             self.stats.decodes += 1
-            return [(card, detection, self.changes.reference(self._marker_cells(detection)))
-                    for card, detection in self.decoder.read_region(frame, box, busy, self)]
+            found = [(card, detection, self.changes.reference(self._marker_cells(detection)))
+                     for card, detection in self.decoder.read_region(frame, box, busy, self)]
+            if not busy:
+                self.changes.failed(box)
+            return found
         x0, y0, x1, y1 = box
         try:
             gray = np.ascontiguousarray(frame.grey_region(box))
@@ -238,7 +241,9 @@ class Pipeline:
         return cards
 
     def _marker_cells(self, detection: Detection) -> np.ndarray:
-        return np.flatnonzero(self.changes.cells(_extent(detection.corners, 0.4)))
+        """The cells of a card's footprint: inside its marker, or for a decoder that says how far
+        a card's footprint reaches (``footprint_reach``, in marker sides), that far."""
+        return np.flatnonzero(self.changes.cells(_extent(detection.corners, getattr(self.decoder, "footprint_reach", 0.4))))
 
     def _card(self, value: str | int) -> PhysicalCard | None:
         try:

@@ -43,6 +43,8 @@ _MARKER_SHARE = 1 / 2.2
 CARD_SIZE_MM = (63.0, 88.0)
 #: Outlines remembered (for agreement over frames, and for drawing).
 SEEN_KEPT = 64
+#: Two reads are of one outline when their centres lie within this share of a card's side.
+SAME_PLACE = 0.15
 
 
 @dataclass
@@ -78,6 +80,9 @@ class FaceDecoder:
     """
 
     name = "faces"
+    #: A card's footprint (:mod:`vision.footprints`) reaches most of the card, its white border
+    #: included: the middle of a court card can look like the table in grey.
+    footprint_reach = 0.9
 
     def __init__(self, enrolment: Enrolment, *, agree: int = 2, unknown_after: int = 4) -> None:
         self.enrolment, self.matcher = enrolment, Matcher(enrolment)
@@ -197,7 +202,13 @@ class FaceDecoder:
         return warp_upright(frame.colour((int(x0), int(y0), int(x1), int(y1))), quad - np.float32([x0, y0]))
 
     def _remember(self, quad: np.ndarray, reading: Reading) -> Seen:
-        key = tuple(int(v) // 16 for v in quad.mean(axis=0))
+        """The outline's record, updated with this reading: an outline read before is one whose
+        centre lies within :data:`SAME_PLACE` of a card side of this one's."""
+        centre = quad.mean(axis=0)
+        reach = SAME_PLACE * float(np.linalg.norm(quad[1] - quad[0]))
+        near = [(float(np.linalg.norm(s.quad.mean(axis=0) - centre)), k) for k, s in self.seen.items()]
+        near = [k for d, k in sorted(near) if d <= reach]
+        key = near[0] if near else tuple(int(v) for v in centre)
         old = self.seen.get(key)
         same = old is not None and (old.card == reading.card and old.face_down == reading.face_down)
         named = set() if old is None else set(old.named)
