@@ -45,6 +45,9 @@ CARD_SIZE_MM = (63.0, 88.0)
 SEEN_KEPT = 64
 #: Two reads are of one outline when their centres lie within this share of a card's side.
 SAME_PLACE = 0.15
+#: The confidence a card needs whose outline was a share of a patch of cards arriving together
+#: (an outline a few millimetres off the card can read as another card of its colour).
+GUESSED_SURE = 0.95
 
 
 @dataclass
@@ -125,13 +128,14 @@ class FaceDecoder:
         changes = pipeline.changes
         mask = new_patches(grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], self._arrived(box, pipeline))
         found = []
-        quads = [q for outline in card_outlines(mask) for q in _cards_in(outline + np.float32([x0, y0]), pipeline.calibration)]
-        for quad in quads:
+        quads = [(q, len(split) > 1) for outline in card_outlines(mask)
+                 for split in [_cards_in(outline + np.float32([x0, y0]), pipeline.calibration)] for q in split]
+        for quad, guessed in quads:
             quad = order_quad(refine_quad(grey, quad))
             outline = changes.cells(quad)
             if busy and not changes.is_still(outline):
                 continue
-            got = self._read(frame, quad, mask, (x0, y0), pipeline)
+            got = self._read(frame, quad, mask, (x0, y0), pipeline, guessed)
             if got is not None:
                 found.append(got)
             if not changes.has_dirty(box):
@@ -157,12 +161,16 @@ class FaceDecoder:
         pixels = np.repeat(np.repeat(cells, cell, axis=0), cell, axis=1)
         return pixels[y0 - cy0 * cell:y1 - cy0 * cell, x0 - cx0 * cell:x1 - cx0 * cell].view(bool)
 
-    def _read(self, frame: Frame, quad: np.ndarray, mask: np.ndarray, offset, pipeline):
+    def _read(self, frame: Frame, quad: np.ndarray, mask: np.ndarray, offset, pipeline, guessed: bool = False):
+        """Read the card in ``quad``; ``guessed``: its outline is a share of a patch of cards that
+        arrived together, so it may be off the card by a few millimetres and must read surely."""
         upright = self._upright(frame, quad)
         # Parts of the outline that are not new (another card on top, a hand) are hidden.
         shown = warp_upright(mask, quad - np.float32(offset))
         visible = corner_masks(shown == 0)
         reading = self.matcher.read((describe(upright), describe(turned(upright))), (visible, visible[::-1]))
+        if guessed and reading.card is not None and reading.confidence < GUESSED_SURE:
+            reading = Reading(None, reading.confidence, why=f"a card split off a patch, read unsurely as {reading.card.id}")
         self.reads += 1
         seen = self._remember(quad, reading)
         changes = pipeline.changes
