@@ -283,6 +283,9 @@ def check_files(config: TableConfig, problems: list[str], steps: list[str]) -> N
             prefix = "display" if len(config.displays) == 1 else f"display[{i}]"
             writable_folder(display["folder"], f"{prefix}.folder", problems)
     where = f"--config {config.path}"
+    if config.input == "camera" and config.vision.recognition == "faces" and not config.vision.faces.exists():
+        steps.append(f"vision.faces: {config.vision.faces.name} does not exist yet: run cardtable enroll faces "
+                     f"--deck {config.vision.deck} (--from-images DIR, or with the camera)")
     if config.input == "camera" and config.vision.calibration is not None:
         calibration = config.vision.calibration
         if not calibration.exists():

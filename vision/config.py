@@ -14,6 +14,8 @@ as TOML gave it, with the list that collects the config's problems::
     camera = "usb:0"             # usb:N | picamera | a video file | a folder of frames | synthetic
     resolution = [1920, 1080]
     fps = 30
+    recognition = "markers"      # markers | faces (unmarked cards, by their printed faces)
+    faces = "standard"           # the enrolled deck: a name from 'cardtable enroll faces', or a file
     [vision.zones]
     seat1 = [[-220, 120], [220, 120], [220, 258], [-220, 258]]
 
@@ -32,12 +34,13 @@ from pathlib import Path
 from engine.decks import DECKS
 from engine.errors import InvalidInput
 from vision.decoders import DECODER_NAMES
+from vision.faces.store import enrolment_path
 from vision.markers import MARKER_KINDS
 from vision.zones import ZONE_UNITS
 
 _KEYS = ("deck", "marker", "decoder", "calibration", "zone_units", "zones", "place_after",
-         "remove_after", "camera", "resolution", "fps")
-#: (low, high) seconds or frames a second, both ends included except a low of 0
+         "remove_after", "camera", "resolution", "fps", "recognition", "faces")
+RECOGNITIONS = ("markers", "faces")
 #: key -> (default, low, high, whether ``low`` itself is allowed)
 _TIMES = {"place_after": (0.0, 0, 60, True), "remove_after": (30.0, 0, 600, False), "fps": (30.0, 0, 240, False)}
 _MAX_POINTS = 64
@@ -59,10 +62,14 @@ class VisionConfig:
     camera: str = "usb:0"
     resolution: tuple[int, int] = (1920, 1080)
     fps: float = 30.0
+    recognition: str = "markers"
+    faces: Path | None = None
 
     @property
     def effective_decoder(self) -> str:
-        """The decoder actually used: ArUco decks always use "aruco"."""
+        """The decoder actually used: "faces" for unmarked cards, ArUco decks always use "aruco"."""
+        if self.recognition == "faces":
+            return "faces"
         return "aruco" if self.marker == "aruco" else self.decoder
 
 
@@ -141,6 +148,19 @@ def _calibration(section: Mapping, base_dir: Path, problems: list[str]) -> Path 
     return path if path.is_absolute() else base_dir / path
 
 
+def _faces(section: Mapping, deck: str, base_dir: Path, problems: list[str]) -> Path | None:
+    """The enrolment file ``faces`` names (an enrolment's name, or a file)."""
+    value = section.get("faces", section.get("deck", deck))
+    if not isinstance(value, str) or not value.strip() or not value.isprintable():
+        problems.append(f"vision.faces: expected the name of an enrolled deck or its file, got {_shown(value)}")
+        return None
+    try:
+        return enrolment_path(value, base_dir)
+    except RuntimeError as err:           # ~someone who has no home here
+        problems.append(f"vision.faces: {value!r} cannot be found: {err}")
+        return None
+
+
 def _resolution(section: Mapping, problems: list[str]) -> tuple[int, int]:
     value = section.get("resolution", [1920, 1080])
     if (not isinstance(value, list) or len(value) != 2
@@ -185,6 +205,8 @@ def parse_vision(section: Mapping[str, object], problems: list[str], *, base_dir
         camera=camera,
         resolution=_resolution(section, problems),
         fps=_time(section, "fps", problems),
+        recognition=_choice(section, "recognition", RECOGNITIONS, "markers", problems),
+        faces=_faces(section, deck, Path(base_dir), problems),
     )
     if config.zones and config.zone_units == "mm" and "calibration" not in section:
         problems.append('vision.calibration: the zones are in table millimetres, which needs a calibration: '

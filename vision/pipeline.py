@@ -101,6 +101,10 @@ class Pipeline:
                  calibration: Calibration | None = None, zones: ZoneMap | None = None) -> None:
         self.config = config or VisionConfig()
         self.deck = get_deck(self.config.deck)
+        if decoder is None and self.config.recognition == "faces":
+            from vision.faces.decoder import load_face_decoder
+
+            decoder = load_face_decoder(self.config)
         self.decoder = decoder or make_decoder(self.config.effective_decoder)
         if calibration is None and self.config.calibration is not None:
             calibration = load_calibration(self.config.calibration)
@@ -203,6 +207,13 @@ class Pipeline:
         explained. A busy region gets the cheap views only, and only markers lying still count
         there: a card carried by a hand is not a sighting. Each card comes with what its marker
         cells showed before it was read there (the reference, as the table was)."""
+        if hasattr(self.decoder, "read_region"):  # faces: the decoder finds and reads whole cards itself
+            self.stats.decodes += 1
+            found = [(card, detection, self.changes.reference(self._marker_cells(detection)))
+                     for card, detection in self.decoder.read_region(frame, box, busy, self)]
+            if not busy:
+                self.changes.failed(box)
+            return found
         x0, y0, x1, y1 = box
         try:
             gray = np.ascontiguousarray(frame.grey_region(box))
@@ -230,7 +241,9 @@ class Pipeline:
         return cards
 
     def _marker_cells(self, detection: Detection) -> np.ndarray:
-        return np.flatnonzero(self.changes.cells(_extent(detection.corners, 0.4)))
+        """The cells of a card's footprint: inside its marker, or for a decoder that says how far
+        a card's footprint reaches (``footprint_reach``, in marker sides), that far."""
+        return np.flatnonzero(self.changes.cells(_extent(detection.corners, getattr(self.decoder, "footprint_reach", 0.4))))
 
     def _card(self, value: str | int) -> PhysicalCard | None:
         try:

@@ -163,6 +163,8 @@ class SyntheticCamera:
     :param mat: draw the calibration mat in the middle of the table.
     :param view: how much table the camera sees, in multiples of :data:`TABLE_MM` (more is a
         higher camera: fewer pixels per marker module).
+    :param card_image: draws a card's face instead of the printable marked card: called with the
+        physical card and pixels per mm, returns a BGR image (a real deck design, for faces).
     :raises InvalidInput: for an unknown deck, card, zone or resolution, or an impossible script
         (removing a card that is not on the table, placing one that already is).
     """
@@ -170,7 +172,7 @@ class SyntheticCamera:
     def __init__(self, deck: Deck | str, marker: str, script: list[Move] | tuple = (), *,
                  resolution: tuple[int, int] | str = "1080p", zones: dict | None = None,
                  effects: Effects = Effects(), seed: int = 0, mat: bool = False,
-                 view: float = 1.0) -> None:
+                 view: float = 1.0, card_image=None) -> None:
         if not 0.5 <= view <= 3.0:
             raise InvalidInput(f"the camera view {view:g} is out of range: give 0.5 to 3 times the table")
         self.deck = deck if isinstance(deck, Deck) else get_deck(deck)
@@ -182,6 +184,7 @@ class SyntheticCamera:
         self.zones = dict(DEFAULT_ZONES if zones is None else zones)
         self.effects, self.seed, self.mat = effects, seed, mat
         self.art = CardArt(self.deck, marker)
+        self.card_image = card_image or self.art.card_bgr
         self.homography = table_homography(self.resolution, view)
         self._view = view
         self._px_per_mm = self.resolution[0] / (view * TABLE_MM[0])
@@ -443,7 +446,7 @@ class SyntheticCamera:
     def _sprite(self, card: str) -> np.ndarray:
         # Cached on the camera, not in a global cache that would keep every camera alive.
         if card not in self._sprites:
-            bgr = self.art.card_bgr(self.deck.card(card), self._sprite_ppm)
+            bgr = self.card_image(self.deck.card(card), self._sprite_ppm)
             alpha = np.zeros(bgr.shape[:2], np.uint8)
             cv2.rectangle(alpha, (0, 0), (bgr.shape[1] - 1, bgr.shape[0] - 1), 255, -1)
             self._sprites[card] = cv2.merge([*cv2.split(bgr), alpha])

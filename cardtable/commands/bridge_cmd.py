@@ -1,4 +1,5 @@
-"""``cardtable bridge monitor`` and ``cardtable enroll rfid``: the RFID reader board from the shell.
+"""``cardtable bridge monitor`` and ``cardtable enroll rfid`` (its parser is in
+:mod:`cardtable.commands.enroll_cmd`): the RFID reader board from the shell.
 
 ``bridge monitor`` prints what the readers report, one line (or JSON object) per tag event and per
 link change. ``enroll rfid`` waits for the reader board, then walks through a deck card by card and
@@ -46,17 +47,6 @@ def register(subparsers) -> None:
     monitor.add_argument("--zones", help="zone names of readers 0, 1, ... separated by commas")
     monitor.add_argument("--seconds", type=float, help="stop after this many seconds (default: run until Ctrl-C)")
     monitor.set_defaults(func=monitor_command)
-
-    enroll = subparsers.add_parser("enroll", help="record which tag is on which card")
-    enroll_commands = enroll.add_subparsers(dest="enroll_command", metavar="KIND", required=True)
-    rfid = enroll_commands.add_parser("rfid", help="lay each card of a deck on a reader, one by one")
-    _add_link_options(rfid)
-    rfid.add_argument("--deck", default="standard", help="standard, french40 or its15 (default standard)")
-    rfid.add_argument("--registry", type=Path, help="tag registry file (default ~/.config/cardtable/rfid-DECK.json)")
-    rfid.add_argument("--count", type=int, help="stop after enrolling this many cards")
-    rfid.add_argument("--wait", type=float, default=10.0, metavar="S",
-                      help="give up when no reader board has answered after S seconds (default 10)")
-    rfid.set_defaults(func=enroll_command)
 
 
 def _open_link(args, outputs: queue.Queue, registry: TagRegistry | None = None) -> Link:

@@ -22,6 +22,11 @@ def register(subparsers) -> None:
                         help="how many seats (default: the game's smallest; 'cardtable games' lists each game's)")
     parser.add_argument("--input", choices=INPUTS, default="camera",
                         help="simulated camera or RFID readers (default: %(default)s)")
+    parser.add_argument("--recognition", choices=("markers", "faces"), default="markers",
+                        help="camera input: marked cards, or an unmarked deck read by its faces (default: %(default)s)")
+    parser.add_argument("--design", default="dondorf",
+                        help="with --recognition faces: the deck design drawn, from /usr/share/carddecks "
+                             "(default: %(default)s)")
     parser.add_argument("--seed", type=int, default=1, help="the shuffle's seed, to replay a game (default: %(default)s)")
     parser.add_argument("--out", default="out/demo", help="folder for the journal and display snapshots (default: %(default)s)")
     parser.add_argument("--pace", type=float, default=None, metavar="S",
@@ -63,12 +68,14 @@ def run(args) -> int:
         said["warning"] = view.warning
 
     players = check_players(get_game(args.game), args.players)        # a wrong game or count: said first
-    print(f"cardtable demo: {args.game}, {players} players, {args.input} input, seed {args.seed}", flush=True)
+    faces = f" (faces of the {args.design} deck)" if args.recognition == "faces" else ""
+    print(f"cardtable demo: {args.game}, {players} players, {args.input} input{faces}, seed {args.seed}", flush=True)
     from cardtable.web.network_demo import network_displays
 
     with network_displays(args) as extra:
         result = run_demo(args.game, players=players, seed=args.seed, input_kind=args.input,
-                          out_dir=args.out, displays=([display] if display else []) + extra, on_move=narrate)
+                          out_dir=args.out, displays=([display] if display else []) + extra, on_move=narrate,
+                          device_options={"design": args.design} if args.recognition == "faces" else None)
     print(f"\n{result.game}: {result.outcome}")
     print(f"Scores: {', '.join(map(str, result.scores))} "
           f"({'the same as the dealt game' if result.agrees else 'DIFFERENT from the dealt game'})")

@@ -95,7 +95,7 @@ def run_replay(args: argparse.Namespace) -> int:
             used += 1
             for event in events:
                 if args.json:
-                    print(json.dumps({"frame": index, **event.to_json()}), flush=True)
+                    print(json.dumps({"frame": index, **event.to_json(), **_confidence(pipeline, event)}), flush=True)
                 else:
                     move = f" (from {event.from_zone})" if event.from_zone else ""
                     print(f"{now:8.3f}s frame {index:5d}: {event.kind} {event.card.id} in {event.zone}{move}")
@@ -105,6 +105,12 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"{used} frames, {stats.decodes} regions decoded, {stats.foreign_codes} foreign codes, "
               f"{stats.duplicates} duplicate sightings")
     return 0
+
+
+def _confidence(pipeline: Pipeline, event) -> dict:
+    """``{"confidence": c}`` for a card read by its face (markers carry no confidence)."""
+    confidence = getattr(pipeline.decoder, "confidence", {}).get(event.card.id)
+    return {} if confidence is None else {"confidence": round(confidence, 3)}
 
 
 def run_watch(args: argparse.Namespace) -> int:
@@ -122,7 +128,7 @@ def run_watch(args: argparse.Namespace) -> int:
     with open_configured(config, args.source) as source:
         for index, frame, _, events in _frames(source, pipeline, refused):
             for event in events:
-                print(json.dumps({"frame": index, **event.to_json()}), flush=True)
+                print(json.dumps({"frame": index, **event.to_json(), **_confidence(pipeline, event)}), flush=True)
             recent = (recent + events)[-5:]
             if index % max(args.every, 1) == 0:
                 shown += 1

@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from engine.decks import PhysicalCard
+from engine.decks import PhysicalCard, get_deck
 from engine.table_events import TableEvent
 from vision.calibration import Calibration
 from vision.config import VisionConfig
@@ -35,14 +35,24 @@ class SimCamera:
     swipe = False
 
     def __init__(self, deck: str, zones: list[str], *, marker: str = "qr", resolution: str = "1080p",
-                 fps: float = 30.0, effects: Effects = Effects(hands=False), seed: int = 0, timeout: float = 3.0) -> None:
+                 fps: float = 30.0, effects: Effects = Effects(hands=False), seed: int = 0, timeout: float = 3.0,
+                 design: str | None = None) -> None:
         layout = table_layout(zones)
+        decoder = card_image = None
+        if design is not None:  # an unmarked deck of a real design, enrolled from its images
+            from vision.faces.designs import DesignArt, cache_dir, write_deck_images
+            from vision.faces.decoder import FaceDecoder
+            from vision.faces.enrol import enrol_from_images
+
+            card_image = DesignArt(design)
+            scans = write_deck_images(design, cache_dir() / design / "scans", get_deck(deck).faces)
+            decoder = FaceDecoder(enrol_from_images(scans, get_deck(deck), design))
         self.camera = SyntheticCamera(deck, marker, (), resolution=resolution, zones=layout,
-                                      effects=effects, seed=seed)
+                                      effects=effects, seed=seed, card_image=card_image)
         size = self.camera.resolution
         calibration = Calibration(np.linalg.inv(table_homography(size)), size, 0.0)
         config = VisionConfig(deck=deck, marker=marker, zones=layout, zone_units="mm", fps=fps)
-        self.pipeline = Pipeline(config, calibration=calibration)
+        self.pipeline = Pipeline(config, calibration=calibration, decoder=decoder)
         self.fps, self.timeout = fps, timeout
         self.now = 0.0
         self.on_table: dict[str, PhysicalCard] = {}

@@ -1,0 +1,114 @@
+"""Enrolment from images and the enrolment file: every check says what is wrong in words."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.errors import InvalidInput
+from vision.faces.designs import DESIGNS
+from vision.faces.enrol import enrol_from_images, face_id
+from vision.faces.store import Enrolment, enrolment_path
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+def test_a_whole_deck_enrols_from_its_images(enrolments, design):
+    enrolment = enrolments[design]
+    assert len(enrolment.cards) == 52 and enrolment.missing == []
+    corners = np.stack([f.corners for f in enrolment.cards.values()])
+    similar = corners @ corners.T
+    np.fill_diagonal(similar, 0)
+    assert similar.max() < 0.995  # no two cards alike
+
+
+def test_a_missing_card_is_named(images, deck, tmp_path):
+    folder = shutil.copytree(images["standard"], tmp_path / "scans")
+    (folder / "QH.png").unlink()
+    with pytest.raises(InvalidInput, match=r"1 of the 52 cards are missing: QH"):
+        enrol_from_images(folder, deck, "mine")
+
+
+def test_two_pictures_of_one_card_are_refused(images, deck, tmp_path):
+    folder = shutil.copytree(images["standard"], tmp_path / "scans")
+    shutil.copy(folder / "7C.png", folder / "8D.png")
+    with pytest.raises(InvalidInput, match="look alike: is one of them a second picture of the same card"):
+        enrol_from_images(folder, deck, "mine")
+
+
+def test_a_file_named_after_no_card_is_named(images, deck, tmp_path):
+    folder = shutil.copytree(images["standard"], tmp_path / "scans")
+    shutil.copy(folder / "7C.png", folder / "holiday.png")
+    with pytest.raises(InvalidInput, match="'holiday' names no card of the"):
+        enrol_from_images(folder, deck, "mine")
+
+
+def test_the_file_keeps_everything_and_refuses_other_versions(enrolments, tmp_path):
+    path = enrolments["dondorf"].save(tmp_path / "mine.npz")
+    loaded = Enrolment.load(path)
+    assert loaded.name == "dondorf" and sorted(loaded.cards) == sorted(enrolments["dondorf"].cards)
+    np.testing.assert_allclose(loaded.cards["QS"].corners, enrolments["dondorf"].cards["QS"].corners)
+    newer = tmp_path / "newer.npz"
+    np.savez(newer, meta=np.array(json.dumps({"format": "cardtable-faces", "version": 9})))
+    with pytest.raises(InvalidInput, match="version 9, but this cardtable reads version 1: enrol the deck again"):
+        Enrolment.load(newer)
+    with pytest.raises(OSError, match="run 'cardtable enroll faces' first"):
+        Enrolment.load(tmp_path / "none.npz")
+
+
+def test_a_config_names_an_enrolment_or_a_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert enrolment_path("kitchen") == tmp_path / "cardtable" / "faces" / "kitchen.npz"
+    assert enrolment_path("decks/mine.npz", "/etc/table") == Path("/etc/table/decks/mine.npz")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(max_size=200))
+def test_any_file_is_read_or_refused_in_words(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("junk") / "deck.npz"
+    path.write_bytes(data)
+    with pytest.raises((InvalidInput, OSError)):
+        Enrolment.load(path)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=8))
+def test_any_file_name_is_a_card_or_refused_in_words(deck, stem):
+    try:
+        card_id = face_id(stem, deck)
+    except InvalidInput as err:
+        assert "names no card" in str(err)
+    else:
+        assert card_id == "BACK" or card_id in deck
+
+
+def _frames(design: str, cards: list[str]):
+    """Frames of a card laid alone in the middle of the table and taken away, one after another."""
+    from vision.faces.designs import DesignArt
+    from vision.script import Place, Remove
+    from vision.synthetic import Effects, SyntheticCamera
+
+    script = [move for i, card in enumerate(cards)
+              for move in (Place(0.5 + 2 * i, card, "centre"), Remove(1.7 + 2 * i, card))]
+    camera = SyntheticCamera("standard", "qr", script, effects=Effects(hands=False), card_image=DesignArt(design))
+    return (camera.frame_at(i / 10) for i in range(int(20 * len(cards)) + 10))
+
+
+def test_camera_enrolment_checks_each_card_and_resumes(deck, tmp_path):
+    from vision.faces.enrol import CameraEnrolment, enrol_from_camera
+
+    path = tmp_path / "mine.npz"
+    enrolment = Enrolment(deck, "mine")
+    said: list[str] = []
+    walk = CameraEnrolment(enrolment)
+    enrol_from_camera(_frames("nicu-white", ["AS", "2S", "2S"]), walk, said.append, save=lambda: enrolment.save(path))
+    assert said[0].startswith("(0/52) lay the ") and "(AS)" in said[0]
+    assert "enrolled AS" in said and "enrolled 2S" in said
+    assert any("look alike" in line for line in said)  # the 2S laid again when the 3S was asked for
+    resumed = CameraEnrolment(Enrolment.load(path))
+    assert resumed.progress == (2, 52) and resumed.current.id == "3S"

@@ -1,0 +1,64 @@
+"""Reading a card's face against an enrolled deck: another rendering of the same deck is read;
+a joker, a back or a card of another deck is "unknown", never a card."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.cards import parse_card
+from vision.faces.designs import DESIGNS, element_id, render_card
+from vision.faces.enrol import card_quad
+from vision.faces.features import describe, order_quad, turned, warp_upright
+from vision.faces.matcher import THRESHOLD, Matcher
+
+
+def read(matcher: Matcher, image):
+    upright = warp_upright(image, order_quad(card_quad(image)))
+    return matcher.read((describe(upright), describe(turned(upright))))
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+def test_another_rendering_of_the_deck_is_read_or_left_unknown_never_wrong(enrolments, deck, design):
+    matcher = Matcher(enrolments[design])
+    read_right = 0
+    for card in deck.cards:
+        reading = read(matcher, render_card(design, element_id(card.face), 180))
+        assert reading.card in (card, None), f"{card.id} read as {reading.card.id}"
+        read_right += reading.card == card
+        assert (reading.card is None) == (reading.confidence < THRESHOLD) or reading.card is None
+    assert read_right >= 48
+
+
+def test_a_card_laid_the_other_way_round_is_the_same_card(enrolments):
+    matcher = Matcher(enrolments["nicu-white"])
+    image = render_card("nicu-white", element_id(parse_card("QC")), 200)
+    upright = warp_upright(image, order_quad(card_quad(image)))
+    reading = matcher.read((describe(turned(upright)), describe(upright)))
+    assert reading.card.id == "QC" and reading.turned
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+@pytest.mark.parametrize("stranger", [("nicu-white", "black_joker"), ("nicu-white", "red_joker"),
+                                      ("dondorf", "joker"), ("dondorf", "back"), ("nicu-white", "back")])
+def test_a_joker_or_a_back_is_unknown(enrolments, design, stranger):
+    reading = read(Matcher(enrolments[design]), render_card(*stranger, 180))
+    assert reading.card is None and reading.why
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+def test_a_card_of_another_deck_is_never_named(enrolments, deck, design):
+    matcher = Matcher(enrolments[design])
+    named = [card.id for card in deck.cards[::2]
+             if read(matcher, render_card("oxygen", element_id(card.face), 180)).card is not None]
+    assert named == []
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+def test_a_lookalike_deck_is_never_read_as_another_face(enrolments, deck, design):
+    """Penguins prints the indices and pips of the plain designs: where its face is read at
+    all, it is read as the face it shows (a second copy of a face is then a contradiction on
+    the table, see test_decoder)."""
+    matcher = Matcher(enrolments[design])
+    for card in deck.cards[::2]:
+        reading = read(matcher, render_card("penguins", element_id(card.face), 180))
+        assert reading.card in (None, card)

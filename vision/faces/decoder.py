@@ -1,0 +1,277 @@
+"""The pipeline's decoder for unmarked cards: finds the cards that arrived in a changed region,
+reads their faces, and names a card only when it is sure.
+
+The pipeline hands it each changed region (:meth:`FaceDecoder.read_region`) instead of asking
+for markers. For each card-shaped patch (:mod:`vision.faces.finder`) it warps the card upright,
+reads it (:class:`vision.faces.matcher.Matcher`), and names the card once ``agree`` reads in a
+row on still frames agree. A card read as unknown that often, or a face already lying
+elsewhere on the table, is refused with a sentence for the table ("I can't read the card in
+front of Seat 2: lift it and lay it again") and never becomes a sighting. A card back is a
+face-down card (:attr:`FaceDecoder.face_down`), seen and counted but with no identity.
+
+Only the regions that changed are looked at, and the frame's colour only inside a card found
+there (:meth:`vision.frames.Frame.colour` of the card's box, for sources that deliver grey
+frames), so a quiet frame costs nothing here.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from engine.decks import PhysicalCard
+from vision.decoders import Detection
+from vision.faces.features import corner_masks, describe, order_quad, turned, warp_upright
+from vision.faces.finder import Backdrop, card_outlines, new_patches, refine_quad
+from vision.faces.matcher import Matcher, Reading
+from vision.faces.store import Enrolment
+from vision.footprints import SEEN
+from vision.frames import Frame
+
+log = logging.getLogger(__name__)
+
+#: The pipeline follows a card by the cells around its marker, reaching CARD_EXTENT marker sides:
+#: a face card's "marker" is its outline shrunk by this factor, so the two agree.
+_MARKER_SHARE = 1 / 2.2
+
+
+#: A playing card on the table, millimetres (poker size; bridge cards are 57 mm wide, within
+#: the fifth allowed either way).
+CARD_SIZE_MM = (63.0, 88.0)
+#: Outlines remembered (for agreement over frames, and for drawing).
+SEEN_KEPT = 64
+#: Two reads are of one outline when their centres lie within this share of a card's side.
+SAME_PLACE = 0.15
+#: The confidence a card needs whose outline was a share of a patch of cards arriving together
+#: (an outline a few millimetres off the card can read as another card of its colour).
+GUESSED_SURE = 0.95
+
+
+@dataclass
+class Seen:
+    """A card outline the decoder has read: its ``quad`` (frame px), ``card`` (None: unknown or
+    face down), ``confidence``, how many reads in a row agreed (``count``), and every card its
+    reads have named (two names: the card is refused, never guessed)."""
+
+    quad: np.ndarray
+    card: PhysicalCard | None
+    confidence: float
+    count: int = 1
+    face_down: bool = False
+    refused: bool = False
+    named: frozenset = frozenset()  # every card the reads of this outline have named
+
+
+def zone_words(zone: str | None) -> str:
+    """A zone as the table says it: "seat2" -> "Seat 2", "centre" -> "the centre"."""
+    if zone is None:
+        return "outside the play areas"
+    if zone.startswith("seat") and zone[4:].isdigit():
+        return f"in front of Seat {zone[4:]}"
+    return f"in the {zone}"
+
+
+class FaceDecoder:
+    """Recognises unmarked cards by their faces against an enrolled deck.
+
+    :param enrolment: the deck's references (:class:`vision.faces.store.Enrolment`).
+    :param agree: reads in a row that must name the same card.
+    :param unknown_after: unreadable reads of one card before the table is told.
+    """
+
+    name = "faces"
+    #: A card's footprint (:mod:`vision.footprints`) reaches most of the card, its white border
+    #: included: the middle of a court card can look like the table in grey.
+    footprint_reach = 0.9
+
+    def __init__(self, enrolment: Enrolment, *, agree: int = 2, unknown_after: int = 4) -> None:
+        self.enrolment, self.matcher = enrolment, Matcher(enrolment)
+        self.agree, self.unknown_after = agree, unknown_after
+        self.backdrop = Backdrop()
+        self.seen: dict[tuple[int, int], Seen] = {}
+        self.confidence: dict[str, float] = {}
+        self.reads = self.refusals = 0
+
+    def decode(self, gray: np.ndarray) -> list[Detection]:
+        """Faces carry no markers: a whole image decodes to nothing (see :meth:`read_region`)."""
+        return []
+
+    @property
+    def face_down(self) -> list[Seen]:
+        return [s for s in self.seen.values() if s.face_down]
+
+    def outlines(self) -> list[tuple[np.ndarray, str, tuple[int, int, int]]]:
+        """For drawing (``cardtable vision watch``): each outline read lately, its label (the face
+        and confidence, "unknown" or "face down") and a BGR colour."""
+        drawn = []
+        for seen in self.seen.values():
+            if seen.face_down:
+                drawn.append((seen.quad, "face down", (200, 160, 60)))
+            elif seen.card is not None:
+                drawn.append((seen.quad, f"{seen.card.id} {seen.confidence:.2f}", (60, 200, 60)))
+            elif seen.refused:
+                drawn.append((seen.quad, "unknown", (40, 40, 230)))
+        return drawn
+
+    def read_region(self, frame: Frame, box: tuple[int, int, int, int], busy: bool,
+                    pipeline) -> list[tuple[PhysicalCard, Detection]]:
+        """The cards named in region ``box`` of ``frame``; explains their cells in the
+        pipeline's change map and tells the table about cards it cannot name."""
+        grey = frame.grey()
+        if not self.backdrop.ready(grey):
+            pipeline.changes.explain(np.ones_like(pipeline.changes.dirty))
+            return []
+        x0, y0, x1, y1 = box
+        changes = pipeline.changes
+        mask = new_patches(grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], self._arrived(box, pipeline))
+        found = []
+        quads = [(q, len(split) > 1) for outline in card_outlines(mask)
+                 for split in [_cards_in(outline + np.float32([x0, y0]), pipeline.calibration)] for q in split]
+        for quad, guessed in quads:
+            quad = order_quad(refine_quad(grey, quad))
+            outline = changes.cells(quad)
+            if busy and not changes.is_still(outline):
+                continue
+            got = self._read(frame, quad, mask, (x0, y0), pipeline, guessed)
+            if got is not None:
+                found.append(got)
+            if not changes.has_dirty(box):
+                break
+        return found
+
+    @staticmethod
+    def _arrived(box: tuple[int, int, int, int], pipeline) -> np.ndarray:
+        """The pixels of ``box`` where something may have arrived: its dirty cells, grown by a
+        cell to take in a card's edge but not into cards already known."""
+        changes, cell = pipeline.changes, pipeline.changes.cell
+        x0, y0, x1, y1 = box
+        cx0, cy0, cx1, cy1 = x0 // cell, y0 // cell, -(-x1 // cell), -(-y1 // cell)
+        known = np.zeros(changes.dirty.shape, bool)
+        for card in pipeline.known.values():
+            centre = card.corners.mean(axis=0)
+            known |= changes.cells(centre + (card.corners - centre) / _MARKER_SHARE)
+        grown = cv2.dilate(changes.dirty.view(np.uint8), np.ones((3, 3), np.uint8))
+        grown[known & ~changes.dirty] = 0
+        cells = np.zeros((cy1 - cy0, cx1 - cx0), np.uint8)
+        part = grown[cy0:cy1, cx0:cx1]
+        cells[:part.shape[0], :part.shape[1]] = part
+        pixels = np.repeat(np.repeat(cells, cell, axis=0), cell, axis=1)
+        return pixels[y0 - cy0 * cell:y1 - cy0 * cell, x0 - cx0 * cell:x1 - cx0 * cell].view(bool)
+
+    def _read(self, frame: Frame, quad: np.ndarray, mask: np.ndarray, offset, pipeline, guessed: bool = False):
+        """Read the card in ``quad``; ``guessed``: its outline is a share of a patch of cards that
+        arrived together, so it may be off the card by a few millimetres and must read surely."""
+        upright = self._upright(frame, quad)
+        # Parts of the outline that are not new (another card on top, a hand) are hidden.
+        shown = warp_upright(mask, quad - np.float32(offset))
+        visible = corner_masks(shown == 0)
+        reading = self.matcher.read((describe(upright), describe(turned(upright))), (visible, visible[::-1]))
+        if guessed and reading.card is not None and reading.confidence < GUESSED_SURE:
+            reading = Reading(None, reading.confidence, why=f"a card split off a patch, read unsurely as {reading.card.id}")
+        self.reads += 1
+        seen = self._remember(quad, reading)
+        changes = pipeline.changes
+        centre = tuple(float(v) for v in quad.mean(axis=0))
+        zone = pipeline.zones.locate(centre)
+        if reading.face_down:
+            changes.explain(changes.cells(quad))
+            return None
+        if reading.card is None:
+            log.debug("card at %s unread: %s", centre, reading.why)
+            if seen.count >= self.unknown_after:
+                self._refuse(seen, pipeline, f"I can't read the card {zone_words(zone)}: lift it and lay it again")
+            return None
+        if len(seen.named) > 1:  # reads of one card named two cards: trust neither
+            self._refuse(seen, pipeline, f"I can't read the card {zone_words(zone)}: lift it and lay it again")
+            return None
+        if seen.count < self.agree:
+            return None
+        known = pipeline.known.get(reading.card.id)
+        if known is not None and known.footprint.state == SEEN and changes.is_clean(known.footprint.cells) and \
+                np.hypot(*np.subtract(known.center, centre)) > 0.5 * np.linalg.norm(quad[1] - quad[0]):
+            self._refuse(seen, pipeline, f"I can't read the card {zone_words(zone)}: the {reading.card.face.name} "
+                         f"already lies {zone_words(known.zone)}; lift it and lay it again")
+            return None
+        changes.explain(changes.cells(quad))
+        self.confidence[reading.card.id] = reading.confidence
+        centre_xy = quad.mean(axis=0)
+        marker = centre_xy + (quad - centre_xy) * _MARKER_SHARE
+        return reading.card, Detection(reading.card.id, marker.astype(np.float32))
+
+    @staticmethod
+    def _upright(frame: Frame, quad: np.ndarray) -> np.ndarray:
+        """The card inside ``quad`` upright, in colour: the frame's colour of the card's box alone
+        (a grey frame converts only when asked, see :meth:`vision.frames.Frame.colour`)."""
+        x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+        return warp_upright(frame.colour((int(x0), int(y0), int(x1), int(y1))), quad - np.float32([x0, y0]))
+
+    def _remember(self, quad: np.ndarray, reading: Reading) -> Seen:
+        """The outline's record, updated with this reading: an outline read before is one whose
+        centre lies within :data:`SAME_PLACE` of a card side of this one's."""
+        centre = quad.mean(axis=0)
+        reach = SAME_PLACE * float(np.linalg.norm(quad[1] - quad[0]))
+        near = [(float(np.linalg.norm(s.quad.mean(axis=0) - centre)), k) for k, s in self.seen.items()]
+        near = [k for d, k in sorted(near) if d <= reach]
+        key = near[0] if near else tuple(int(v) for v in centre)
+        old = self.seen.get(key)
+        same = old is not None and (old.card == reading.card and old.face_down == reading.face_down)
+        named = set() if old is None else set(old.named)
+        if reading.card is not None:
+            named.add(reading.card.id)
+        seen = Seen(quad, reading.card, reading.confidence, old.count + 1 if same else 1, reading.face_down,
+                    named=frozenset(named))
+        self.seen.pop(key, None)
+        self.seen[key] = seen
+        while len(self.seen) > SEEN_KEPT:  # the oldest outlines are forgotten
+            self.seen.pop(next(iter(self.seen)))
+        return seen
+
+    def _refuse(self, seen: Seen, pipeline, message: str) -> None:
+        pipeline.changes.explain(pipeline.changes.cells(seen.quad))
+        seen.refused = True
+        self.refusals += 1
+        if message not in pipeline.warnings:
+            log.warning(message)
+            pipeline.warnings.append(message)
+
+
+def _cards_in(quad: np.ndarray, calibration) -> list[np.ndarray]:
+    """The cards in a card-shaped patch: with a calibration, the patch's size on the table says
+    whether it is one card (63 x 88 mm, give or take a fifth), or two or three cards laid side by
+    side that arrived together (split evenly), or no card at all (a hand, a box). Without one,
+    the patch is taken as one card."""
+    if calibration is None:
+        return [quad]
+    table = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), calibration.image_to_table).reshape(4, 2)
+    first, second = (float(np.linalg.norm(table[(i + 1) % 4] - table[i]) + np.linalg.norm(table[(i + 3) % 4] - table[(i + 2) % 4])) / 2
+                     for i in (0, 1))
+    short, long = sorted((first, second))
+    if abs(long - CARD_SIZE_MM[1]) <= 0.2 * CARD_SIZE_MM[1] and abs(short - CARD_SIZE_MM[0]) <= 0.2 * CARD_SIZE_MM[0]:
+        return [quad]
+    for count in (2, 3):
+        if abs(short - CARD_SIZE_MM[1]) <= 0.2 * CARD_SIZE_MM[1] and abs(long - count * CARD_SIZE_MM[0]) <= 0.2 * count * CARD_SIZE_MM[0]:
+            # Corners 0-1 along the row of cards when the first side is the long one.
+            a, b, c, d = quad if first > second else np.roll(quad, -1, axis=0)
+            steps = np.linspace(0, 1, count + 1)[:, None]
+            top, bottom = a + steps * (b - a), d + steps * (c - d)
+            return [np.float32([top[i], top[i + 1], bottom[i + 1], bottom[i]]) for i in range(count)]
+    return []
+
+
+def load_face_decoder(config) -> FaceDecoder:
+    """The face decoder for a ``[vision]`` config: its enrolled deck (``faces``), checked
+    against the config's ``deck``.
+
+    :raises OSError: when the enrolment file is missing.
+    :raises InvalidInput: when it is not an enrolment, or of another deck.
+    """
+    from engine.errors import InvalidInput
+
+    enrolment = Enrolment.load(config.faces)
+    if enrolment.deck.name != config.deck:
+        raise InvalidInput(f"{config.faces} enrols a {enrolment.deck.title}, but [vision] deck is {config.deck!r}")
+    return FaceDecoder(enrolment)

@@ -1,0 +1,125 @@
+"""Real deck designs for tests, the benchmark and the demo: the SVG decks Debian installs with
+``kdegames-card-data-kf5`` (``/usr/share/carddecks/svg-*/``), rendered card by card with
+``rsvg-convert`` and cached outside the repository (``$XDG_CACHE_HOME/cardtable/decks``).
+
+Each design's SVG holds one element per card: ``1_club`` ... ``10_spade``, ``jack_heart``,
+``queen_diamond``, ``king_spade``, ``back`` and, in some designs, jokers. ``rsvg-convert
+--export-id`` exports an element's area from the page origin, so each rendering is cropped to
+the card's own pixels (its alpha), and transparent corners are laid on white.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.cards import Card
+from engine.errors import InvalidInput
+
+CARDDECKS = Path("/usr/share/carddecks")
+#: Designs used by the tests and the benchmark: an ornate traditional one (dondorf), one with
+#: small indices (tigullio-international), and two plain modern ones.
+DESIGNS = ("dondorf", "tigullio-international", "nicu-white", "standard")
+#: Card width in pixels of the cached renderings (about 4 px/mm for a 63 mm card).
+RENDER_WIDTH = 252
+
+_SUIT_NAMES = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
+_COURT = {11: "jack", 12: "queen", 13: "king"}
+
+
+def element_id(face: Card | str) -> str:
+    """The SVG element id of a card face (``Card('10H')`` -> "10_heart", ``Card('KS')`` ->
+    "king_spade"); other names ("back", "black_joker") pass through."""
+    if isinstance(face, str):
+        return face
+    return f"{_COURT.get(face.rank, face.rank)}_{_SUIT_NAMES[face.suit]}"
+
+
+def svg_path(design: str) -> Path:
+    """The SVG file of an installed design.
+
+    :raises OSError: when the design is not installed, saying which package provides it.
+    """
+    folder = CARDDECKS / f"svg-{design}"
+    files = sorted(folder.glob("*.svg*"))
+    if not files:
+        raise OSError(f"no card design {design!r} in {CARDDECKS}: install kdegames-card-data-kf5")
+    return files[0]
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "cardtable" / "decks"
+
+
+def _render(svg: Path, element: str, zoom: float, out: Path) -> np.ndarray:
+    result = subprocess.run(["rsvg-convert", "-i", element, "-z", f"{zoom:.4f}", "-o", str(out), str(svg)],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        raise OSError(f"rsvg-convert could not draw {element!r} of {svg}: {result.stderr.strip()}")
+    image = cv2.imread(str(out), cv2.IMREAD_UNCHANGED)
+    if image is None or image.ndim != 3 or image.shape[2] != 4:
+        raise OSError(f"rsvg-convert drew no card for {element!r} of {svg}")
+    alpha = image[:, :, 3]
+    ys, xs = np.nonzero(alpha > 8)
+    if len(xs) == 0:
+        raise InvalidInput(f"the design {svg.parent.name} has no element {element!r}")
+    return image[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def render_card(design: str, element: str, width: int = RENDER_WIDTH) -> np.ndarray:
+    """One card of ``design`` (an element id, see :func:`element_id`) as a BGR image ``width``
+    pixels wide, transparent corners on white; cached on disk.
+
+    :raises OSError: when the design is missing or rsvg-convert fails.
+    :raises InvalidInput: when the design has no such element.
+    """
+    folder = cache_dir() / design / str(width)
+    path = folder / f"{element}.png"
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        svg = svg_path(design)
+        tmp = folder / f".{element}.{os.getpid()}.tmp.png"
+        try:
+            natural = _render(svg, element, 1.0, tmp)
+            card = _render(svg, element, width / natural.shape[1], tmp)
+        finally:
+            tmp.unlink(missing_ok=True)
+        alpha = card[:, :, 3:4].astype(np.float32) / 255
+        flat = (card[:, :, :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+        cv2.imwrite(str(path), flat)
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise OSError(f"cannot read the cached card {path}")
+    return image
+
+
+def write_deck_images(design: str, folder: str | Path, cards, width: int = RENDER_WIDTH) -> Path:
+    """Write ``cards`` (faces such as ``Card('10H')``) of ``design`` as ``10H.png`` ... into
+    ``folder``, as a user's scans would be; returns the folder."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for card in cards:
+        cv2.imwrite(str(folder / f"{card}.png"), render_card(design, element_id(card), width))
+    return folder
+
+
+class DesignArt:
+    """Card images of one design for the synthetic camera: ``art(card, px_per_mm)`` gives the
+    BGR face of a physical card at that scale (a callable :class:`vision.synthetic.SyntheticCamera`
+    takes as ``card_image``)."""
+
+    def __init__(self, design: str, width: int = RENDER_WIDTH) -> None:
+        self.design, self.width = design, width
+        svg_path(design)
+
+    @functools.lru_cache(maxsize=128)
+    def __call__(self, card, px_per_mm: float) -> np.ndarray:
+        image = render_card(self.design, element_id(card.face), self.width)
+        size = (round(63 * px_per_mm), round(88 * px_per_mm))
+        return cv2.resize(image, size, interpolation=cv2.INTER_AREA)

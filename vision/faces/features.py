@@ -1,0 +1,147 @@
+"""What is compared when a card is recognised, computed the same way for an enrolled image and
+for a card seen by the camera.
+
+A card is first warped to an upright view (:data:`UPRIGHT` pixels, about 2 px/mm, short side
+across), then described by:
+
+- ``corners``: the four corner patches (where the indices are printed: rank and suit, in any
+  corner a design puts them), blurred a little, each without its mean, joined and scaled to
+  unit length: a dot product of two of them is their normalised correlation, and a blank corner
+  weighs nothing;
+- ``face``: the whole face shrunk to :data:`FACE` pixels (pips, court art), likewise;
+- ``redness``: the share of the corner ink that is red (colour only; None from a grey image).
+
+A card seen upside down is the upright view turned 180 degrees (:func:`turned`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: The upright view of a card, (width, height) pixels.
+UPRIGHT = (126, 176)
+#: A corner patch: this share of the card's width and height from each corner.
+CORNER_SHARE = (0.25, 0.30)
+#: Pixels of the upright view left out along the edge: the card's printed border, its rounded
+#: corners and whatever the outline's last pixel caught of the table.
+INSET = 5
+#: The whole face, shrunk.
+FACE = (32, 45)
+_BLUR = 1.2
+
+
+@dataclass(frozen=True)
+class Features:
+    """One card's description (see the module docstring); vectors have unit length."""
+
+    corners: np.ndarray
+    face: np.ndarray
+    redness: float | None
+    soft: np.ndarray | None = None  # the blurred grey upright view (a seen card only, not stored)
+
+
+def order_quad(quad: np.ndarray) -> np.ndarray:
+    """The corners of a card outline in order: top-left, top-right, bottom-right, bottom-left of
+    the card held upright (short side first), starting from the corner nearest the image's top
+    left. Either of the two upright readings is returned; :func:`turned` gives the other."""
+    quad = np.asarray(quad, np.float32).reshape(4, 2)
+    centre = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    quad = quad[np.argsort(angles)]  # clockwise in image coordinates (y down)
+    if np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[2] - quad[1]):
+        quad = np.roll(quad, -1, axis=0)  # start so that the first side is a short one
+    start = int(np.argmin([quad[0].sum(), quad[2].sum()])) * 2
+    return np.roll(quad, -start, axis=0)
+
+
+def warp_upright(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The card inside ``quad`` (ordered as :func:`order_quad` gives) as an upright image of
+    :data:`UPRIGHT` pixels, grey or colour as ``image`` is."""
+    w, h = UPRIGHT
+    target = np.float32([(0, 0), (w, 0), (w, h), (0, h)])
+    matrix = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), target)
+    return cv2.warpPerspective(image, matrix, UPRIGHT, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def turned(upright: np.ndarray) -> np.ndarray:
+    """The upright view of the same card laid the other way round."""
+    return cv2.rotate(upright, cv2.ROTATE_180)
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    vector = vector.astype(np.float32).ravel()
+    vector -= vector.mean()
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm > 1e-6 else vector
+
+
+def _corner_slices() -> list[tuple[slice, slice]]:
+    w, h = UPRIGHT
+    cw, ch, m = round(CORNER_SHARE[0] * w), round(CORNER_SHARE[1] * h), INSET
+    return [(slice(m, ch), slice(m, cw)), (slice(m, ch), slice(w - cw, w - m)),
+            (slice(h - ch, h - m), slice(m, cw)), (slice(h - ch, h - m), slice(w - cw, w - m))]
+
+
+CORNERS = _corner_slices()
+
+
+def corner_masks(hidden: np.ndarray | None) -> np.ndarray:
+    """Which corners of the upright view are visible (four booleans), given a mask of the
+    hidden pixels of that view (None: all visible)."""
+    if hidden is None:
+        return np.ones(4, bool)
+    return np.array([hidden[rows, cols].mean() < 0.25 for rows, cols in CORNERS])
+
+
+def describe(upright: np.ndarray) -> Features:
+    """The features of an upright card view (grey or BGR)."""
+    grey = upright if upright.ndim == 2 else cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY)
+    soft = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), _BLUR)
+    patches = []
+    for rows, cols in CORNERS:
+        patch = soft[rows, cols]
+        patches.append((patch - patch.mean()).ravel())
+    corners = np.concatenate(patches)
+    norm = float(np.linalg.norm(corners))
+    corners = corners / norm if norm > 1e-6 else corners
+    inner = soft[INSET:-INSET, INSET:-INSET]
+    face = _unit(cv2.resize(inner, FACE, interpolation=cv2.INTER_AREA))
+    return Features(corners, face, redness(upright) if upright.ndim == 3 else None, soft)
+
+
+def corner_patch(features: Features, corner: int) -> np.ndarray:
+    """Corner ``corner`` (0 top left, 1 top right, 2 bottom left, 3 bottom right) of stored
+    features, as an image (without its mean)."""
+    rows, cols = CORNERS[corner]
+    shape = (rows.stop - rows.start, cols.stop - cols.start)
+    size = shape[0] * shape[1]
+    return features.corners[corner * size:(corner + 1) * size].reshape(shape)
+
+
+def corner_search(features: Features, corner: int, reach: int) -> np.ndarray:
+    """Corner ``corner`` of a seen card's view, ``reach`` pixels wider on every side, to find
+    where an enrolled corner fits best (the outline may be a pixel or two off)."""
+    rows, cols = CORNERS[corner]
+    h, w = features.soft.shape
+    return features.soft[max(rows.start - reach, 0):min(rows.stop + reach, h),
+                         max(cols.start - reach, 0):min(cols.stop + reach, w)]
+
+
+def redness(upright_bgr: np.ndarray) -> float | None:
+    """The share of the ink in the corner patches that is red, or None when a card shows
+    almost no ink there."""
+    inks = []
+    for rows, cols in CORNERS:
+        patch = upright_bgr[rows, cols].astype(np.int16)
+        grey = patch.mean(axis=2)
+        ink = grey < np.median(grey) - 40
+        if ink.sum() >= 12:
+            b, g, r = patch[ink].T
+            other = np.maximum(g, b)
+            inks.append((r - other > 25) & (r > 1.3 * other))
+    if not inks:
+        return None
+    return float(np.concatenate(inks).mean())

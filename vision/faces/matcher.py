@@ -1,0 +1,242 @@
+"""A seen card against the enrolled deck: which card, and how sure.
+
+Independent signals, all of which must agree before a card is named (:meth:`Matcher.read`):
+
+- the corner indices: normalised correlation of the visible corner patches with every enrolled
+  card, in both orientations, the best few again with each corner aligned; the best card's
+  misfit against the second best's;
+- the whole face (pips, court art), whose best match must be the same card;
+- the colour of the ink (red or black), when the frame's colour is at hand.
+
+The confidence grows as the best card's misfit shrinks against the second best's; a reading below :data:`THRESHOLD`, or
+with any signal disagreeing, is no card at all. The decoder adds the last signal, agreement
+over several frames.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from engine.decks import PhysicalCard
+from vision.faces.features import FACE, Features, corner_patch, corner_search
+from vision.faces.store import Enrolment
+
+#: Cards scored again with each corner aligned, and how far (px of the upright view) it may shift.
+CANDIDATES, REACH = 6, 4
+#: A corner with less than this share of a card's corner ink is blank (some designs print the
+#: index in two corners only): it weighs nothing.
+BLANK = 0.15
+#: On the pixels where the best two cards differ, the view must correlate this much better with
+#: the best for a certain reading (confidence 1; 0 at no difference).
+APART_SURE = 0.5
+#: Blurs (px) tried on the enrolled images to match the camera's softer view.
+GAP_BLURS = (0.0, 0.8, 1.6, 2.4)
+#: The confidence a reading needs to name a card.
+THRESHOLD = 0.5
+#: The misfit of the best card's aligned corners (1 - correlation) over the second best's: at
+#: RATIO_SURE or less a reading is certain (confidence 1), at RATIO_NONE or more it says nothing.
+RATIO_SURE, RATIO_NONE = 0.25, 0.75
+#: Below this aligned corner correlation a card is not the enrolled one at all.
+LEAST_SCORE = 0.9
+#: The whole face of the named card may correlate this much less than the best face (two pip
+#: cards of one rank differ only in the pips' shape).
+FACE_SLACK = 0.06
+#: The whole face must fit the named card better than this many runners-up, on the pixels where
+#: each differs from it (the pips of a 3 of spades against the 3 of clubs).
+FACE_RIVALS = 3
+#: The whole face of the named card, fully in view, correlates at least this well with its
+#: enrolled face (a card of another deck with the same corner does not).
+FACE_LEAST = 0.78
+#: Ink this red (share of the corner ink) is a red suit's, and this little a black suit's.
+RED, BLACK = 0.2, 0.05
+#: A face this close to the enrolled back is a face-down card.
+BACK_SCORE = 0.75
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the matcher made of one view of a card: the ``card`` (None: unknown), its
+    ``confidence`` (0-1), whether it is ``face_down``, ``turned`` (read upside down) and the
+    ``why`` of an unknown reading (for logs and tests)."""
+
+    card: PhysicalCard | None
+    confidence: float
+    face_down: bool = False
+    turned: bool = False
+    why: str = ""
+
+
+class Matcher:
+    """Reads upright card views against ``enrolment``."""
+
+    def __init__(self, enrolment: Enrolment) -> None:
+        self.enrolment = enrolment
+        deck = enrolment.deck
+        self.cards = [deck.card(card_id) for card_id in enrolment.cards]
+        features = self._features = list(enrolment.cards.values())
+        self._corners = np.stack([f.corners for f in features]).reshape(len(features), 4, -1)
+        self._face = np.stack([f.face for f in features])
+        self._red = np.array([np.nan if f.redness is None else f.redness for f in features])
+        self._corner_norms = np.einsum("nkp,nkp->nk", self._corners, self._corners)
+        ranks = [getattr(card.face, "rank", None) for card in self.cards]
+        self._same_rank = {i: [j for j, other in enumerate(ranks) if other == rank and j != i]
+                           for i, rank in enumerate(ranks) if rank is not None}
+
+    def corner_scores(self, query: Features, visible: np.ndarray) -> np.ndarray:
+        """Normalised correlation of the ``visible`` corners of ``query`` with every card."""
+        q = query.corners.reshape(4, -1)
+        dots = np.einsum("nkp,kp->nk", self._corners, q)[:, visible].sum(axis=1)
+        q_norm = float(np.einsum("kp,kp->k", q, q)[visible].sum())
+        ref_norm = self._corner_norms[:, visible].sum(axis=1)
+        return dots / np.sqrt(np.maximum(ref_norm * q_norm, 1e-12))
+
+    def read(self, views: tuple[Features, Features], visible: tuple[np.ndarray, np.ndarray] | None = None) -> Reading:
+        """Read a card from its two upright views (as laid, and turned 180 degrees), each with
+        the corners that are ``visible`` (default all)."""
+        if visible is None:
+            visible = (np.ones(4, bool), np.ones(4, bool))
+        back = self.enrolment.back
+        if back is not None and max(float(v.face @ back.face) for v in views) >= BACK_SCORE:
+            return Reading(None, 1.0, face_down=True)
+        if not any(v.any() for v in visible):
+            return Reading(None, 0.0, why="every corner is hidden")
+        scored = [self.corner_scores(view, vis) if vis.any() else np.full(len(self.cards), -1.0)
+                  for view, vis in zip(views, visible)]
+        faces = [self._face @ view.face for view in views]
+        side = int(np.argmax([c.max() + f.max() for c, f in zip(scored, faces)]))
+        scores, fits = self._aligned(self._by_colour(scored[side], views[side]), views[side], visible[side])
+        order = [int(i) for i in np.argsort(scores)[::-1]]
+        best, second = order[0], order[1]
+        ratio = (1 - float(scores[best])) / max(1 - float(scores[second]), 1e-6)
+        confidence = float(np.clip((RATIO_NONE - ratio) / (RATIO_NONE - RATIO_SURE), 0, 1))
+        whole = all(v.all() for v in visible)
+        # The best two told apart where they differ, by the corners and (in full view) the face;
+        # the one the view fits better there is the reading.
+        apart = [gap for gap in (_told_apart(fits.get(best), fits.get(second)),
+                                 _gap(views[side].face, self._face[best], self._face[second]) if whole else None)
+                 if gap is not None]
+        if len(apart) == 2 and apart[0] * apart[1] < 0:
+            return Reading(None, 0.0, turned=bool(side),
+                           why=f"the corners and the face disagree between {self.cards[best].id} and {self.cards[second].id}")
+        if apart:
+            if np.mean(apart) < 0:
+                best, second = second, best
+                order[:2] = [best, second]
+            confidence = float(np.clip(abs(np.mean(apart)) / APART_SURE, 0, 1))
+        score = float(scores[best])
+        why = self._disagreement(best, scores, views[side], faces[side] if whole else None)
+        by_face = [int(i) for i in np.argsort(faces[side])[::-1][:FACE_RIVALS + 1] if i != best]
+        for rival in dict.fromkeys(order[1:1 + FACE_RIVALS] + by_face) if whole and not why else ():
+            if (_gap(views[side].face, self._face[best], self._face[rival]) or 0.0) < 0:
+                why = f"the whole face looks more like the {self.cards[rival].id}"
+                break
+        if score < LEAST_SCORE:
+            why = f"no enrolled card looks like it (best {score:.2f})"
+        if why:
+            return Reading(None, min(confidence, THRESHOLD / 2), turned=bool(side), why=why)
+        if confidence < THRESHOLD:
+            return Reading(None, confidence, turned=bool(side),
+                           why=f"too unsure ({confidence:.2f}) between {self.cards[best].id} and {self.cards[second].id}")
+        return Reading(self.cards[best], confidence, turned=bool(side))
+
+    def _aligned(self, scores: np.ndarray, view: Features, visible: np.ndarray) -> tuple[np.ndarray, dict]:
+        """``scores`` with the best :data:`CANDIDATES` cards scored again corner by corner, each
+        enrolled corner at the shift (up to :data:`REACH` px) where it fits the view best, each
+        corner weighed by how much ink it has (a blank corner weighs nothing); and per card
+        rescored, its corners' (view patch at that shift, enrolled patch) pairs."""
+        fits: dict[int, list] = {}
+        if view.soft is None:
+            return scores, fits
+        scores = scores.copy()
+        corners = [k for k in range(4) if visible[k]]
+        searched = {k: corner_search(view, k, REACH) for k in corners}
+        top = [int(i) for i in np.argsort(scores)[::-1][:CANDIDATES]]
+        # The same rank in the other suits too: the suit's pip is small in a corner.
+        for index in dict.fromkeys(top + self._same_rank.get(top[0], [])):
+            features = self._features[index]
+            total = weight = 0.0
+            pairs = fits[int(index)] = []
+            for k in corners:
+                patch = corner_patch(features, k)
+                ink = float(np.sqrt(self._corner_norms[index, k]))
+                if ink < BLANK:
+                    continue
+                fit = cv2.matchTemplate(searched[k], patch + 128.0, cv2.TM_CCOEFF_NORMED)
+                _, top, _, (x, y) = cv2.minMaxLoc(fit)
+                total += ink * top
+                weight += ink
+                h, w = patch.shape
+                pairs.append((k, searched[k][y:y + h, x:x + w], patch))
+            if weight > 0:
+                scores[index] = total / weight
+        return scores, fits
+
+    def _by_colour(self, scores: np.ndarray, view: Features) -> np.ndarray:
+        """``scores`` with the cards of the other colour out of the running, when the view's ink
+        is clearly red or clearly black."""
+        if view.redness is None or BLACK < view.redness < RED:
+            return scores
+        other = (self._red > RED) != (view.redness >= RED)
+        return np.where(other, -1.0, scores)
+
+    def _disagreement(self, best: int, scores: np.ndarray, view: Features, faces: np.ndarray | None) -> str:
+        """Why the other signals do not name the same card as the corners ("" when they do)."""
+        red = self._red[best]
+        if view.redness is not None and not np.isnan(red) and (view.redness > RED) != (red > RED):
+            return "the colour of the ink does not match"
+        if faces is not None and faces[best] < faces.max() - FACE_SLACK:
+            return "the whole face looks like another card"
+        if faces is not None and faces[best] < FACE_LEAST:
+            return f"the whole face does not look like the enrolled one ({faces[best]:.2f})"
+        return ""
+
+
+def _misfit(view: np.ndarray, ref: np.ndarray, where: np.ndarray) -> float:
+    """Mean squared misfit on ``where`` of ``view`` to ``ref`` scaled and shifted to fit it best
+    over the whole patch (light and contrast differ between the enrolment and the table)."""
+    ref = ref.astype(np.float32)
+    basis = np.stack([ref.ravel(), np.ones(ref.size, np.float32)], axis=1)
+    coeffs, *_ = np.linalg.lstsq(basis, view.astype(np.float32).ravel(), rcond=None)
+    fitted = (basis @ coeffs).reshape(ref.shape)
+    return float(np.mean((view[where] - fitted[where]) ** 2))
+
+
+def _soften(image: np.ndarray, sigma: float) -> np.ndarray:
+    image = np.asarray(image, np.float32)
+    return cv2.GaussianBlur(image, (0, 0), sigma) if sigma > 0 else image
+
+
+def _gap(view: np.ndarray, a: np.ndarray, b: np.ndarray, view_b: np.ndarray | None = None) -> float | None:
+    """On the pixels where enrolled images ``a`` and ``b`` differ most, how much better ``view``
+    fits ``a`` than (``view_b``, default ``view``) fits ``b``: 1 is exactly ``a``, -1 exactly
+    ``b``, 0 either. None when they hardly differ anywhere."""
+    view_b = view if view_b is None else view_b
+    if a.ndim == 1:  # whole faces are stored flat
+        view, view_b, a, b = (v.reshape(FACE[1], FACE[0]) for v in (view, view_b, a, b))
+    # The camera's view is softer than the enrolled image: soften both enrolled images as much
+    # as makes ``a`` fit the view best, so blur does not decide between them.
+    everywhere = np.ones(a.shape, bool)
+    sigma = min(GAP_BLURS, key=lambda s: _misfit(view, _soften(a, s), everywhere))
+    a, b = _soften(a, sigma), _soften(b, sigma)
+    differ = np.abs(a - b)
+    where = differ > 0.5 * differ.max()
+    if where.sum() < 12 or differ.max() < 1e-4:
+        return None
+    misfit_a = _misfit(view, a, where)
+    misfit_b = _misfit(view_b, b, where)
+    return (misfit_b - misfit_a) / max(misfit_a + misfit_b, 1e-9)
+
+
+def _told_apart(best: list | None, second: list | None) -> float | None:
+    """How much better the view fits the best card than the second best on the pixels where
+    those two cards differ (the suit's pip when they share a rank, the rank when they share a
+    suit), see :func:`_gap`, over the corners both have ink in; None when there are none."""
+    if not best or not second:
+        return None
+    second_by_corner = {k: (view, patch) for k, view, patch in second}
+    gaps = [gap for k, view, patch in best if k in second_by_corner
+            and (gap := _gap(view, patch, second_by_corner[k][1], second_by_corner[k][0])) is not None]
+    return float(np.mean(gaps)) if gaps else None

@@ -1,0 +1,116 @@
+"""The enrolment file: the references of one physical deck, as ``cardtable enroll faces`` made
+them, in one versioned file.
+
+A NumPy ``.npz`` archive: ``meta`` (JSON text: ``format`` "cardtable-faces", ``version``,
+``deck``, ``name``, ``cards`` in row order, ``back`` whether a card back is enrolled), and one
+row per card in ``corners``, ``face``, ``redness`` (NaN: no ink found), plus ``back_face`` when
+the back is enrolled. Files live in the user's data folder (``$XDG_DATA_HOME/cardtable/faces``,
+``~/.local/share`` when unset) unless the config names a path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from engine.decks import Deck, get_deck
+from engine.errors import InvalidInput
+from vision.faces.features import Features
+
+FORMAT = "cardtable-faces"
+VERSION = 1
+
+
+def data_dir() -> Path:
+    """Where enrolments are kept: ``$XDG_DATA_HOME/cardtable/faces``."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "cardtable" / "faces"
+
+
+def enrolment_path(name_or_path: str | Path, base_dir: str | Path = ".") -> Path:
+    """The file a config's ``faces`` setting names: a path (with a folder or the ``.npz``
+    ending, relative to ``base_dir``) or an enrolment name in :func:`data_dir`."""
+    text = str(name_or_path)
+    if "/" in text or text.endswith(".npz"):
+        path = Path(text).expanduser()
+        return path if path.is_absolute() else Path(base_dir) / path
+    return data_dir() / f"{text}.npz"
+
+
+@dataclass
+class Enrolment:
+    """The references of one deck: per card id, its :class:`Features`; optionally the back."""
+
+    deck: Deck
+    name: str
+    cards: dict[str, Features] = field(default_factory=dict)
+    back: Features | None = None
+
+    @property
+    def missing(self) -> list[str]:
+        """Cards of the deck not enrolled yet, in deck order."""
+        return [card.id for card in self.deck.cards if card.id not in self.cards]
+
+    def save(self, path: str | Path) -> Path:
+        """Write the file (atomically: a half-written file never replaces a good one)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        ids = [card.id for card in self.deck.cards if card.id in self.cards]
+        meta = {"format": FORMAT, "version": VERSION, "deck": self.deck.name, "name": self.name,
+                "cards": ids, "back": self.back is not None}
+        arrays = {"meta": np.array(json.dumps(meta))}
+        if ids:
+            arrays["corners"] = np.stack([self.cards[i].corners for i in ids])
+            arrays["face"] = np.stack([self.cards[i].face for i in ids])
+            arrays["redness"] = np.array([np.nan if self.cards[i].redness is None else self.cards[i].redness
+                                          for i in ids], np.float32)
+        if self.back is not None:
+            arrays["back_corners"], arrays["back_face"] = self.back.corners, self.back.face
+        tmp = path.with_name(path.name + ".tmp.npz")
+        np.savez_compressed(tmp, **arrays)
+        os.replace(tmp, path)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Enrolment":
+        """Read an enrolment file.
+
+        :raises OSError: when it cannot be read.
+        :raises InvalidInput: when it is not an enrolment file, or of a newer version.
+        """
+        path = Path(path)
+        if not path.exists():
+            raise OSError(f"no enrolled deck at {path}: run 'cardtable enroll faces' first")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {key: data[key] for key in data.files}
+            meta = json.loads(str(arrays["meta"]))
+        except (ValueError, KeyError, EOFError, TypeError, zipfile.BadZipFile) as err:
+            raise InvalidInput(f"{path} is not an enrolled deck ({err})") from None
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise InvalidInput(f"{path} is not an enrolled deck")
+        if meta.get("version") != VERSION:
+            raise InvalidInput(f"{path} is an enrolled deck of version {meta.get('version')}, but this "
+                               f"cardtable reads version {VERSION}: enrol the deck again")
+        try:
+            return cls._from(meta, arrays)
+        except (KeyError, ValueError, TypeError, IndexError) as err:
+            raise InvalidInput(f"{path} is a damaged enrolled deck ({err}): enrol the deck again") from None
+
+    @classmethod
+    def _from(cls, meta: dict, arrays: dict) -> "Enrolment":
+        deck = get_deck(meta["deck"])
+        enrolment = cls(deck, str(meta["name"]))
+        for row, card_id in enumerate(meta["cards"]):
+            deck.card(card_id)
+            red = float(arrays["redness"][row])
+            enrolment.cards[card_id] = Features(arrays["corners"][row], arrays["face"][row],
+                                                None if np.isnan(red) else red)
+        if meta.get("back"):
+            enrolment.back = Features(arrays["back_corners"], arrays["back_face"], None)
+        return enrolment
