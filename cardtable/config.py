@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardtable.config_values import (choice, close_hint, file_path, is_whole, shown, text_list, unknown_keys, whole,
+from cardtable.config_values import (choice, flag, close_hint, file_path, is_whole, shown, text_list, unknown_keys, whole,
                                      writable_file, writable_folder)
 from cardtable.rfid_config import RfidSpec, parse_rfid
 from engine.errors import InvalidInput
@@ -54,7 +54,7 @@ INPUT_KINDS = ("camera", "rfid")
 DEFAULT_JOURNAL = "~/.local/share/cardtable/journal.sqlite"
 #: A game's seed is journalled as an SQLite integer and grows by one with each new game.
 MAX_SEED = 2**62
-_KEYS = {"game": ("name", "players", "mode", "seed", "options"), "table": ("names", "seat_zones"),
+_KEYS = {"game": ("name", "players", "mode", "seed", "options"), "table": ("names", "seat_zones", "teaching"),
          "input": ("kind",), "journal": ("path",)}
 
 
@@ -89,6 +89,7 @@ class TableConfig:
     options: Mapping[str, object] = field(default_factory=dict)
     names: tuple[str, ...] = ()
     seat_zones: tuple[str, ...] = ()
+    teaching: bool = False      # the hint button also gives the acting seat advice (shared display)
     input: str = "camera"
     vision: VisionConfig = field(default_factory=VisionConfig)
     rfid: RfidSpec = field(default_factory=lambda: RfidSpec(registry=default_path("standard")))
@@ -225,6 +226,7 @@ def check_values(data: Mapping, path: Path, problems: list[str]) -> TableConfig 
         names = text_list(table["names"], "table.names", problems, "name", count=players) or names
     if "seat_zones" in table:
         seat_zones = text_list(table["seat_zones"], "table.seat_zones", problems, "zone name", count=players) or seat_zones
+    teaching = flag(table.get("teaching", False), "table.teaching", problems) or False
     kind = choice(_table(data, "input", problems).get("kind", "camera"), "input.kind", problems, INPUT_KINDS)
     deck = game.deck if game else "standard"
     base = path.parent
@@ -242,6 +244,7 @@ def check_values(data: Mapping, path: Path, problems: list[str]) -> TableConfig 
         return None
     config = TableConfig(path=path, game=game.name, players=players, mode=settings["mode"], seed=settings["seed"],
                          options=game.resolve_options(settings["options"]), names=names, seat_zones=seat_zones,
+                         teaching=teaching,
                          input=kind, vision=vision, rfid=rfid, gpio=gpio, displays=displays, journal=journal,
                          sections=sections)
     _zone_problems(config, problems)

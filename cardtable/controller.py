@@ -25,13 +25,14 @@ from engine.decks import PhysicalCard
 from engine.errors import IllegalAction
 from engine.game import Action, Event
 from engine.table_events import REMOVED, ButtonPress, Notice, TableEvent, TableInput
+from engine.advice.hint import public_hint, teaching_advice
 from engine.wording import capitalized, compose
 from cardtable.view import build_view
 from hardware.view import TableView
 
 log = logging.getLogger(__name__)
 
-UNDO, OK, LEFT, RIGHT = "undo", "ok", "left", "right"
+UNDO, OK, LEFT, RIGHT, HINT = "undo", "ok", "left", "right", "hint"
 
 
 class Outputs(Protocol):
@@ -164,6 +165,8 @@ class Controller:
     def _on_button(self, name: str) -> str | None:
         if name == UNDO:
             return self._undo()[1]
+        if name == HINT:
+            return self._hint()
         prompt = self.session.prompt
         choices = prompt.choices
         if self.score_log.press(name, choices_pending=bool(choices)):
@@ -182,6 +185,16 @@ class Controller:
             if len(prompt.kinds) == 1:                     # e.g. "discard" face down: the engine decides
                 return self._submit(Action(prompt.kinds[0], prompt.seat))[1]
         return compose(f"The {name} button does nothing now: ", prompt.text)
+
+    def _hint(self) -> str:
+        """What may be played now, from public knowledge only; at a teaching table (where the
+        shared display may show a hand's advice) also the advice for the seat to act."""
+        seat = self.session.prompt.seat
+        parts = [public_hint(self.game, self.state) or "No rule to point out now"]
+        if self.setup.teaching and seat is not None and not self.finished:
+            advice = teaching_advice(self.game, self.state, seat)
+            parts += [". ", advice] if advice else []
+        return compose(*parts)
 
     # -- the game (the session's), and what the table says of it ---------------------------------
     def _next_game(self) -> str:

@@ -33,6 +33,8 @@ class TableSetup:
     names: tuple[str, ...] = ()
     #: readers see cards swiped past them: taking a card off does not take it back
     swipe: bool = False
+    #: a teaching table: the hint button also gives the acting seat advice about its own hand
+    teaching: bool = False
 
     def __post_init__(self) -> None:
         self.seat_zones = tuple(self.seat_zones) or seat_zones(self.players)

@@ -22,6 +22,7 @@ KNOWN_BUTTONS: dict[str, str] = {
     "right": "highlight the next choice shown on the display; with no choice, a newer score in the log",
     "undo": "take back the last accepted action",
     "log": "page back through the scoring log, one score at a time",
+    "hint": "say which cards may be played now (the rule, never a hand); at a teaching table, advice too",
     "go": "cribbage: say go (no card can be played)",
     "pass": "pass (bidding, or declining an offer)",
     "stand": "All Fours: the eldest hand stands",

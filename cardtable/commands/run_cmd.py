@@ -79,7 +79,8 @@ def table_setup(config: TableConfig):
     from cardtable.controller import TableSetup
 
     return TableSetup(config.game, config.players, dict(config.options), config.mode, config.seed,
-                      config.seat_zones, config.names, swipe=config.input == "rfid")
+                      config.seat_zones, config.names, swipe=config.input == "rfid",
+                      teaching=config.teaching)
 
 
 def tag_registry(config: TableConfig):

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from cardtable.cli import main
-from cardtable.config import ConfigError, load_config
+from cardtable.config import ConfigError, check_values, load_config
 from cardtable.sim.devices import demo_registry
 from vision.calibration import Calibration, save_calibration
 
@@ -231,3 +231,9 @@ def test_the_camera_commands_read_a_config_the_same_way(table, capsys):
     (table / "latin.toml").write_bytes(b"[vision]\n# caf\xe9\n")
     assert main(["calibrate", "--config", str(table / "latin.toml")]) == 2
     assert "it is not UTF-8 text (line 2 holds the byte 0xe9)" in capsys.readouterr().err
+
+
+def test_teaching_must_be_true_or_false(tmp_path):
+    problems: list[str] = []
+    check_values({"game": {"name": "cribbage"}, "table": {"teaching": "yes"}}, tmp_path / "t.toml", problems)
+    assert any(p.startswith("table.teaching:") for p in problems)

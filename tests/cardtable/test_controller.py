@@ -248,3 +248,20 @@ def test_a_whole_game_dealt_through_readers_matches_the_dealt_game(name, players
     dealt = {str(m.card.face) for m in moves if m.kind == "place" and m.zone.startswith("seat")}
     warnings = " ".join(view.warning for view in outputs.views).split()
     assert not dealt & set(warnings)
+
+
+def test_the_hint_button_says_the_rule_for_the_next_card_and_no_card_of_a_hand(journal, outputs):
+    c = _at_play(journal, outputs)
+    c.handle(placed("9C", "seat1"))
+    c.handle(press("hint"))
+    warning = outputs.views[-1].warning
+    assert warning == "Count 9: any card worth 22 or less fits; with none, say go"
+
+
+def test_at_a_teaching_table_the_hint_also_advises_the_seat_to_act_by_its_name(journal, outputs):
+    c = Controller(TableSetup("cribbage", 2, mode="dealer", names=("Ann", "Bob"), teaching=True), journal, outputs)
+    c.handle(press("hint"))
+    assert outputs.views[-1].warning.startswith("No rule to point out now. Ann: lay away ")
+    plain = Controller(TableSetup("cribbage", 2, mode="dealer", names=("Ann", "Bob")), journal, outputs)
+    plain.handle(press("hint"))
+    assert outputs.views[-1].warning == "No rule to point out now"          # not a teaching table: no hand
