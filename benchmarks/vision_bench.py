@@ -237,7 +237,7 @@ def run_scene(job: tuple) -> dict:
             data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
             (folder / f"{i:06d}.jpg").write_bytes(data)
             recorded.append(data if live else None)
-            scene = camera._scene(now)
+            scene = camera.scene.snapshot(now)
             kinds.append("quiet" if scene == previous else
                          "arrival" if any(t - 0.3 <= now < t + 0.6 for t in arrivals) else "other")
             previous = scene

@@ -1,9 +1,9 @@
 """The synthetic table camera: printable cards rendered into a perspective view of a table.
 
-A :class:`SyntheticCamera` follows a script of moves (:mod:`vision.script`) and renders the frame
-seen at any time, on demand: felt with a lighting gradient and a glare spot, cards (the very
-images :mod:`vision.render` prints) rotated and partly overlapping, hands that bring, slide and
-pick up cards or hover over them, sensor noise and defocus. Table coordinates are millimetres
+A :class:`SyntheticCamera` renders a :class:`vision.scene.Scene` (what lies where as a script of
+moves happens) into the frame seen at any time, on demand: felt with a lighting gradient and a
+glare spot, cards (the very images :mod:`vision.render` prints) rotated and partly overlapping,
+hands that bring, slide and pick up cards or hover over them, sensor noise and defocus. Table coordinates are millimetres
 with the origin at the table centre, x to the right and y towards seat 1 (the bottom of the
 image); the same frame as the calibration mat, so :attr:`SyntheticCamera.homography` is a
 perfect calibration.
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import math
-import random
 from dataclasses import dataclass
 
 import cv2
@@ -26,12 +25,13 @@ import numpy as np
 from engine.decks import Deck, get_deck
 from engine.errors import InvalidInput
 from vision.markers import MAT_MARKER_CENTRES, MAT_MARKER_IDS, MAT_MARKER_MM, aruco_modules
-from vision.render import CARD_MARKER_MM, CARD_MM, CardArt
-from vision.script import OFF_TABLE, Hand, Move, Place, Remove
-from vision.table_layout import default_layout
+from vision.render import CARD_MM, CardArt
+from vision.scene import DEFAULT_ZONES, TABLE_MM, Pose, Scene, expected_events, zone_centre
+from vision.script import Move
 
-#: The part of the table the synthetic camera sees, in millimetres, centred on the origin.
-TABLE_MM = (900.0, 520.0)
+__all__ = ["DEFAULT_ZONES", "RESOLUTIONS", "TABLE_MM", "Effects", "Pose", "SyntheticCamera", "expected_events",
+           "table_homography", "zone_centre"]
+
 RESOLUTIONS = {"720p": (1280, 720), "1080p": (1920, 1080)}
 
 
@@ -39,11 +39,6 @@ def _rect(x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, float
     return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
 
 
-#: The zones of the synthetic table, in mm: four seats and a centre (see :mod:`vision.table_layout`).
-DEFAULT_ZONES = default_layout(4, ("centre",))
-_SLOT_STEP = 66.0   # mm between the centres of cards laid side by side in a zone
-_HAND_TRAVEL = 0.25
-_HAND_HALF_WIDTH, _HAND_FINGERS, _HAND_PALM = 52.0, 108.0, 62.0   # mm from the palm centre (see _draw_hand)
 _NOISE_PAD = 32     # noise fields are this much larger than the frame: each frame takes a shifted window
 _MOTION_STEPS = 3   # instants of an exposure averaged for motion blur
 _FLICKER_HZ = 3.3   # the beat of a 30 fps exposure against 50 Hz mains light
@@ -69,35 +64,6 @@ class Effects:
     flicker: float = 0.0
 
 
-@dataclass(frozen=True)
-class Pose:
-    """Where a card lies: centre (x, y) in table mm and rotation in degrees."""
-
-    x: float
-    y: float
-    angle: float
-
-    def towards(self, other: "Pose", f: float) -> "Pose":
-        return Pose(self.x + (other.x - self.x) * f, self.y + (other.y - self.y) * f,
-                    self.angle + (other.angle - self.angle) * f)
-
-
-@dataclass(frozen=True)
-class _Key:
-    t: float
-    pose: Pose | None
-    glide: bool = False
-
-
-@dataclass(frozen=True)
-class _HandPass:
-    t0: float
-    t1: float
-    start: tuple[float, float]
-    points: tuple[tuple[float, float, float, float], ...]  # (t, x, y, wobble) waypoints
-    shade: int
-
-
 def table_homography(resolution: tuple[int, int], view: float = 1.0) -> np.ndarray:
     """The table-mm to image-px homography of the synthetic camera at ``resolution``: a camera
     above seat 1, tilted so the far edge of the table looks narrower, seeing ``view`` times
@@ -112,12 +78,6 @@ def table_homography(resolution: tuple[int, int], view: float = 1.0) -> np.ndarr
 def _map(homography: np.ndarray, points) -> np.ndarray:
     pts = np.asarray(points, dtype=np.float32).reshape(-1, 1, 2)
     return cv2.perspectiveTransform(pts, homography).reshape(-1, 2)
-
-
-def zone_centre(polygon) -> tuple[float, float]:
-    """The centre of a zone polygon (the mean of its corners)."""
-    pts = np.asarray(polygon, dtype=float)
-    return float(pts[:, 0].mean()), float(pts[:, 1].mean())
 
 
 @functools.lru_cache(maxsize=4)
@@ -166,7 +126,10 @@ class SyntheticCamera:
     :param card_image: draws a card's face instead of the printable marked card: called with the
         physical card and pixels per mm, returns a BGR image (a real deck design, for faces).
     :raises InvalidInput: for an unknown deck, card, zone or resolution, or an impossible script
-        (removing a card that is not on the table, placing one that already is).
+        (see :class:`vision.scene.Scene`).
+
+    What lies where is its :attr:`scene`; :meth:`add`, :meth:`pose_at`, :meth:`cards_at`,
+    :meth:`zone_of`, :meth:`hidden`, :meth:`covers` and :meth:`in_clear_view` are the scene's.
     """
 
     def __init__(self, deck: Deck | str, marker: str, script: list[Move] | tuple = (), *,
@@ -181,20 +144,19 @@ class SyntheticCamera:
                 raise InvalidInput(f"no resolution {resolution!r}: choose one of {', '.join(RESOLUTIONS)}")
             resolution = RESOLUTIONS[resolution]
         self.resolution = (int(resolution[0]), int(resolution[1]))
-        self.zones = dict(DEFAULT_ZONES if zones is None else zones)
         self.effects, self.seed, self.mat = effects, seed, mat
         self.art = CardArt(self.deck, marker)
         self.card_image = card_image or self.art.card_bgr
         self.homography = table_homography(self.resolution, view)
-        self._view = view
         self._px_per_mm = self.resolution[0] / (view * TABLE_MM[0])
         self._sprite_ppm = round(1.4 * self._px_per_mm, 2)
         self._sprites: dict[str, np.ndarray] = {}
-        self._keys: dict[str, list[_Key]] = {}
-        self._hands: list[_HandPass] = []
-        self._rng = random.Random(seed)
-        for move in sorted(script, key=lambda m: m.t):
-            self.add(move)
+        self.scene = Scene(zones, script, deck=self.deck, jitter=effects.jitter, hands=effects.hands, seed=seed,
+                           view=view)
+        self.zones = self.scene.zones
+        self.add, self.pose_at, self.cards_at = self.scene.add, self.scene.pose_at, self.scene.cards_at
+        self.zone_of, self.hidden, self.covers = self.scene.zone_of, self.scene.hidden, self.scene.covers
+        self.in_clear_view = self.scene.in_clear_view
         self._background, self._gain, self._glare, self._noise = _backdrop(self.resolution, effects, seed % 4)
         if mat:
             self._background = self._background.copy()
@@ -202,208 +164,13 @@ class SyntheticCamera:
         self._composites: dict[tuple, np.ndarray] = {}
         self._frames = 0
 
-    # -- the script -------------------------------------------------------------------------
-
-    def _pose_now(self, card: str) -> Pose | None:
-        keys = self._keys.get(card)
-        return keys[-1].pose if keys else None
-
-    def _slots(self, zone: str) -> list[tuple[float, float]]:
-        """Where cards land in ``zone``, as offsets from its centre: the middle first, then outwards,
-        in as many columns (and rows, when the zone is tall enough) as fit without overlapping."""
-        pts = np.asarray(self.zones[zone], dtype=float)
-        half_w = (pts[:, 0].max() - pts[:, 0].min()) / 2
-        half_h = (pts[:, 1].max() - pts[:, 1].min()) / 2
-        side = max(0, int((half_w - 36) // _SLOT_STEP))
-        columns = [0.0] + [sign * _SLOT_STEP * k for k in range(1, side + 1) for sign in (1, -1)]
-        rows = (-48.0, 48.0) if half_h >= 96 else (0.0,)
-        return sorted(((dx, dy) for dy in rows for dx in columns), key=lambda o: (abs(o[0]), o[1]))
-
-    def _free_slot(self, zone: str, t: float) -> tuple[float, float]:
-        slots = self._slots(zone)
-        taken = set()
-        for card, keys in self._keys.items():
-            pose = keys[-1].pose
-            if pose is not None and self.zone_of(pose.x, pose.y) == zone:
-                taken.add(self._slot_of(zone, pose, slots))
-        return slots[next((i for i in range(len(slots)) if i not in taken), len(taken) % len(slots))]
-
-    def _slot_of(self, zone: str, pose: Pose, slots) -> int:
-        cx, cy = zone_centre(self.zones[zone])
-        return min(range(len(slots)), key=lambda i: abs(cx + slots[i][0] - pose.x) + abs(cy + slots[i][1] - pose.y))
-
-    def _landing(self, zone: str, t: float, x=None, y=None, angle=None) -> Pose:
-        if zone not in self.zones:
-            raise InvalidInput(f"the script names zone {zone!r}, but the table has {', '.join(self.zones)}")
-        cx, cy = zone_centre(self.zones[zone])
-        jitter = self.effects.jitter
-        dx, dy = self._free_slot(zone, t) if x is None or y is None else (0.0, 0.0)
-        if x is None:
-            x = cx + dx + (self._rng.uniform(-6, 6) if jitter else 0)
-        if y is None:
-            y = cy + dy + (self._rng.uniform(-8, 8) if jitter else 0)
-        if angle is None:
-            angle = self._rng.uniform(-10, 10) if jitter else 0.0
-        return Pose(x, y, angle)
-
-    def add(self, move: Move) -> None:
-        """Add one move to the script (moves may keep coming while frames are taken, in time order).
-
-        :raises InvalidInput: for a move that cannot happen (see the class docstring).
-        """
-        if isinstance(move, Hand):
-            self._add_hand(move.t, move.t + move.duration, self._target(move.target, move.t), hover=True,
-                           still=move.still)
-            return
-        self.deck.card(move.card)
-        current = self._pose_now(move.card)
-        if isinstance(move, Place):
-            if current is not None:
-                raise InvalidInput(f"the script places {move.card} at {move.t:g} s, but it is already on the table")
-            pose = self._landing(move.zone, move.t, move.x, move.y, move.angle)
-            self._keys.setdefault(move.card, []).append(_Key(move.t, pose))
-            self._add_hand(move.t - _HAND_TRAVEL, move.t + _HAND_TRAVEL, (pose.x, pose.y))
-            return
-        if current is None:
-            raise InvalidInput(f"the script moves {move.card} at {move.t:g} s, but it is not on the table")
-        if isinstance(move, Remove):
-            self._keys[move.card].append(_Key(move.t, None))
-            self._add_hand(move.t - _HAND_TRAVEL, move.t + _HAND_TRAVEL, (current.x, current.y))
-        else:
-            target = self._off_table(current) if move.zone == OFF_TABLE else self._landing(move.zone, move.t)
-            self._keys[move.card][-1:] = [self._keys[move.card][-1], _Key(move.t, current, glide=True)]
-            self._keys[move.card].append(_Key(move.t + move.duration, target))
-            self._add_hand(move.t - _HAND_TRAVEL, move.t + move.duration + _HAND_TRAVEL,
-                           (current.x, current.y), glide_to=(move.t, move.t + move.duration, (target.x, target.y)))
-
-    def _off_table(self, pose: Pose) -> Pose:
-        """Where a card swept off the table from ``pose`` ends: past the nearest edge of the view."""
-        half_w, half_h = self._view * TABLE_MM[0] / 2 + CARD_MM[1], self._view * TABLE_MM[1] / 2 + CARD_MM[1]
-        edges = [Pose(pose.x, half_h, pose.angle), Pose(pose.x, -half_h, pose.angle),
-                 Pose(-half_w, pose.y, pose.angle), Pose(half_w, pose.y, pose.angle)]
-        return min(edges, key=lambda e: math.hypot(e.x - pose.x, e.y - pose.y))
-
-    def _target(self, target: str, t: float) -> tuple[float, float]:
-        if target in self.zones:
-            return zone_centre(self.zones[target])
-        pose = self.pose_at(target.upper(), t)
-        if pose is None:
-            raise InvalidInput(f"the script passes a hand over {target!r}, which is neither a zone nor a card on the table")
-        return pose.x, pose.y
-
-    def _add_hand(self, t0: float, t1: float, at: tuple[float, float], *, hover: bool = False,
-                  still: bool = False, glide_to: tuple | None = None) -> None:
-        if not self.effects.hands:
-            return
-        x, y = at
-        half_w, half_h = TABLE_MM[0] / 2, TABLE_MM[1] / 2
-        edges = [(x, half_h + 150), (x, -half_h - 150), (-half_w - 150, y), (half_w + 150, y)]
-        start = min(edges, key=lambda e: math.hypot(e[0] - x, e[1] - y))
-        # A hand holding a card covers its edge nearest the player; a hovering hand covers it all.
-        offset = 0.0 if hover else 45.0
-        norm = math.hypot(start[0] - x, start[1] - y) or 1.0
-        ox, oy = (start[0] - x) / norm * offset, (start[1] - y) / norm * offset
-        travel = min(_HAND_TRAVEL, (t1 - t0) / 3)
-        points = [(t0 + travel, x + ox, y + oy, 0.0 if still else 1.0)]
-        if glide_to is not None:
-            g0, g1, (tx, ty) = glide_to
-            points = [(g0, x + ox, y + oy, 0.0), (g1, tx + ox, ty + oy, 0.0)]
-        points.append((t1 - travel, points[-1][1], points[-1][2], 0.0 if still else 1.0 if hover else 0.3))
-        self._hands.append(_HandPass(t0, t1, start, tuple(points), self._rng.randint(-25, 25)))
-
-    def pose_at(self, card: str, t: float) -> Pose | None:
-        """Where ``card`` lies at time ``t``, or None when it is not on the table."""
-        keys = self._keys.get(card, ())
-        pose = None
-        for i, key in enumerate(keys):
-            if key.t > t:
-                break
-            pose = key.pose
-            if key.glide and i + 1 < len(keys) and t < keys[i + 1].t:
-                nxt = keys[i + 1]
-                return pose.towards(nxt.pose, (t - key.t) / (nxt.t - key.t))
-        return pose
-
-    def cards_at(self, t: float) -> dict[str, Pose]:
-        """Every card on the table at time ``t`` with its pose."""
-        poses = {card: self.pose_at(card, t) for card in self._keys}
-        return {card: pose for card, pose in poses.items() if pose is not None}
-
-    def zone_of(self, x: float, y: float) -> str | None:
-        """The zone containing the table point (x, y) mm, or None."""
-        for name, polygon in self.zones.items():
-            if cv2.pointPolygonTest(np.float32(polygon), (float(x), float(y)), False) >= 0:
-                return name
-        return None
-
-    def hidden(self, card: str, t: float) -> bool:
-        """True when a hand covers part of ``card``'s marker at time ``t`` (the hand taken as
-        its bounding box: palm and fingers)."""
-        pose = self.pose_at(card, t)
-        return pose is not None and self.covers(pose, t)
-
-    def covers(self, pose: Pose, t: float) -> bool:
-        """True when a hand covers part of the marker of a card lying at ``pose`` at time ``t``."""
-        a = math.radians(pose.angle)
-        reach = CARD_MARKER_MM / 2 * (abs(math.cos(a)) + abs(math.sin(a)))
-        for hand in self._hands:
-            at = self._hand_at(hand, t)
-            if at is not None and abs(at[0] - pose.x) < reach + _HAND_HALF_WIDTH and \
-                    at[1] - _HAND_FINGERS - reach < pose.y < at[1] + _HAND_PALM + reach:
-                return True
-        return False
-
-    def in_clear_view(self, card: str, t: float, hold: float = 0.5) -> float:
-        """The first time from ``t`` when ``card`` lies on the table with no hand over its marker
-        for ``hold`` seconds (the time a tracker can first be asked to have seen it), or
-        infinity if that never happens within ten seconds."""
-        step, start = 0.05, t
-        for i in range(int(10 / step)):
-            now = t + i * step
-            if self.pose_at(card, now) is None or self.hidden(card, now):
-                start = now + step
-            elif now - start >= hold:
-                return start
-        return math.inf
-
     # -- rendering --------------------------------------------------------------------------
-
-    def _hand_at(self, hand: _HandPass, t: float) -> tuple[float, float] | None:
-        if not hand.t0 <= t <= hand.t1:
-            return None
-        track = [(hand.t0, *hand.start, 0.0), *hand.points, (hand.t1, *hand.start, 0.0)]
-        for (ta, xa, ya, wa), (tb, xb, yb, _) in zip(track, track[1:]):
-            if ta <= t <= tb:
-                f = 0.0 if tb == ta else (t - ta) / (tb - ta)
-                wobble = 6.0 * wa * math.sin(19.0 * t + hand.shade)
-                return xa + (xb - xa) * f + wobble, ya + (yb - ya) * f + 0.6 * wobble
-        return None
-
-    def _scene(self, t: float) -> tuple:
-        cards = tuple(sorted(
-            ((self._keys_order(card, t), card, round(p.x, 2), round(p.y, 2), round(p.angle, 2))
-             for card, p in self.cards_at(t).items())))
-        hands = tuple((h.shade, *(round(v, 1) for v in pos)) for h in self._hands
-                      if (pos := self._hand_at(h, t)) is not None)
-        return cards, hands
-
-    def _keys_order(self, card: str, t: float) -> float:
-        """When ``card`` was last laid down before ``t``: later cards lie on top of earlier ones,
-        also when a card comes back to the table after being picked up."""
-        keys = self._keys[card]
-        laid = keys[0].t
-        for before, key in zip(keys, keys[1:]):
-            if key.t > t:
-                break
-            if before.pose is None and key.pose is not None:
-                laid = key.t
-        return laid
 
     def frame_at(self, t: float) -> np.ndarray:
         """The BGR frame the camera sees at time ``t`` seconds (a new array each call)."""
-        keys = [self._scene(t)]
+        keys = [self.scene.snapshot(t)]
         if self.effects.motion > 0:
-            keys += [self._scene(t - self.effects.motion * k / (_MOTION_STEPS - 1)) for k in range(1, _MOTION_STEPS)]
+            keys += [self.scene.snapshot(t - self.effects.motion * k / (_MOTION_STEPS - 1)) for k in range(1, _MOTION_STEPS)]
         frame = self._composite(keys[0]).copy()
         if any(key != keys[0] for key in keys):  # something moved during the exposure: smear it
             mean = frame.astype(np.float32)
@@ -504,26 +271,3 @@ class SyntheticCamera:
             quad = _map(self.homography, _rect(mx - half, my - half, mx + half, my + half))
             self._blend(frame, sprite, np.float32([(0, 0), (120, 0), (120, 120), (0, 120)]), quad, lit=False)
 
-
-def expected_events(camera: SyntheticCamera, script: list[Move]) -> list[tuple[str, str, str, float]]:
-    """The table events a perfect tracker reports for ``script`` on ``camera``'s table:
-    (kind, card id, zone, time of the move), in time order. Cards outside every zone give none."""
-    events = []
-    for move in sorted(script, key=lambda m: m.t):
-        if isinstance(move, Hand):
-            continue
-        if isinstance(move, Place):
-            pose = camera.pose_at(move.card, move.t)
-            events.append(("placed", move.card, camera.zone_of(pose.x, pose.y), move.t))
-        elif isinstance(move, Remove):
-            pose = camera.pose_at(move.card, move.t - 1e-6)
-            events.append(("removed", move.card, camera.zone_of(pose.x, pose.y), move.t))
-        else:
-            before = camera.pose_at(move.card, move.t - 1e-6)
-            after = camera.pose_at(move.card, move.t + move.duration)
-            old, new = camera.zone_of(before.x, before.y), camera.zone_of(after.x, after.y)
-            if move.zone == OFF_TABLE:
-                events.append(("removed", move.card, old, move.t + move.duration))
-            elif old != new:
-                events.append(("moved", move.card, new, move.t + move.duration))
-    return [e for e in events if e[2] is not None]

@@ -1,0 +1,62 @@
+"""The synthetic table's scene on its own: where cards land and lie, where hands are, what a
+perfect tracker reports; no frame is drawn."""
+
+import math
+
+import pytest
+
+from engine.decks import get_deck
+from engine.errors import InvalidInput
+from vision.scene import DEFAULT_ZONES, Pose, Scene, expected_events, zone_centre
+from vision.script import parse_script
+
+
+def scene_of(text: str, **options) -> Scene:
+    return Scene(DEFAULT_ZONES, parse_script(text), deck=get_deck("standard"), **options)
+
+
+def test_cards_land_in_free_slots_of_their_zone_and_slide_between_zones():
+    script = parse_script("0.1 place QS seat1\n0.2 place 7H seat1\n1.0 slide 7H centre 0.5\n2.0 remove QS\n")
+    scene = Scene(DEFAULT_ZONES, script, deck=get_deck("standard"), jitter=False, hands=False)
+    qs, seven = scene.pose_at("QS", 0.5), scene.pose_at("7H", 0.5)
+    assert (qs.x, qs.y) == pytest.approx(zone_centre(DEFAULT_ZONES["seat1"]))   # the middle slot first
+    assert seven.y == qs.y and abs(seven.x - qs.x) == pytest.approx(66.0)       # then the next one out
+    assert {scene.zone_of(p.x, p.y) for p in scene.cards_at(0.5).values()} == {"seat1"}
+    halfway = scene.pose_at("7H", 1.25)
+    assert halfway == seven.towards(scene.pose_at("7H", 1.5), 0.5)
+    landed = scene.pose_at("7H", 1.6)
+    assert scene.zone_of(landed.x, landed.y) == "centre"
+    assert scene.pose_at("QS", 2.1) is None and set(scene.cards_at(2.1)) == {"7H"}
+    assert expected_events(scene, script) == [("placed", "QS", "seat1", 0.1), ("placed", "7H", "seat1", 0.2),
+                                              ("moved", "7H", "centre", 1.5), ("removed", "QS", "seat1", 2.0)]
+    assert scene.hands_at(1.2) == [] and not scene.hidden("7H", 1.2)
+
+
+def test_a_hand_brings_each_card_and_hides_its_marker_then_leaves():
+    scene = scene_of("0.5 place 10H seat2\n", seed=3)
+    assert len(scene.hands_at(0.5)) == 1 and scene.hidden("10H", 0.5)
+    assert scene.hands_at(1.0) == [] and not scene.hidden("10H", 1.0)
+    assert 0.5 < scene.in_clear_view("10H", 0.5) <= 0.8
+    assert scene.covers(scene.pose_at("10H", 1.0), 0.5) and not scene.covers(Pose(0.0, 0.0, 0.0), 0.5)
+    assert scene.in_clear_view("QS", 0.0) == math.inf
+
+
+def test_the_same_seed_gives_the_same_scene_and_snapshots_change_only_when_something_moves():
+    text = "0.1 place QS seat1\n0.3 place 7H seat3\n1.0 hand 0.5 over centre\n"
+    one, two = scene_of(text, seed=5), scene_of(text, seed=5)
+    assert [one.snapshot(t / 10) for t in range(20)] == [two.snapshot(t / 10) for t in range(20)]
+    assert one.snapshot(0.8) == one.snapshot(0.9)         # nothing moves between the passes
+    assert one.snapshot(1.2) != one.snapshot(0.9)         # a hand over the centre
+    cards, _ = one.snapshot(0.9)
+    assert [card for _, card, *_ in cards] == ["QS", "7H"]  # the later card on top
+
+
+def test_impossible_scripts_are_refused_in_words():
+    with pytest.raises(InvalidInput, match="already on the table"):
+        scene_of("0.1 place QS seat1\n0.2 place QS seat2\n")
+    with pytest.raises(InvalidInput, match="not on the table"):
+        scene_of("0.1 remove QS\n")
+    with pytest.raises(InvalidInput, match="zone 'kitchen'"):
+        scene_of("0.1 place QS kitchen\n")
+    with pytest.raises(InvalidInput):
+        scene_of("0.1 place ZZ seat1\n")
