@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardtable.config_values import file_path, flag, seconds, text, text_list, unknown_keys
+from firmware_bridge.compat import REMOVAL_AFTER
 from firmware_bridge.registry import default_path
 
 _KEYS = ("port", "ports", "registry", "readers", "compat", "remove_after")
 #: a removal in compatibility mode: seconds a tag must go unreported (stock sketches repeat ~1/s)
-REMOVE_AFTER = (1.5, 0.0, 60.0)
+REMOVE_AFTER = (REMOVAL_AFTER, 0.0, 60.0)
 
 
 @dataclass(frozen=True)

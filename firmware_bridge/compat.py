@@ -30,6 +30,9 @@ from dataclasses import dataclass
 from firmware_bridge.protocol import MAX_UID_BYTES, MIN_UID_BYTES, LineSplitter
 from firmware_bridge.session import UP, LinkStateReporter
 
+#: seconds without a report after which a stock sketch's tag counts as removed (the application's default too)
+REMOVAL_AFTER = 1.5
+
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _BYTES = r"((?:[\s:-]*(?:0x)?[0-9A-Fa-f]{1,2}(?![0-9A-Fa-f]))+)"
 _PATTERNS = (
@@ -139,7 +142,7 @@ class CompatSession(LinkStateReporter):
     (opened, feed, tick, failed, dead), no handshake, a tag believed on its second report in a
     row (on its first when ``known(uid)`` says it is enrolled), removal by timeout."""
 
-    def __init__(self, *, reader: int = 0, removal_after: float = 1.5,
+    def __init__(self, *, reader: int = 0, removal_after: float = REMOVAL_AFTER,
                  known: Callable[[str], bool] | None = None) -> None:
         super().__init__()
         self.reader = reader
