@@ -61,7 +61,8 @@ table = "T7"
 
             def table():
                 try:
-                    wait_until(lambda: answers(url + "/view.json"), timeout=20)
+                    # the page answers before the table has shown its first view (null until then)
+                    wait_until(lambda: answers(url + "/view.json") and httpx.get(url + "/view.json").json(), timeout=20)
                     twin.place(0, registry.uid_for("KH"))
                     wait_until(lambda: httpx.get(url + "/view.json").json()["prompt"].startswith("Bob"))
                     seen["club"] = wait_until(lambda: [t for t in club.state()["tables"]
