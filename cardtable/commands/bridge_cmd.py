@@ -29,7 +29,7 @@ from firmware_bridge.registry import TagRegistry, default_path
 from firmware_bridge.session import RESYNCED, UP, LinkChange, Session
 
 
-def _add_link_options(parser) -> None:
+def add_link_options(parser) -> None:
     parser.add_argument("--port", help="serial port or pyserial URL (default: find the board by USB id)")
     parser.add_argument("--compat", action="store_true",
                         help="the reader runs a stock example sketch (MFRC522, PN532, ESPHome, Tasmota, RDM6300)")
@@ -41,7 +41,7 @@ def register(subparsers) -> None:
     bridge = subparsers.add_parser("bridge", help="the RFID reader board")
     bridge_commands = bridge.add_subparsers(dest="bridge_command", metavar="COMMAND", required=True)
     monitor = bridge_commands.add_parser("monitor", help="print tag events and link changes as they happen")
-    _add_link_options(monitor)
+    add_link_options(monitor)
     monitor.add_argument("--json", action="store_true", help="one JSON object per line")
     monitor.add_argument("--registry", type=Path, help="tag registry, to name enrolled cards")
     monitor.add_argument("--zones", help="zone names of readers 0, 1, ... separated by commas")

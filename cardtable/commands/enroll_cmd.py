@@ -22,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     enroll = subparsers.add_parser("enroll", help="show cardtable a deck once: its tags or its faces")
     kinds = enroll.add_subparsers(dest="enroll_command", metavar="KIND", required=True)
     rfid = kinds.add_parser("rfid", help="lay each card of a deck on a reader, one by one")
-    bridge_cmd._add_link_options(rfid)
+    bridge_cmd.add_link_options(rfid)
     rfid.add_argument("--deck", default="standard", help="standard, french40 or its15 (default standard)")
     rfid.add_argument("--registry", type=Path, help="tag registry file (default ~/.config/cardtable/rfid-DECK.json)")
     rfid.add_argument("--count", type=int, help="stop after enrolling this many cards")
