@@ -150,7 +150,7 @@ def run_scene(job: tuple) -> dict:
     for i in range(int(duration * fps)):
         now = i / fps
         jpeg = cv2.imencode(".jpg", camera.frame_at(now), [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
-        scene = camera._scene(now)
+        scene = camera.scene.snapshot(now)
         arriving = any(t - 0.3 <= now < t + 0.6 for t in arrivals)
         kinds.append("quiet" if scene == previous else "arrival" if arriving else "other")
         previous = scene
