@@ -24,8 +24,8 @@ import numpy as np
 
 from engine.decks import PhysicalCard
 from vision.decoders import Detection
-from vision.faces.features import corner_masks, describe, order_quad, turned, warp_upright
-from vision.faces.finder import Backdrop, card_outlines, new_patches, refine_quad
+from vision.faces.features import UPRIGHT, corner_masks, describe, order_quad, turned, warp_upright
+from vision.faces.finder import CARD_SIZES_MM, Backdrop, card_patches, cards_of_patch, new_patches, refine_quad, table_size
 from vision.faces.matcher import Matcher, Reading
 from vision.faces.store import Enrolment
 from vision.footprints import SEEN
@@ -38,14 +38,13 @@ log = logging.getLogger(__name__)
 _MARKER_SHARE = 1 / 2.2
 
 
-#: A playing card on the table, millimetres (poker size; bridge cards are 57 mm wide, within
-#: the fifth allowed either way).
-CARD_SIZE_MM = (63.0, 88.0)
+#: Card sizes measured (on cards named alone), whose median is the deck's.
+SIZES_KEPT = 15
 #: Outlines remembered (for agreement over frames, and for drawing).
 SEEN_KEPT = 64
 #: Two reads are of one outline when their centres lie within this share of a card's side.
 SAME_PLACE = 0.15
-#: The confidence a card needs whose outline was a share of a patch of cards arriving together
+#: The confidence a card needs that was fitted by its corners in a patch of several cards
 #: (an outline a few millimetres off the card can read as another card of its colour).
 GUESSED_SURE = 0.95
 
@@ -94,10 +93,18 @@ class FaceDecoder:
         self.seen: dict[tuple[int, int], Seen] = {}
         self.confidence: dict[str, float] = {}
         self.reads = self.refusals = 0
+        self._sizes: list[tuple[float, float]] = []
 
     def decode(self, gray: np.ndarray) -> list[Detection]:
         """Faces carry no markers: a whole image decodes to nothing (see :meth:`read_region`)."""
         return []
+
+    def card_sizes(self) -> tuple[tuple[float, float], ...]:
+        """The deck's card size on the table (mm), measured on the cards named so far, or the
+        usual sizes until one has been."""
+        if not self._sizes:
+            return CARD_SIZES_MM
+        return (tuple(float(v) for v in np.median(self._sizes, axis=0)),)
 
     @property
     def face_down(self) -> list[Seen]:
@@ -126,18 +133,24 @@ class FaceDecoder:
             return []
         x0, y0, x1, y1 = box
         changes = pipeline.changes
-        mask = new_patches(grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], self._arrived(box, pipeline))
+        self.backdrop.keep_only(pipeline.known)
+        mask = new_patches(grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], self._arrived(box, pipeline),
+                           self.backdrop.empty[y0:y1, x0:x1])
         found = []
-        quads = [(q, len(split) > 1) for outline in card_outlines(mask)
-                 for split in [_cards_in(outline + np.float32([x0, y0]), pipeline.calibration)] for q in split]
-        for quad, guessed in quads:
-            quad = order_quad(refine_quad(grey, quad))
-            outline = changes.cells(quad)
-            if busy and not changes.is_still(outline):
-                continue
-            got = self._read(frame, quad, mask, (x0, y0), pipeline, guessed)
-            if got is not None:
-                found.append(got)
+        to_table = None if pipeline.calibration is None else pipeline.calibration.image_to_table
+        offset = np.float32([x0, y0])
+        for contour, shaped in card_patches(mask):
+            cards, fitted = cards_of_patch(contour + offset.astype(np.int32), None if shaped is None else shaped + offset,
+                                           to_table, self.card_sizes())
+            for i, quad in enumerate(cards):
+                quad = order_quad(refine_quad(grey, quad))
+                if busy and not changes.is_still(changes.cells(quad)):
+                    continue
+                got = self._read(frame, quad, mask, (x0, y0), pipeline, fitted, cards[:i] + cards[i + 1:])
+                if got is not None:
+                    found.append(got)
+                    if not fitted and to_table is not None:
+                        self._sizes = [*self._sizes[-SIZES_KEPT + 1:], table_size(quad, to_table)]
             if not changes.has_dirty(box):
                 break
         return found
@@ -161,16 +174,25 @@ class FaceDecoder:
         pixels = np.repeat(np.repeat(cells, cell, axis=0), cell, axis=1)
         return pixels[y0 - cy0 * cell:y1 - cy0 * cell, x0 - cx0 * cell:x1 - cx0 * cell].view(bool)
 
-    def _read(self, frame: Frame, quad: np.ndarray, mask: np.ndarray, offset, pipeline, guessed: bool = False):
-        """Read the card in ``quad``; ``guessed``: its outline is a share of a patch of cards that
-        arrived together, so it may be off the card by a few millimetres and must read surely."""
+    def _read(self, frame: Frame, quad: np.ndarray, mask: np.ndarray, offset, pipeline, fitted: bool = False,
+              others: list[np.ndarray] = ()):
+        """Read the card in ``quad``. ``fitted``: it was fitted by its corners in a patch of cards
+        (:func:`vision.faces.finder.fit_cards`), so its outline may be a few millimetres off and it
+        must read surely; the ``others`` fitted there may lie on it, and the corners they reach
+        are not read."""
         upright = self._upright(frame, quad)
         # Parts of the outline that are not new (another card on top, a hand) are hidden.
-        shown = warp_upright(mask, quad - np.float32(offset))
-        visible = corner_masks(shown == 0)
+        hidden = warp_upright(mask, quad - np.float32(offset)) == 0
+        to_upright = cv2.getPerspectiveTransform(quad, np.float32([(0, 0), (UPRIGHT[0], 0), UPRIGHT, (0, UPRIGHT[1])]))
+        for other in others:
+            corners = cv2.perspectiveTransform(other.reshape(-1, 1, 2).astype(np.float32), to_upright)
+            covered = np.zeros(hidden.shape, np.uint8)
+            cv2.fillConvexPoly(covered, np.round(corners.reshape(4, 2)).astype(np.int32), 1)
+            hidden |= covered.view(bool)
+        visible = corner_masks(hidden)
         reading = self.matcher.read((describe(upright), describe(turned(upright))), (visible, visible[::-1]))
-        if guessed and reading.card is not None and reading.confidence < GUESSED_SURE:
-            reading = Reading(None, reading.confidence, why=f"a card split off a patch, read unsurely as {reading.card.id}")
+        if fitted and reading.card is not None and reading.confidence < GUESSED_SURE:
+            reading = Reading(None, reading.confidence, why=f"a card fitted in a patch of cards, read unsurely as {reading.card.id}")
         self.reads += 1
         seen = self._remember(quad, reading)
         changes = pipeline.changes
@@ -195,7 +217,10 @@ class FaceDecoder:
             self._refuse(seen, pipeline, f"I can't read the card {zone_words(zone)}: the {reading.card.face.name} "
                          f"already lies {zone_words(known.zone)}; lift it and lay it again")
             return None
-        changes.explain(changes.cells(quad))
+        # What another card of the patch reaches stays to be read: that card may lie on top.
+        changes.explain(changes.cells(quad) & ~np.any([changes.cells(o) for o in others], axis=0) if others
+                        else changes.cells(quad))
+        self.backdrop.lay(reading.card.id, frame.grey(), quad, others)
         self.confidence[reading.card.id] = reading.confidence
         centre_xy = quad.mean(axis=0)
         marker = centre_xy + (quad - centre_xy) * _MARKER_SHARE
@@ -237,29 +262,6 @@ class FaceDecoder:
         if message not in pipeline.warnings:
             log.warning(message)
             pipeline.warnings.append(message)
-
-
-def _cards_in(quad: np.ndarray, calibration) -> list[np.ndarray]:
-    """The cards in a card-shaped patch: with a calibration, the patch's size on the table says
-    whether it is one card (63 x 88 mm, give or take a fifth), or two or three cards laid side by
-    side that arrived together (split evenly), or no card at all (a hand, a box). Without one,
-    the patch is taken as one card."""
-    if calibration is None:
-        return [quad]
-    table = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), calibration.image_to_table).reshape(4, 2)
-    first, second = (float(np.linalg.norm(table[(i + 1) % 4] - table[i]) + np.linalg.norm(table[(i + 3) % 4] - table[(i + 2) % 4])) / 2
-                     for i in (0, 1))
-    short, long = sorted((first, second))
-    if abs(long - CARD_SIZE_MM[1]) <= 0.2 * CARD_SIZE_MM[1] and abs(short - CARD_SIZE_MM[0]) <= 0.2 * CARD_SIZE_MM[0]:
-        return [quad]
-    for count in (2, 3):
-        if abs(short - CARD_SIZE_MM[1]) <= 0.2 * CARD_SIZE_MM[1] and abs(long - count * CARD_SIZE_MM[0]) <= 0.2 * count * CARD_SIZE_MM[0]:
-            # Corners 0-1 along the row of cards when the first side is the long one.
-            a, b, c, d = quad if first > second else np.roll(quad, -1, axis=0)
-            steps = np.linspace(0, 1, count + 1)[:, None]
-            top, bottom = a + steps * (b - a), d + steps * (c - d)
-            return [np.float32([top[i], top[i + 1], bottom[i + 1], bottom[i]]) for i in range(count)]
-    return []
 
 
 def load_face_decoder(config) -> FaceDecoder:

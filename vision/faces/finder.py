@@ -4,8 +4,12 @@ What is there now and was not on the empty table (:class:`Backdrop`: the first f
 pipeline saw, before any card), limited to the cells the change map found dirty (changed since
 they were last explained), is what just arrived: a card laid on the table, or on top of cards
 already there (the newest card lies on top, so it shows whole). Each such patch that is shaped
-like a card (a rectangle of a card's proportions, filling its outline) is one card. Patches of
-another shape (a hand, two cards arriving together as one blob) are left for a later frame.
+like a card (a rectangle of a card's proportions, filling its outline) is one card
+(:func:`card_outlines`). A patch of another shape may be several cards: laid partly on each
+other before the lower one was read, or touching. Knowing a card's size on the table (a
+calibration), :func:`fit_cards` finds each card by the corners it shows: two straight sides
+meeting square, from which a card of a card's size reaches into the patch; the patch must be
+those cards and nothing else (a hand is left for a later frame).
 """
 
 from __future__ import annotations
@@ -23,49 +27,146 @@ ASPECT = (1.2, 1.75)
 FILL = 0.88
 #: Smallest card, in pixels of the frame.
 MIN_AREA = 1500
+#: Card sizes on the table, (short, long) millimetres: poker and bridge cards (until the deck's
+#: own size is measured), and the share by which an outline may differ from a size.
+CARD_SIZES_MM, SAME_SIZE = ((63.0, 88.0), (57.0, 88.0)), 0.04
+#: A card outline and a card fitted at most this far apart at every corner (mm) are one.
+SAME_PLACE_MM = 2.5
+#: A side of a patch this long (mm) is a card's side; a rounded corner's chamfer is shorter
+#: than :data:`CHAMFER`.
+SIDE_MM, CHAMFER = 12.0, 7.0
+#: Two sides meet square within this many degrees.
+SQUARE = 12.0
+#: A card fitted at a corner lies inside the patch by this share at least, and the cards fitted
+#: cover this share of the patch (a card lying on another may lose a strip of its white border
+#: against the white below).
+INSIDE, COVERED = 0.9, 0.92
 
 
 class Backdrop:
-    """The empty table at full resolution (grey), taken from the first frame."""
+    """The table as it looks with everything on it explained, at full resolution (grey): the
+    empty table (the first frame) with each card named since laid on it (:meth:`lay`) until it
+    leaves (:meth:`keep_only`). Against it a card laid on a known card stands out by itself,
+    to the pixel, not as one patch with the card below."""
 
     def __init__(self) -> None:
+        self.empty: np.ndarray | None = None
         self.grey: np.ndarray | None = None
+        self._laid: dict[str, tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]] = {}
 
     def ready(self, grey: np.ndarray) -> bool:
         """Take ``grey`` as the empty table if there is none of its size yet; True when one
         was already there (so this frame can be compared with it)."""
         if self.grey is not None and self.grey.shape == grey.shape:
             return True
-        self.grey = cv2.GaussianBlur(grey, (3, 3), 0)
+        self.empty = cv2.GaussianBlur(grey, (3, 3), 0)
+        self.grey, self._laid = self.empty.copy(), {}
         return False
 
+    def lay(self, key: str, grey: np.ndarray, quad: np.ndarray, others: list[np.ndarray] = ()) -> None:
+        """Card ``key`` lies in ``quad`` of frame ``grey``: what the frame shows there becomes
+        the table, except where the ``others`` (cards that may lie on it, still to be read)
+        reach."""
+        self._lift(key)
+        h, w = self.grey.shape
+        x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 1, 0)
+        x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 2, (w, h))
+        if x1 <= x0 or y1 <= y0:
+            return
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(quad - (x0, y0)).astype(np.int32), 1)
+        for other in others:
+            cv2.fillConvexPoly(mask, np.round(other - (x0, y0)).astype(np.int32), 0)
+        pixels = cv2.GaussianBlur(grey[y0:y1, x0:x1], (3, 3), 0)
+        self._laid[key] = ((x0, y0, x1, y1), mask.view(bool), pixels)
+        self._paint(key)
 
-def new_patches(grey: np.ndarray, empty: np.ndarray, dirty: np.ndarray) -> np.ndarray:
-    """The mask of pixels of crop ``grey`` that differ from the ``empty`` table crop and lie in
-    ``dirty`` (a mask of the same size)."""
-    diff = cv2.absdiff(cv2.GaussianBlur(grey, (3, 3), 0), empty) > DIFFERENCE
+    def keep_only(self, keys) -> None:
+        """Take off the table every card laid that is not among ``keys`` (it has left)."""
+        for key in [k for k in self._laid if k not in keys]:
+            self._lift(key)
+
+    def _lift(self, key: str) -> None:
+        laid = self._laid.pop(key, None)
+        if laid is None:
+            return
+        x0, y0, x1, y1 = laid[0]
+        self.grey[y0:y1, x0:x1] = self.empty[y0:y1, x0:x1]
+        for other, ((ox0, oy0, ox1, oy1), _, _) in self._laid.items():
+            if ox0 < x1 and ox1 > x0 and oy0 < y1 and oy1 > y0:
+                self._paint(other)
+
+    def _paint(self, key: str) -> None:
+        (x0, y0, x1, y1), mask, pixels = self._laid[key]
+        self.grey[y0:y1, x0:x1][mask] = pixels[mask]
+
+
+def new_patches(grey: np.ndarray, table: np.ndarray, dirty: np.ndarray, empty: np.ndarray | None = None) -> np.ndarray:
+    """The mask of pixels of crop ``grey`` that differ from the ``table`` as explained
+    (:class:`Backdrop`) and from the ``empty`` table if given (a place a card has left is not
+    new), and lie in ``dirty`` (a mask of the same size)."""
+    soft = cv2.GaussianBlur(grey, (3, 3), 0)
+    diff = cv2.absdiff(soft, table) > DIFFERENCE
+    if empty is not None:
+        diff &= cv2.absdiff(soft, empty) > DIFFERENCE
     mask = (diff & dirty).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
-def card_outlines(mask: np.ndarray, *, min_area: float = MIN_AREA) -> list[np.ndarray]:
-    """The card-shaped patches of ``mask``, each as four corner points (crop pixels)."""
+def card_patches(mask: np.ndarray, *, min_area: float = MIN_AREA) -> list[tuple[np.ndarray, np.ndarray | None]]:
+    """Each patch of ``mask`` big enough to be a card: its contour and, when it is shaped like
+    one card, its four corner points (crop pixels), else None."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    quads = []
+    patches = []
     for contour in contours:
         area = cv2.contourArea(contour)
         if area < min_area:
             continue
         quad = _quad(contour)
         sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
-        short, long = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-        if min(short, long) < 1:
-            continue
-        if ASPECT[0] <= max(short, long) / min(short, long) <= ASPECT[1] and \
-                area >= FILL * cv2.contourArea(quad):
-            quads.append(quad)
-    return quads
+        short, long = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+        shaped = short >= 1 and ASPECT[0] <= long / short <= ASPECT[1] and area >= FILL * cv2.contourArea(quad)
+        patches.append((contour, quad if shaped else None))
+    return patches
+
+
+def card_outlines(mask: np.ndarray, *, min_area: float = MIN_AREA) -> list[np.ndarray]:
+    """The card-shaped patches of ``mask``, each as four corner points (crop pixels)."""
+    return [quad for _, quad in card_patches(mask, min_area=min_area) if quad is not None]
+
+
+def table_size(quad: np.ndarray, image_to_table: np.ndarray) -> tuple[float, float]:
+    """The (short, long) sides of a card outline on the table, mm."""
+    table = _on_table(quad, image_to_table)
+    sides = np.linalg.norm(table - np.roll(table, 1, axis=0), axis=1)
+    short, long = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+    return float(short), float(long)
+
+
+def cards_of_patch(contour: np.ndarray, quad: np.ndarray | None, image_to_table: np.ndarray | None,
+                   sizes=CARD_SIZES_MM) -> tuple[list[np.ndarray], bool]:
+    """The cards a patch holds (frame px) and whether they were fitted by their corners (so an
+    outline may be a little off). Without a calibration (``image_to_table``) a card-shaped patch
+    is one card and any other patch none. With one, the patch is fitted (:func:`fit_cards`:
+    cards overlapping or touching, or a card whose patch lost a strip where it lies on another,
+    or gained one of the card below); a card-shaped outline where the fit finds one card (within
+    :data:`SAME_PLACE_MM`) of one of the ``sizes`` (mm, within :data:`SAME_SIZE`) is kept as
+    measured."""
+    if image_to_table is None:
+        return ([] if quad is None else [quad]), False
+    cards = fit_cards(contour, image_to_table, sizes)
+    if quad is not None and len(cards) == 1:
+        short, long = table_size(quad, image_to_table)
+        apart = np.abs(_sorted_corners(_on_table(quad, image_to_table)) - _sorted_corners(_on_table(cards[0], image_to_table)))
+        if apart.max() <= SAME_PLACE_MM and \
+                any(abs(long - lo) <= SAME_SIZE * lo and abs(short - sh) <= SAME_SIZE * sh for sh, lo in sizes):
+            return [quad], False
+    return cards, True
+
+
+def _on_table(quad: np.ndarray, image_to_table: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(np.asarray(quad, np.float32).reshape(-1, 1, 2), image_to_table).reshape(-1, 2)
 
 
 def _quad(contour: np.ndarray) -> np.ndarray:
@@ -81,7 +182,8 @@ def _quad(contour: np.ndarray) -> np.ndarray:
 def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8) -> np.ndarray:
     """``quad`` moved onto the card's real edges in ``grey`` (same coordinates): each side is
     sampled across, up to ``reach`` px either way, for where the brightness steps most, and
-    moved by the median of those steps (a side with no clear step stays); the four sides meet
+    moved by the median of those steps when most of them lie on one straight line (a side with
+    no clear edge, or with the print of a card below it, stays); the four sides meet
     at the new corners. The patch a change map
     gives is a few pixels off where a card lies on a card of the same white."""
     quad = np.asarray(quad, np.float32)
@@ -103,10 +205,13 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8) -> np.ndarra
         step = np.abs(np.diff(cv2.GaussianBlur(profile, (3, 1), 0), axis=1))
         best = step.argmax(axis=1)
         strong = step.max(axis=1) >= 12
-        if strong.sum() < 5:  # no clear edge (white on white): keep this side where it was
+        found = offsets[best[strong]]
+        shift = float(np.median(found)) if len(found) else 0.0
+        if (np.abs(found - shift) <= 2).sum() < 8:
+            # No straight edge (white on white, or the print of a card below): the side stays.
             lines.append((a, along / max(float(np.linalg.norm(along)), 1e-6)))
             continue
-        shift = float(np.median(offsets[best[strong]])) + 0.5
+        shift += 0.5
         lines.append((a + shift * normal, along / max(float(np.linalg.norm(along)), 1e-6)))
     corners = []
     for i in range(4):
@@ -120,3 +225,99 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8) -> np.ndarra
     if np.abs(refined - quad).max() > 2 * reach:
         return quad
     return refined
+
+
+def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_MM) -> list[np.ndarray]:
+    """The cards making up a patch (``contour``, frame px) that is not one card's shape, each as
+    four corners in the frame; [] when the patch is not made of whole cards.
+
+    On the table (``image_to_table``: frame px to mm) the patch's outline is simplified to
+    straight sides. Where two long sides meet square (a rounded corner's short chamfer between
+    them allowed), a card may lie with that corner: each of the card ``sizes`` (mm), either way
+    round, along the two sides. A card that lies inside the patch is a candidate; candidates
+    found at two corners of one card are one card, named by more corners. The best candidates
+    (most corners, then the largest) are taken while they overlap little, until they cover the
+    patch."""
+    table = _on_table(contour, image_to_table)
+    polygon = cv2.approxPolyDP(table.reshape(-1, 1, 2), 2.5, True).reshape(-1, 2)
+    if len(polygon) < 4:
+        return []
+    if _signed_area(polygon) < 0:
+        polygon = polygon[::-1]
+    origin = table.min(axis=0) - 2
+    size = tuple(int(v) + 4 for v in np.ceil(table.max(axis=0) - origin))
+    patch = np.zeros((size[1], size[0]), np.uint8)
+    cv2.fillPoly(patch, [np.round(table - origin).astype(np.int32)], 1)
+    candidates: list[tuple[np.ndarray, int, float]] = []
+    for corner, along, across in _square_corners(polygon):
+        for short, long in sizes:
+            for a, b in ((short, long), (long, short)):
+                card = np.float32([corner, corner + a * along, corner + a * along + b * across, corner + b * across])
+                inside = _share_inside(patch, card - origin)
+                if inside < INSIDE:
+                    continue
+                for i, (other, votes, _) in enumerate(candidates):
+                    if np.abs(_sorted_corners(other) - _sorted_corners(card)).max() < 3:
+                        candidates[i] = (other, votes + 1, max(inside, candidates[i][2]))
+                        break
+                else:
+                    candidates.append((card, 1, inside))
+    candidates.sort(key=lambda c: (-c[1], -round(cv2.contourArea(c[0])), -c[2]))
+    chosen: list[np.ndarray] = []
+    covered = np.zeros_like(patch)
+    for card, _, _ in candidates:
+        mask = np.zeros_like(patch)
+        cv2.fillConvexPoly(mask, np.round(card - origin).astype(np.int32), 1)
+        if (mask & covered).sum() > 0.5 * mask.sum():
+            continue
+        chosen.append(card)
+        covered |= mask
+    if not chosen or (covered & patch).sum() < COVERED * patch.sum():
+        return []
+    to_image = np.linalg.inv(image_to_table)
+    return [cv2.perspectiveTransform(card.reshape(-1, 1, 2), to_image).reshape(4, 2) for card in chosen]
+
+
+def _signed_area(polygon: np.ndarray) -> float:
+    x, y = polygon[:, 0], polygon[:, 1]
+    return float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) / 2
+
+
+def _sorted_corners(card: np.ndarray) -> np.ndarray:
+    """A card's corners in an order that does not depend on which corner it was fitted from."""
+    return card[np.lexsort((card[:, 1], card[:, 0]))]
+
+
+def _square_corners(polygon: np.ndarray):
+    """Each place where two long sides of ``polygon`` (counter-clockwise on the table) meet
+    square and the patch lies between them: the corner (the two sides' lines crossing) and the
+    unit vectors along each side into the card."""
+    sides = [(polygon[i], polygon[(i + 1) % len(polygon)]) for i in range(len(polygon))]
+    long = [i for i, (a, b) in enumerate(sides) if np.linalg.norm(b - a) >= SIDE_MM]
+    for n, i in enumerate(long):
+        j = long[(n + 1) % len(long)]
+        between = [(k % len(sides)) for k in range(i + 1, j if j > i else j + len(sides))]
+        if sum(np.linalg.norm(sides[k][1] - sides[k][0]) for k in between) > CHAMFER:
+            continue
+        (a1, b1), (a2, b2) = sides[i], sides[j]
+        d1, d2 = (b1 - a1) / np.linalg.norm(b1 - a1), (b2 - a2) / np.linalg.norm(b2 - a2)
+        turn = float(d1[0] * d2[1] - d1[1] * d2[0])
+        if turn < np.cos(np.radians(SQUARE)):
+            continue  # not square, or turning inwards (where one card meets another)
+        corner = a1 + np.linalg.solve(np.array([d1, -d2]).T, a2 - a1)[0] * d1
+        # The card reaches back along side 1 and on along side 2; the two made square.
+        across = _quarter(d1) + d2
+        across /= np.linalg.norm(across)
+        along = _quarter(across)
+        yield corner.astype(np.float32), along.astype(np.float32), across.astype(np.float32)
+
+
+def _quarter(vector: np.ndarray) -> np.ndarray:
+    """``vector`` turned a quarter, the way a counter-clockwise outline turns at a corner."""
+    return np.float32([-vector[1], vector[0]])
+
+
+def _share_inside(patch: np.ndarray, card: np.ndarray) -> float:
+    mask = np.zeros_like(patch)
+    cv2.fillConvexPoly(mask, np.round(card).astype(np.int32), 1)
+    return float((mask & patch).sum()) / max(float(mask.sum()), 1.0)

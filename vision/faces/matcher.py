@@ -131,7 +131,7 @@ class Matcher:
         by_face = [int(i) for i in np.argsort(faces[side])[::-1][:FACE_RIVALS + 1] if i != best]
         for rival in dict.fromkeys(order[1:1 + FACE_RIVALS] + by_face) if whole and not why else ():
             if (_gap(views[side].face, self._face[best], self._face[rival]) or 0.0) < 0:
-                why = f"the whole face looks more like the {self.cards[rival].id}"
+                why = f"the whole face looks more like the {self.cards[rival].id} than the {self.cards[best].id}"
                 break
         if score < LEAST_SCORE:
             why = f"no enrolled card looks like it (best {score:.2f})"

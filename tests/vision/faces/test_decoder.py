@@ -141,3 +141,20 @@ def test_reads_of_one_card_agree_wherever_its_outline_falls_on_the_pixel_grid(en
     second = decoder._remember(quad - 3, Reading(card, 0.9))
     far = decoder._remember(quad + 200, Reading(card, 0.9))
     assert (first.count, second.count, far.count) == (1, 2, 1)
+
+
+@pytest.mark.parametrize("design", ["dondorf", "tigullio-international"])
+def test_a_card_laid_partly_on_another_before_that_one_is_read_names_both(enrolments, design):
+    """The second card lands on the first one's corner half a second after it: the patch of new
+    pixels is two cards overlapping, not card-shaped, and each is fitted by its visible corners."""
+    script = [Place(0.3, "7H", "seat3", x=-60, y=-189, angle=-3.5),
+              Place(0.82, "7S", "seat3", x=-11.6, y=-179, angle=4.8)]
+    pipeline, decoder, events = run(enrolments[design], script, DesignArt(design), 2.5)
+    assert sorted((e.kind, e.card.id, e.zone) for e in events) == [("placed", "7H", "seat3"), ("placed", "7S", "seat3")]
+    assert not pipeline.warnings
+
+
+def test_two_cards_overlapping_that_arrive_together_are_both_named(enrolments):
+    script = [Place(0.3, "QD", "centre", x=-40, y=0, angle=2), Place(0.3, "4C", "centre", x=8, y=10, angle=-6)]
+    pipeline, decoder, events = run(enrolments["nicu-white"], script, DesignArt("nicu-white"), 2.0)
+    assert sorted((e.kind, e.card.id) for e in events) == [("placed", "4C"), ("placed", "QD")]
