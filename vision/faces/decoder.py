@@ -25,7 +25,8 @@ import numpy as np
 from engine.decks import PhysicalCard
 from vision.decoders import Detection
 from vision.faces.features import UPRIGHT, corner_masks, describe, order_quad, turned, warp_upright
-from vision.faces.finder import CARD_SIZES_MM, Backdrop, card_patches, cards_of_patch, new_patches, refine_quad, table_size
+from vision.faces.finder import (CARD_SIZES_MM, Backdrop, card_patches, cards_of_patch, new_patches, not_empty, refine_quad,
+                                table_size)
 from vision.faces.matcher import Matcher, Reading
 from vision.faces.store import Enrolment
 from vision.footprints import SEEN
@@ -134,14 +135,17 @@ class FaceDecoder:
         x0, y0, x1, y1 = box
         changes = pipeline.changes
         self.backdrop.keep_only(pipeline.known)
-        mask = new_patches(grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], self._arrived(box, pipeline),
-                           self.backdrop.empty[y0:y1, x0:x1])
-        found = []
         to_table = None if pipeline.calibration is None else pipeline.calibration.image_to_table
+        arrived, empty = self._arrived(box, pipeline), self.backdrop.empty[y0:y1, x0:x1]
+        mask = new_patches(grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], arrived, empty)
+        support = None
+        if to_table is not None:  # where a card found may reach: anything new, and the cards read
+            support = (not_empty(grey[y0:y1, x0:x1], empty, arrived) | self.backdrop.laid(box), (x0, y0))
+        found = []
         offset = np.float32([x0, y0])
         for contour, shaped in card_patches(mask):
             cards, fitted = cards_of_patch(contour + offset.astype(np.int32), None if shaped is None else shaped + offset,
-                                           to_table, self.card_sizes())
+                                           to_table, self.card_sizes(), support)
             for i, quad in enumerate(cards):
                 quad = order_quad(refine_quad(grey, quad))
                 if busy and not changes.is_still(changes.cells(quad)):

@@ -81,6 +81,16 @@ class Backdrop:
         self._laid[key] = ((x0, y0, x1, y1), mask.view(bool), pixels)
         self._paint(key)
 
+    def laid(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        """The mask of region ``box`` (x0, y0, x1, y1) where a card named lies."""
+        x0, y0, x1, y1 = box
+        mask = np.zeros((y1 - y0, x1 - x0), bool)
+        for (lx0, ly0, lx1, ly1), shape, _ in self._laid.values():
+            ix0, iy0, ix1, iy1 = max(x0, lx0), max(y0, ly0), min(x1, lx1), min(y1, ly1)
+            if ix0 < ix1 and iy0 < iy1:
+                mask[iy0 - y0:iy1 - y0, ix0 - x0:ix1 - x0] |= shape[iy0 - ly0:iy1 - ly0, ix0 - lx0:ix1 - lx0]
+        return mask
+
     def keep_only(self, keys) -> None:
         """Take off the table every card laid that is not among ``keys`` (it has left)."""
         for key in [k for k in self._laid if k not in keys]:
@@ -109,8 +119,17 @@ def new_patches(grey: np.ndarray, table: np.ndarray, dirty: np.ndarray, empty: n
     diff = cv2.absdiff(soft, table) > DIFFERENCE
     if empty is not None:
         diff &= cv2.absdiff(soft, empty) > DIFFERENCE
-    mask = (diff & dirty).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    return _cleaned(diff & dirty)
+
+
+def not_empty(grey: np.ndarray, empty: np.ndarray, dirty: np.ndarray) -> np.ndarray:
+    """The mask of pixels of crop ``grey`` in ``dirty`` that differ from the ``empty`` table:
+    everything that may be part of a card just laid, a card it lies on included."""
+    return _cleaned((cv2.absdiff(cv2.GaussianBlur(grey, (3, 3), 0), empty) > DIFFERENCE) & dirty)
+
+
+def _cleaned(mask: np.ndarray) -> np.ndarray:
+    mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
@@ -145,17 +164,17 @@ def table_size(quad: np.ndarray, image_to_table: np.ndarray) -> tuple[float, flo
 
 
 def cards_of_patch(contour: np.ndarray, quad: np.ndarray | None, image_to_table: np.ndarray | None,
-                   sizes=CARD_SIZES_MM) -> tuple[list[np.ndarray], bool]:
+                   sizes=CARD_SIZES_MM, support=None) -> tuple[list[np.ndarray], bool]:
     """The cards a patch holds (frame px) and whether they were fitted by their corners (so an
     outline may be a little off). Without a calibration (``image_to_table``) a card-shaped patch
     is one card and any other patch none. With one, the patch is fitted (:func:`fit_cards`:
     cards overlapping or touching, or a card whose patch lost a strip where it lies on another,
     or gained one of the card below); a card-shaped outline where the fit finds one card (within
     :data:`SAME_PLACE_MM`) of one of the ``sizes`` (mm, within :data:`SAME_SIZE`) is kept as
-    measured."""
+    measured. ``support``: see :func:`fit_cards`."""
     if image_to_table is None:
         return ([] if quad is None else [quad]), False
-    cards = fit_cards(contour, image_to_table, sizes)
+    cards = fit_cards(contour, image_to_table, sizes, support)
     if quad is not None and len(cards) == 1:
         short, long = table_size(quad, image_to_table)
         apart = np.abs(_sorted_corners(_on_table(quad, image_to_table)) - _sorted_corners(_on_table(cards[0], image_to_table)))
@@ -227,33 +246,43 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8) -> np.ndarra
     return refined
 
 
-def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_MM) -> list[np.ndarray]:
-    """The cards making up a patch (``contour``, frame px) that is not one card's shape, each as
-    four corners in the frame; [] when the patch is not made of whole cards.
+def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_MM,
+              support: tuple[np.ndarray, tuple[int, int]] | None = None) -> list[np.ndarray]:
+    """The cards making up a patch (``contour``, frame px), each as four corners in the frame;
+    [] when the patch is not made of whole cards.
 
     On the table (``image_to_table``: frame px to mm) the patch's outline is simplified to
     straight sides. Where two long sides meet square (a rounded corner's short chamfer between
     them allowed), a card may lie with that corner: each of the card ``sizes`` (mm), either way
-    round, along the two sides. A card that lies inside the patch is a candidate; candidates
-    found at two corners of one card are one card, named by more corners. The best candidates
-    (most corners, then the largest) are taken while they overlap little, until they cover the
-    patch."""
+    round, along the two sides. A card that lies inside the ``support`` (a mask of everything
+    new and of the cards already read, and its top-left corner in the frame; default the patch
+    itself) is a candidate: where a card lies on a card already read, its white on the white
+    below is not in the patch, but the card below is in the support. Candidates found at two corners of one card are one card,
+    named by more corners. The best candidates (most corners, then the largest) are taken
+    while they overlap little, until they cover the patch."""
     table = _on_table(contour, image_to_table)
     polygon = cv2.approxPolyDP(table.reshape(-1, 1, 2), 2.5, True).reshape(-1, 2)
     if len(polygon) < 4:
         return []
     if _signed_area(polygon) < 0:
         polygon = polygon[::-1]
-    origin = table.min(axis=0) - 2
-    size = tuple(int(v) + 4 for v in np.ceil(table.max(axis=0) - origin))
+    reach = max(max(size) for size in sizes) + 2  # a card fitted at a corner stays on the canvas
+    origin = table.min(axis=0) - reach
+    size = tuple(int(v) for v in np.ceil(table.max(axis=0) - origin + reach))
     patch = np.zeros((size[1], size[0]), np.uint8)
     cv2.fillPoly(patch, [np.round(table - origin).astype(np.int32)], 1)
+    room = patch
+    if support is not None:
+        mask, (x0, y0) = support
+        shift = np.array([[1, 0, -origin[0]], [0, 1, -origin[1]], [0, 0, 1]]) @ image_to_table @ \
+            np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]])
+        room = cv2.warpPerspective(mask.astype(np.uint8), shift, size, flags=cv2.INTER_NEAREST) | patch
     candidates: list[tuple[np.ndarray, int, float]] = []
     for corner, along, across in _square_corners(polygon):
         for short, long in sizes:
             for a, b in ((short, long), (long, short)):
                 card = np.float32([corner, corner + a * along, corner + a * along + b * across, corner + b * across])
-                inside = _share_inside(patch, card - origin)
+                inside = _share_inside(room, card - origin)
                 if inside < INSIDE:
                     continue
                 for i, (other, votes, _) in enumerate(candidates):

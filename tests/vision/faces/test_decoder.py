@@ -158,3 +158,12 @@ def test_two_cards_overlapping_that_arrive_together_are_both_named(enrolments):
     script = [Place(0.3, "QD", "centre", x=-40, y=0, angle=2), Place(0.3, "4C", "centre", x=8, y=10, angle=-6)]
     pipeline, decoder, events = run(enrolments["nicu-white"], script, DesignArt("nicu-white"), 2.0)
     assert sorted((e.kind, e.card.id) for e in events) == [("placed", "4C"), ("placed", "QD")]
+
+
+def test_a_court_card_laid_on_a_card_already_named_is_named(enrolments):
+    """Laid on the 6S once that is known, the JH's white border on the 6S's white is no change:
+    the JH is fitted by its corners on the felt, and may reach over the card below."""
+    script = [Place(0.3, "6S", "centre", x=-60, y=0, angle=3.5), Place(1.4, "JH", "centre", x=-12.7, y=-11.1, angle=2.9)]
+    pipeline, decoder, events = run(enrolments["nicu-white"], script, DesignArt("nicu-white"), 2.8)
+    assert [(e.kind, e.card.id) for e in events] == [("placed", "6S"), ("placed", "JH")]
+    assert not pipeline.warnings
