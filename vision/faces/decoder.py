@@ -144,16 +144,16 @@ class FaceDecoder:
         found = []
         offset = np.float32([x0, y0])
         for contour, shaped in card_patches(mask):
-            cards, fitted = cards_of_patch(contour + offset.astype(np.int32), None if shaped is None else shaped + offset,
+            cards, measured = cards_of_patch(contour + offset.astype(np.int32), None if shaped is None else shaped + offset,
                                            to_table, self.card_sizes(), support)
             for i, quad in enumerate(cards):
                 quad = order_quad(refine_quad(grey, quad))
                 if busy and not changes.is_still(changes.cells(quad)):
                     continue
-                got = self._read(frame, quad, mask, (x0, y0), pipeline, fitted, cards[:i] + cards[i + 1:])
+                got = self._read(frame, quad, mask, (x0, y0), pipeline, cards[:i] + cards[i + 1:])
                 if got is not None:
                     found.append(got)
-                    if not fitted and to_table is not None:
+                    if measured and to_table is not None:
                         self._sizes = [*self._sizes[-SIZES_KEPT + 1:], table_size(quad, to_table)]
             if not changes.has_dirty(box):
                 break
@@ -178,12 +178,11 @@ class FaceDecoder:
         pixels = np.repeat(np.repeat(cells, cell, axis=0), cell, axis=1)
         return pixels[y0 - cy0 * cell:y1 - cy0 * cell, x0 - cx0 * cell:x1 - cx0 * cell].view(bool)
 
-    def _read(self, frame: Frame, quad: np.ndarray, mask: np.ndarray, offset, pipeline, fitted: bool = False,
+    def _read(self, frame: Frame, quad: np.ndarray, mask: np.ndarray, offset, pipeline,
               others: list[np.ndarray] = ()):
-        """Read the card in ``quad``. ``fitted``: it was fitted by its corners in a patch of cards
-        (:func:`vision.faces.finder.fit_cards`), so its outline may be a few millimetres off and it
-        must read surely; the ``others`` fitted there may lie on it, and the corners they reach
-        are not read."""
+        """Read the card in ``quad``. ``others``: the other cards fitted in its patch of cards
+        (:func:`vision.faces.finder.fit_cards`): its outline may be a few millimetres off, so it
+        must read surely, and they may lie on it, so the corners they reach are not read."""
         upright = self._upright(frame, quad)
         # Parts of the outline that are not new (another card on top, a hand) are hidden.
         hidden = warp_upright(mask, quad - np.float32(offset)) == 0
@@ -194,8 +193,9 @@ class FaceDecoder:
             cv2.fillConvexPoly(covered, np.round(corners.reshape(4, 2)).astype(np.int32), 1)
             hidden |= covered.view(bool)
         visible = corner_masks(hidden)
-        reading = self.matcher.read((describe(upright), describe(turned(upright))), (visible, visible[::-1]))
-        if fitted and reading.card is not None and reading.confidence < GUESSED_SURE:
+        reading = self.matcher.read((describe(upright, visible), describe(turned(upright), visible[::-1])),
+                                    (visible, visible[::-1]))
+        if others and reading.card is not None and reading.confidence < GUESSED_SURE:
             reading = Reading(None, reading.confidence, why=f"a card fitted in a patch of cards, read unsurely as {reading.card.id}")
         self.reads += 1
         seen = self._remember(quad, reading)

@@ -96,8 +96,10 @@ def corner_masks(hidden: np.ndarray | None) -> np.ndarray:
     return np.array([hidden[rows, cols].mean() < 0.25 for rows, cols in CORNERS])
 
 
-def describe(upright: np.ndarray) -> Features:
-    """The features of an upright card view (grey or BGR)."""
+def describe(upright: np.ndarray, visible: np.ndarray | None = None) -> Features:
+    """The features of an upright card view (grey or BGR); the ink's colour is taken in the
+    ``visible`` corners only (four booleans, default all: a hidden corner may show the card on
+    top)."""
     grey = upright if upright.ndim == 2 else cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY)
     soft = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), _BLUR)
     patches = []
@@ -109,7 +111,7 @@ def describe(upright: np.ndarray) -> Features:
     corners = corners / norm if norm > 1e-6 else corners
     inner = soft[INSET:-INSET, INSET:-INSET]
     face = _unit(cv2.resize(inner, FACE, interpolation=cv2.INTER_AREA))
-    return Features(corners, face, redness(upright) if upright.ndim == 3 else None, soft)
+    return Features(corners, face, redness(upright, visible) if upright.ndim == 3 else None, soft)
 
 
 def corner_patch(features: Features, corner: int) -> np.ndarray:
@@ -130,11 +132,13 @@ def corner_search(features: Features, corner: int, reach: int) -> np.ndarray:
                          max(cols.start - reach, 0):min(cols.stop + reach, w)]
 
 
-def redness(upright_bgr: np.ndarray) -> float | None:
-    """The share of the ink in the corner patches that is red, or None when a card shows
-    almost no ink there."""
+def redness(upright_bgr: np.ndarray, visible: np.ndarray | None = None) -> float | None:
+    """The share of the ink in the (``visible``) corner patches that is red, or None when a card
+    shows almost no ink there."""
     inks = []
-    for rows, cols in CORNERS:
+    for (rows, cols), shown in zip(CORNERS, np.ones(4, bool) if visible is None else visible):
+        if not shown:
+            continue
         patch = upright_bgr[rows, cols].astype(np.int16)
         grey = patch.mean(axis=2)
         ink = grey < np.median(grey) - 40

@@ -165,23 +165,23 @@ def table_size(quad: np.ndarray, image_to_table: np.ndarray) -> tuple[float, flo
 
 def cards_of_patch(contour: np.ndarray, quad: np.ndarray | None, image_to_table: np.ndarray | None,
                    sizes=CARD_SIZES_MM, support=None) -> tuple[list[np.ndarray], bool]:
-    """The cards a patch holds (frame px) and whether they were fitted by their corners (so an
-    outline may be a little off). Without a calibration (``image_to_table``) a card-shaped patch
+    """The cards a patch holds (frame px) and whether the one card's outline is as measured
+    (rather than fitted by its corners to a card's size). Without a calibration (``image_to_table``) a card-shaped patch
     is one card and any other patch none. With one, the patch is fitted (:func:`fit_cards`:
     cards overlapping or touching, or a card whose patch lost a strip where it lies on another,
     or gained one of the card below); a card-shaped outline where the fit finds one card (within
     :data:`SAME_PLACE_MM`) of one of the ``sizes`` (mm, within :data:`SAME_SIZE`) is kept as
     measured. ``support``: see :func:`fit_cards`."""
     if image_to_table is None:
-        return ([] if quad is None else [quad]), False
+        return ([] if quad is None else [quad]), quad is not None
     cards = fit_cards(contour, image_to_table, sizes, support)
     if quad is not None and len(cards) == 1:
         short, long = table_size(quad, image_to_table)
         apart = np.abs(_sorted_corners(_on_table(quad, image_to_table)) - _sorted_corners(_on_table(cards[0], image_to_table)))
         if apart.max() <= SAME_PLACE_MM and \
                 any(abs(long - lo) <= SAME_SIZE * lo and abs(short - sh) <= SAME_SIZE * sh for sh, lo in sizes):
-            return [quad], False
-    return cards, True
+            return [quad], True
+    return cards, False
 
 
 def _on_table(quad: np.ndarray, image_to_table: np.ndarray) -> np.ndarray:
