@@ -236,6 +236,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"worst design: {worst} ({per_design[worst]['soon']:.2%} identified by {IDENTIFIED_BY:g} s, "
           f"{per_design[worst]['identified']:.2%} within {WINDOW:g} s)")
     if args.verbose:
+        delays = sorted(d for r in results for d in r["scores"]["pipeline"]["delays"].get("placed", []))
+        if delays:
+            print(f"placement delays after clear view: median {statistics.median(delays):.2f} s, "
+                  f"p90 {delays[int(0.9 * (len(delays) - 1))]:.2f} s, late {[round(d, 2) for d in delays if d > IDENTIFIED_BY]}")
         for r in results:
             sc = r["scores"]["pipeline"]
             if sc["missed"] or sc["unexpected"] or r["seen"]["pipeline"][1]:

@@ -25,8 +25,7 @@ import numpy as np
 from engine.decks import PhysicalCard
 from vision.decoders import Detection
 from vision.faces.features import UPRIGHT, corner_masks, describe, order_quad, turned, warp_upright
-from vision.faces.finder import (CARD_SIZES_MM, Backdrop, card_patches, cards_of_patch, new_patches, not_empty, refine_quad,
-                                table_size)
+from vision.faces.finder import Backdrop, card_patches, cards_of_patch, new_patches, not_empty, refine_quad
 from vision.faces.matcher import Matcher, Reading
 from vision.faces.store import Enrolment
 from vision.footprints import SEEN
@@ -39,8 +38,9 @@ log = logging.getLogger(__name__)
 _MARKER_SHARE = 1 / 2.2
 
 
-#: Card sizes measured (on cards named alone), whose median is the deck's.
-SIZES_KEPT = 15
+#: A reading this confident, with every corner and the whole face in view, names its card at once;
+#: any other needs ``agree`` reads in a row.
+SURE_AT_ONCE = 0.98
 #: Outlines remembered (for agreement over frames, and for drawing).
 SEEN_KEPT = 64
 #: Two reads are of one outline when their centres lie within this share of a card's side.
@@ -94,18 +94,10 @@ class FaceDecoder:
         self.seen: dict[tuple[int, int], Seen] = {}
         self.confidence: dict[str, float] = {}
         self.reads = self.refusals = 0
-        self._sizes: list[tuple[float, float]] = []
 
     def decode(self, gray: np.ndarray) -> list[Detection]:
         """Faces carry no markers: a whole image decodes to nothing (see :meth:`read_region`)."""
         return []
-
-    def card_sizes(self) -> tuple[tuple[float, float], ...]:
-        """The deck's card size on the table (mm), measured on the cards named so far, or the
-        usual sizes until one has been."""
-        if not self._sizes:
-            return CARD_SIZES_MM
-        return (tuple(float(v) for v in np.median(self._sizes, axis=0)),)
 
     @property
     def face_down(self) -> list[Seen]:
@@ -144,8 +136,8 @@ class FaceDecoder:
         found = []
         offset = np.float32([x0, y0])
         for contour, shaped in card_patches(mask):
-            cards, measured = cards_of_patch(contour + offset.astype(np.int32), None if shaped is None else shaped + offset,
-                                           to_table, self.card_sizes(), support)
+            cards = cards_of_patch(contour + offset.astype(np.int32), None if shaped is None else shaped + offset,
+                                           to_table, support=support)
             for i, quad in enumerate(cards):
                 quad = order_quad(refine_quad(grey, quad))
                 if busy and not changes.is_still(changes.cells(quad)):
@@ -153,8 +145,6 @@ class FaceDecoder:
                 got = self._read(frame, quad, mask, (x0, y0), pipeline, cards[:i] + cards[i + 1:])
                 if got is not None:
                     found.append(got)
-                    if measured and to_table is not None:
-                        self._sizes = [*self._sizes[-SIZES_KEPT + 1:], table_size(quad, to_table)]
             if not changes.has_dirty(box):
                 break
         return found
@@ -182,12 +172,13 @@ class FaceDecoder:
               others: list[np.ndarray] = ()):
         """Read the card in ``quad``. ``others``: the other cards fitted in its patch of cards
         (:func:`vision.faces.finder.fit_cards`): its outline may be a few millimetres off, so it
-        must read surely, and they may lie on it, so the corners they reach are not read."""
+        must read surely. They, and the cards named that overlap it, may lie on it: the corners
+        they reach are not read."""
         upright = self._upright(frame, quad)
         # Parts of the outline that are not new (another card on top, a hand) are hidden.
         hidden = warp_upright(mask, quad - np.float32(offset)) == 0
         to_upright = cv2.getPerspectiveTransform(quad, np.float32([(0, 0), (UPRIGHT[0], 0), UPRIGHT, (0, UPRIGHT[1])]))
-        for other in others:
+        for other in [*others, *self.backdrop.neighbours(quad)]:
             corners = cv2.perspectiveTransform(other.reshape(-1, 1, 2).astype(np.float32), to_upright)
             covered = np.zeros(hidden.shape, np.uint8)
             cv2.fillConvexPoly(covered, np.round(corners.reshape(4, 2)).astype(np.int32), 1)
@@ -213,7 +204,7 @@ class FaceDecoder:
         if len(seen.named) > 1:  # reads of one card named two cards: trust neither
             self._refuse(seen, pipeline, f"I can't read the card {zone_words(zone)}: lift it and lay it again")
             return None
-        if seen.count < self.agree:
+        if seen.count < self.agree and not (reading.confidence >= SURE_AT_ONCE and visible.all() and not others):
             return None
         known = pipeline.known.get(reading.card.id)
         if known is not None and known.footprint.state == SEEN and changes.is_clean(known.footprint.cells) and \

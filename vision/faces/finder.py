@@ -27,8 +27,8 @@ ASPECT = (1.2, 1.75)
 FILL = 0.88
 #: Smallest card, in pixels of the frame.
 MIN_AREA = 1500
-#: Card sizes on the table, (short, long) millimetres: poker and bridge cards (until the deck's
-#: own size is measured), and the share by which an outline may differ from a size.
+#: Card sizes on the table, (short, long) millimetres: poker and bridge cards, and the share by
+#: which an outline may differ from a size.
 CARD_SIZES_MM, SAME_SIZE = ((63.0, 88.0), (57.0, 88.0)), 0.04
 #: A card outline and a card fitted at most this far apart at every corner (mm) are one.
 SAME_PLACE_MM = 2.5
@@ -53,6 +53,7 @@ class Backdrop:
         self.empty: np.ndarray | None = None
         self.grey: np.ndarray | None = None
         self._laid: dict[str, tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]] = {}
+        self._quads: dict[str, np.ndarray] = {}
 
     def ready(self, grey: np.ndarray) -> bool:
         """Take ``grey`` as the empty table if there is none of its size yet; True when one
@@ -60,7 +61,7 @@ class Backdrop:
         if self.grey is not None and self.grey.shape == grey.shape:
             return True
         self.empty = cv2.GaussianBlur(grey, (3, 3), 0)
-        self.grey, self._laid = self.empty.copy(), {}
+        self.grey, self._laid, self._quads = self.empty.copy(), {}, {}
         return False
 
     def lay(self, key: str, grey: np.ndarray, quad: np.ndarray, others: list[np.ndarray] = ()) -> None:
@@ -79,7 +80,17 @@ class Backdrop:
             cv2.fillConvexPoly(mask, np.round(other - (x0, y0)).astype(np.int32), 0)
         pixels = cv2.GaussianBlur(grey[y0:y1, x0:x1], (3, 3), 0)
         self._laid[key] = ((x0, y0, x1, y1), mask.view(bool), pixels)
+        self._quads[key] = np.asarray(quad, np.float32)
         self._paint(key)
+
+    def neighbours(self, quad: np.ndarray) -> list[np.ndarray]:
+        """The outlines of the cards named that overlap ``quad`` (not the card lying there
+        itself): one of them may lie on the card in ``quad``, or under it."""
+        centre, side = quad.mean(axis=0), float(np.linalg.norm(quad[1] - quad[0]))
+        (x0, y0), (x1, y1) = quad.min(axis=0), quad.max(axis=0)
+        return [q for q in self._quads.values()
+                if np.linalg.norm(q.mean(axis=0) - centre) > 0.25 * side
+                and q[:, 0].min() < x1 and q[:, 0].max() > x0 and q[:, 1].min() < y1 and q[:, 1].max() > y0]
 
     def laid(self, box: tuple[int, int, int, int]) -> np.ndarray:
         """The mask of region ``box`` (x0, y0, x1, y1) where a card named lies."""
@@ -97,6 +108,7 @@ class Backdrop:
             self._lift(key)
 
     def _lift(self, key: str) -> None:
+        self._quads.pop(key, None)
         laid = self._laid.pop(key, None)
         if laid is None:
             return
@@ -164,24 +176,23 @@ def table_size(quad: np.ndarray, image_to_table: np.ndarray) -> tuple[float, flo
 
 
 def cards_of_patch(contour: np.ndarray, quad: np.ndarray | None, image_to_table: np.ndarray | None,
-                   sizes=CARD_SIZES_MM, support=None) -> tuple[list[np.ndarray], bool]:
-    """The cards a patch holds (frame px) and whether the one card's outline is as measured
-    (rather than fitted by its corners to a card's size). Without a calibration (``image_to_table``) a card-shaped patch
-    is one card and any other patch none. With one, the patch is fitted (:func:`fit_cards`:
+                   sizes=CARD_SIZES_MM, support=None) -> list[np.ndarray]:
+    """The cards a patch holds (frame px). Without a calibration (``image_to_table``) a
+    card-shaped patch is one card and any other patch none. With one, the patch is fitted (:func:`fit_cards`:
     cards overlapping or touching, or a card whose patch lost a strip where it lies on another,
     or gained one of the card below); a card-shaped outline where the fit finds one card (within
     :data:`SAME_PLACE_MM`) of one of the ``sizes`` (mm, within :data:`SAME_SIZE`) is kept as
     measured. ``support``: see :func:`fit_cards`."""
     if image_to_table is None:
-        return ([] if quad is None else [quad]), quad is not None
+        return [] if quad is None else [quad]
     cards = fit_cards(contour, image_to_table, sizes, support)
     if quad is not None and len(cards) == 1:
         short, long = table_size(quad, image_to_table)
         apart = np.abs(_sorted_corners(_on_table(quad, image_to_table)) - _sorted_corners(_on_table(cards[0], image_to_table)))
         if apart.max() <= SAME_PLACE_MM and \
                 any(abs(long - lo) <= SAME_SIZE * lo and abs(short - sh) <= SAME_SIZE * sh for sh, lo in sizes):
-            return [quad], True
-    return cards, False
+            return [quad]
+    return cards
 
 
 def _on_table(quad: np.ndarray, image_to_table: np.ndarray) -> np.ndarray:
