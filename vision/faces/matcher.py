@@ -26,6 +26,8 @@ from vision.faces.store import Enrolment
 
 #: Cards scored again with each corner aligned, and how far (px of the upright view) it may shift.
 CANDIDATES, REACH = 6, 4
+#: Scales of the enrolled corners tried when aligning them.
+SCALES = (0.95, 1.0, 1.05)
 #: A corner with less than this share of a card's corner ink is blank (some designs print the
 #: index in two corners only): it weighs nothing.
 BLANK = 0.15
@@ -154,25 +156,36 @@ class Matcher:
         corners = [k for k in range(4) if visible[k]]
         searched = {k: corner_search(view, k, REACH) for k in corners}
         top = [int(i) for i in np.argsort(scores)[::-1][:CANDIDATES]]
+        # The outline may be a little off the card's size: the scale that fits the first
+        # candidate best is used for every card, so that their fits compare.
+        scale = max(SCALES, key=lambda s: self._fit(top[0], searched, s)[0]) if len(SCALES) > 1 else 1.0
         # The same rank in the other suits too: the suit's pip is small in a corner.
         for index in dict.fromkeys(top + self._same_rank.get(top[0], [])):
-            features = self._features[index]
-            total = weight = 0.0
-            pairs = fits[int(index)] = []
-            for k in corners:
-                patch = corner_patch(features, k)
-                ink = float(np.sqrt(self._corner_norms[index, k]))
-                if ink < BLANK:
-                    continue
-                fit = cv2.matchTemplate(searched[k], patch + 128.0, cv2.TM_CCOEFF_NORMED)
-                _, top, _, (x, y) = cv2.minMaxLoc(fit)
-                total += ink * top
-                weight += ink
-                h, w = patch.shape
-                pairs.append((k, searched[k][y:y + h, x:x + w], patch))
-            if weight > 0:
-                scores[index] = total / weight
+            score, fits[index] = self._fit(index, searched, scale)
+            if fits[index]:
+                scores[index] = score
         return scores, fits
+
+    def _fit(self, index: int, searched: dict, scale: float) -> tuple[float, list]:
+        """Card ``index``'s inked corners, at ``scale``, each where it fits the ``searched``
+        view corner best: their fit weighed by ink, and the (view patch, enrolled patch) pairs."""
+        total = weight = 0.0
+        pairs = []
+        for k, view in searched.items():
+            ink = float(np.sqrt(self._corner_norms[index, k]))
+            if ink < BLANK:
+                continue
+            patch = corner_patch(self._features[index], k)
+            if scale != 1:
+                patch = cv2.resize(patch, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+            h, w = patch.shape
+            if h > view.shape[0] or w > view.shape[1]:
+                continue
+            _, top, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(view, patch + 128.0, cv2.TM_CCOEFF_NORMED))
+            total += ink * top
+            weight += ink
+            pairs.append((k, view[y:y + h, x:x + w], patch))
+        return (total / weight if weight > 0 else 0.0), pairs
 
     def _by_colour(self, scores: np.ndarray, view: Features) -> np.ndarray:
         """``scores`` with the cards of the other colour out of the running, when the view's ink
