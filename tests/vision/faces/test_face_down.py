@@ -24,7 +24,7 @@ from vision.faces.enrol import enrol_from_images
 from vision.footprints import COVERED
 from vision.pipeline import Pipeline
 from vision.script import Hand, Place, Remove, Slide
-from vision.synthetic import Effects, SyntheticCamera
+from vision.synthetic import Effects, SyntheticCamera, zone_centre
 from vision.table_layout import default_layout
 
 ZONES = default_layout(2, ("crib", "starter"))
@@ -119,6 +119,15 @@ def test_a_face_down_card_slid_to_the_crib_is_moved(with_back):
     assert sorted(said(events[:2])) == [("placed", True, "face-down-1", "seat2"), ("placed", True, "face-down-2", "seat1")]
     assert said(events[2:]) == [("moved", True, "face-down-2", "crib"), ("removed", True, "face-down-1", "seat2")]
     assert events[2].from_zone == "seat1"
+
+
+def test_a_back_turned_up_where_it_lay_leaves_the_count_and_the_face_is_read(with_back):
+    # The crib shown: the back is picked up, and a second later its face laid where it lay.
+    x, y = zone_centre(ZONES["crib"])
+    script = [Place(0.3, "4S", "crib", x, y, 0), Remove(1.5, "4S"), Place(2.5, "KD", "crib", x, y, 0)]
+    events, _ = run(with_back["dondorf"], "dondorf", script, 3.5)
+    assert said(events) == [("placed", True, "face-down-1", "crib"), ("removed", True, "face-down-1", "crib"),
+                            ("placed", False, "KD", "crib")]
 
 
 def test_a_back_not_told_as_a_back_is_never_a_card(with_back):
