@@ -38,7 +38,7 @@ STANDARD = get_deck("standard")
 def with_back(images, deck, tmp_path_factory):
     """design -> its enrolment from its images and its back (``BACK.png``), as a user enrols."""
     enrolled = {}
-    for design in ("dondorf", "tigullio-international", "standard"):
+    for design in ("dondorf", "standard"):
         folder = shutil.copytree(images[design], tmp_path_factory.mktemp("scans") / design)
         cv2.imwrite(str(folder / "BACK.png"), render_card(design, "back"))
         enrolled[design] = enrol_from_images(folder, deck, design)
@@ -115,7 +115,7 @@ def test_the_controller_counts_the_crib_the_camera_saw(crib_scene, tmp_path):
 
 def test_a_face_down_card_slid_to_the_crib_is_moved(with_back):
     script = [Place(0.3, "4S", "seat1"), Place(0.3, "5C", "seat2"), Slide(1.0, "4S", "crib"), Remove(2.8, "5C")]
-    events, _ = run(with_back["tigullio-international"], "tigullio-international", script, 3.6)
+    events, _ = run(with_back["dondorf"], "dondorf", script, 3.6)
     assert sorted(said(events[:2])) == [("placed", True, "face-down-1", "seat2"), ("placed", True, "face-down-2", "seat1")]
     assert said(events[2:]) == [("moved", True, "face-down-2", "crib"), ("removed", True, "face-down-1", "seat2")]
     assert events[2].from_zone == "seat1"
@@ -140,8 +140,8 @@ def test_a_back_not_told_as_a_back_is_never_a_card(with_back):
 
 def test_replay_json_lines_carry_face_down_events(with_back, recorded, capsys):
     camera = SyntheticCamera("standard", "qr", [Place(0.3, "9H", "seat1"), Place(0.9, "QD", "centre")],
-                             effects=Effects(hands=False), card_image=DesignArt("tigullio-international", face_down=HIDDEN))
-    frames, config = recorded(camera, with_back["tigullio-international"], 16)
+                             effects=Effects(hands=False), card_image=DesignArt("dondorf", face_down=HIDDEN))
+    frames, config = recorded(camera, with_back["dondorf"], 16)
     assert main(["vision", "replay", str(frames), "--config", str(config), "--fps", "10", "--json"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(line["type"], line.get("face_down", False), line.get("card")) for line in lines] == [
