@@ -8,7 +8,10 @@ becomes the prompted decision. The game, its journal and undo are the
 the display shows it. Each input is handled whole, then the table is shown once. An action the journal cannot write (a full disk, a
 read-only file) is refused in words saying what to do, and the table keeps showing the last good
 state. A refused card is answered in words, with the buzzer and the seat's LED, and play waits
-until that card is taken back; a card dealt face down through a reader is never named.
+until that card is taken back; a card dealt face down through a reader is never named. A card the
+camera sees face down (its back: no face) is never played either: it is counted in its zone
+(:class:`cardtable.face_down.FaceDownCards`), said ("The crib: 4 cards face down") and shown
+beside the prompt.
 ``undo`` takes back the last accepted action.
 """
 
@@ -18,6 +21,7 @@ import logging
 from typing import Protocol
 
 from cardtable import gestures
+from cardtable.face_down import FaceDownCards
 from cardtable.game_session import GameSession, TableSetup
 from cardtable.gestures import Cards, Refuse, Submit, Wait, Wants
 from cardtable.journal import Journal, JournalError
@@ -26,7 +30,7 @@ from engine.errors import IllegalAction
 from engine.game import Action, Event
 from engine.table_events import REMOVED, ButtonPress, Notice, TableEvent, TableInput
 from engine.advice.hint import public_hint, teaching_advice
-from engine.wording import capitalized, compose
+from engine.wording import capitalized, compose, named
 from cardtable.view import build_view
 from hardware.view import TableView
 
@@ -76,6 +80,7 @@ class Controller:
         self.taking: Cards = ()                           # cards taken off the table for a capture
         self.accepted: set[str] = set()                   # physical cards that made accepted actions
         self.choice_index: int | None = None
+        self.face_down = FaceDownCards()                  # cards lying back up: counted, never played
         said = [*notices, self.session.problem]
         said += [self.session.kept_text(cannot_write)] if cannot_write else []
         self.warning = ". ".join(text[0].upper() + text[1:] for text in said if text)
@@ -115,7 +120,9 @@ class Controller:
         """One input (a :class:`TableEvent`, a :class:`ButtonPress` or a :class:`Notice`), then the
         table is shown."""
         said = None
-        if isinstance(item, TableEvent):
+        if isinstance(item, TableEvent) and item.face_down:
+            said = self._on_face_down(item)
+        elif isinstance(item, TableEvent):
             said = self._on_card(item)
         elif isinstance(item, ButtonPress):
             said = self._on_button(item.name)
@@ -149,6 +156,12 @@ class Controller:
         self.pending = dict(self.pending if answer.pending is None else answer.pending)
         self.taking = self.taking if answer.taking is None else answer.taking
         return answer.note or None
+
+    def _on_face_down(self, event: TableEvent) -> str | None:
+        """A face-down card laid, moved or taken: counted where it lies and said, never played
+        (while refused cards are out, the table keeps saying what play waits for)."""
+        self.face_down.note(event)
+        return None if self.refused else self.face_down.sentence(event.zone, self.setup.seat_zones)
 
     def _submit_gesture(self, answer: Submit) -> str:
         action = Action(answer.kind, answer.seat, tuple(c.face for c in answer.cards))
@@ -254,6 +267,8 @@ class Controller:
         for kind, cards in self.pending.items():
             if cards:
                 collecting = f"{len(cards)} of {self.game.cards_needed(self.state, kind)} cards seen"
+        face_down = named(self.face_down.summary(self.setup.seat_zones), self.setup.names)
+        collecting = "; ".join(part for part in (collecting, face_down) if part)
         return build_view(self.game, self.state, list(self.setup.names), score_log=tuple(self.score_log.entries),
                           log_page=self.score_log.page(), log_fresh=self.score_log.fresh,
                           warning=self.warning, choice_index=self.choice_index, collecting=collecting)

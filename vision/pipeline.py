@@ -13,6 +13,10 @@ cards (:mod:`vision.markers`), foreign codes are counted and ignored, a card rea
 at once is a warning, and the tracker (:mod:`vision.tracker`) turns the sightings into
 :class:`TableEvent` values.
 
+A card back (a face decoder with the back enrolled) is a face-down card
+(:class:`engine.table_events.FaceDown`): followed like a card, under a placeholder identity
+the pipeline gives it (:meth:`Pipeline.face_down_card`), never a card of the deck.
+
 Decoders are pluggable (:class:`vision.decoders.Decoder`: a grey image in, detections out); one
 that needs colour gets it for a region from the frame (:meth:`vision.frames.Frame.colour`).
 """
@@ -26,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.decks import PhysicalCard, get_deck
-from engine.table_events import TableEvent
+from engine.table_events import FaceDown, TableEvent
 from vision.calibration import Calibration, load_calibration
 from vision.changes import ChangeMap
 from vision.config import VisionConfig
@@ -65,10 +69,10 @@ class PipelineStats:
 
 @dataclass
 class KnownCard:
-    """A card the pipeline has read: its marker ``corners`` (px) and its ``footprint`` (the cells
-    under the marker, what they show and what they hid)."""
+    """A card the pipeline has read (or a face-down card): its marker ``corners`` (px) and its
+    ``footprint`` (the cells under the marker, what they show and what they hid)."""
 
-    card: PhysicalCard
+    card: PhysicalCard | FaceDown
     corners: np.ndarray
     footprint: Footprint
     center: tuple[float, float]
@@ -119,6 +123,7 @@ class Pipeline:
         self.warnings: deque[str] = deque(maxlen=20)
         self.sightings: list[Sighting] = []
         self._size: tuple[int, int] | None = None
+        self._face_downs = 0
         #: Why the last frame that could not be used was refused.
         self.refusal = ""
 
@@ -159,6 +164,26 @@ class Pipeline:
             # What its place shows now is the table: the next card laid there hides that.
             self.changes.explain(self.known.pop(cid).footprint.outline & self.changes.still)
         return events
+
+    def face_down_card(self, centre: tuple[float, float], side: float) -> FaceDown:
+        """The placeholder identity of a face-down card read at image point ``centre`` (its side
+        ``side`` px): the face-down card known there, read again where it lay; else, the nearest
+        face-down card that has left its place (its place shows what it hid: it was slid or
+        carried here, one ``moved``); else a new one. All backs look alike: which face-down card
+        is which is only known from where they lie."""
+        downs = [k for k in self.known.values() if isinstance(k.card, FaceDown)]
+
+        def distance(known: KnownCard) -> float:
+            return float(np.hypot(*np.subtract(known.center, centre)))
+
+        here = min(downs, key=distance, default=None)
+        if here is not None and distance(here) < side / 2:
+            return here.card
+        left = [k for k in downs if k.footprint.state != SEEN and k.footprint.clear_since is not None]
+        if left:
+            return min(left, key=distance).card
+        self._face_downs += 1
+        return FaceDown(f"face-down-{self._face_downs}")
 
     def _check_size(self, size: tuple[int, int]) -> None:
         if self.calibration is not None and size != tuple(self.calibration.image_size):
@@ -257,7 +282,7 @@ class Pipeline:
             log.debug("ignoring a foreign code: %s", err)
             return None
 
-    def _note(self, detected: dict, card: PhysicalCard, detection: Detection, under: np.ndarray) -> None:
+    def _note(self, detected: dict, card: PhysicalCard | FaceDown, detection: Detection, under: np.ndarray) -> None:
         """Keep one detection per card this frame; a second one elsewhere is a duplicated card."""
         other = detected.get(card.id)
         if other is None:
@@ -266,7 +291,7 @@ class Pipeline:
         if np.linalg.norm(np.subtract(other[1].center, detection.center)) > self._side(detection):
             self._duplicate(card)
 
-    def _follow(self, card: PhysicalCard, detection: Detection, under: np.ndarray) -> None:
+    def _follow(self, card: PhysicalCard | FaceDown, detection: Detection, under: np.ndarray) -> None:
         known = self.known.get(card.id)
         distance = np.inf if known is None else np.linalg.norm(np.subtract(known.center, detection.center))
         if known is not None and known.footprint.state == SEEN and \
@@ -286,7 +311,7 @@ class Pipeline:
     def _side(detection: Detection) -> float:
         return float(np.linalg.norm(detection.corners[1] - detection.corners[0]))
 
-    def _duplicate(self, card: PhysicalCard) -> None:
+    def _duplicate(self, card: PhysicalCard | FaceDown) -> None:
         self.stats.duplicates += 1
         self._warn(f"card {card.id} is seen in two places at once: is there a duplicated card on the table?")
 

@@ -12,7 +12,9 @@ Rules (times are the ``now`` values given to :meth:`Tracker.update`, in seconds)
 - a card seen outside every zone counts as not seen.
 
 Events carry the time they were decided (``now``). Sightings are already one per card: the
-pipeline resolves duplicated cards before it calls the tracker.
+pipeline resolves duplicated cards before it calls the tracker. A face-down card
+(:class:`engine.table_events.FaceDown`, its placeholder id given by the pipeline) is followed
+by the same rules as any card.
 """
 
 from __future__ import annotations
@@ -21,21 +23,21 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from engine.decks import PhysicalCard
-from engine.table_events import MOVED, PLACED, REMOVED, TableEvent
+from engine.table_events import MOVED, PLACED, REMOVED, FaceDown, TableEvent
 
 
 @dataclass(frozen=True)
 class Sighting:
-    """``card`` seen in ``zone`` (None: outside every zone) at image point ``center``."""
+    """``card`` (or a face-down card) seen in ``zone`` (None: outside every zone) at image point ``center``."""
 
-    card: PhysicalCard
+    card: PhysicalCard | FaceDown
     zone: str | None
     center: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass
 class _Track:
-    card: PhysicalCard
+    card: PhysicalCard | FaceDown
     zone: str | None = None
     last_seen: float = 0.0
     candidate: str | None = None

@@ -6,8 +6,9 @@ for markers. For each card-shaped patch (:mod:`vision.faces.finder`) it warps th
 reads it (:class:`vision.faces.matcher.Matcher`), and names the card once ``agree`` reads in a
 row on still frames agree. A card read as unknown that often, or a face already lying
 elsewhere on the table, is refused with a sentence for the table ("I can't read the card in
-front of Seat 2: lift it and lay it again") and never becomes a sighting. A card back is a
-face-down card (:attr:`FaceDecoder.face_down`), seen and counted but with no identity.
+front of Seat 2: lift it and lay it again") and never becomes a sighting. A card back, once
+``agree`` reads agree, is a face-down card (:class:`engine.table_events.FaceDown`): a sighting
+with a placeholder identity, never a card of the deck.
 
 Only the regions that changed are looked at, and the frame's colour only inside a card found
 there (:meth:`vision.frames.Frame.colour` of the card's box, for sources that deliver grey
@@ -23,6 +24,7 @@ import cv2
 import numpy as np
 
 from engine.decks import PhysicalCard
+from engine.table_events import FaceDown
 from vision.decoders import Detection
 from vision.faces.features import UPRIGHT, corner_masks, describe, order_quad, turned, warp_upright
 from vision.faces.finder import Backdrop, card_patches, cards_of_patch, new_patches, not_empty, refine_quad
@@ -194,8 +196,7 @@ class FaceDecoder:
         centre = tuple(float(v) for v in quad.mean(axis=0))
         zone = pipeline.zones.locate(centre)
         if reading.face_down:
-            changes.explain(changes.cells(quad))
-            return None
+            return self._face_down(quad, seen, pipeline)
         if reading.card is None:
             log.debug("card at %s unread: %s", centre, reading.why)
             if seen.count >= self.unknown_after:
@@ -220,6 +221,16 @@ class FaceDecoder:
         centre_xy = quad.mean(axis=0)
         marker = centre_xy + (quad - centre_xy) * _MARKER_SHARE
         return reading.card, Detection(reading.card.id, marker.astype(np.float32))
+
+    def _face_down(self, quad: np.ndarray, seen: Seen, pipeline) -> tuple[FaceDown, Detection] | None:
+        """A card back read ``seen.count`` times in a row: once ``agree`` reads agree, a face-down
+        card with the placeholder identity the pipeline gives it (:meth:`Pipeline.face_down_card`)."""
+        if seen.count < self.agree:
+            return None
+        pipeline.changes.explain(pipeline.changes.cells(quad))
+        centre = quad.mean(axis=0)
+        card = pipeline.face_down_card((float(centre[0]), float(centre[1])), float(np.linalg.norm(quad[1] - quad[0])))
+        return card, Detection(card.id, (centre + (quad - centre) * _MARKER_SHARE).astype(np.float32))
 
     @staticmethod
     def _upright(frame: Frame, quad: np.ndarray) -> np.ndarray:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import os
 import subprocess
+from collections.abc import Iterable
 from pathlib import Path
 
 import cv2
@@ -112,14 +113,14 @@ def write_deck_images(design: str, folder: str | Path, cards, width: int = RENDE
 class DesignArt:
     """Card images of one design for the synthetic camera: ``art(card, px_per_mm)`` gives the
     BGR face of a physical card at that scale (a callable :class:`vision.synthetic.SyntheticCamera`
-    takes as ``card_image``)."""
+    takes as ``card_image``); the cards whose ids are in ``face_down`` show the design's back."""
 
-    def __init__(self, design: str, width: int = RENDER_WIDTH) -> None:
-        self.design, self.width = design, width
+    def __init__(self, design: str, width: int = RENDER_WIDTH, *, face_down: Iterable[str] = ()) -> None:
+        self.design, self.width, self.face_down = design, width, frozenset(face_down)
         svg_path(design)
 
     @functools.lru_cache(maxsize=128)
     def __call__(self, card, px_per_mm: float) -> np.ndarray:
-        image = render_card(self.design, element_id(card.face), self.width)
+        image = render_card(self.design, "back" if card.id in self.face_down else element_id(card.face), self.width)
         size = (round(63 * px_per_mm), round(88 * px_per_mm))
         return cv2.resize(image, size, interpolation=cv2.INTER_AREA)

@@ -32,3 +32,23 @@ def images(tmp_path_factory, deck):
 def enrolments(images, deck):
     """design -> its enrolment from its images."""
     return {design: enrol_from_images(folder, deck, design) for design, folder in images.items()}
+
+
+@pytest.fixture
+def recorded(tmp_path):
+    """``recorded(camera, enrolment, frames)``: ``frames`` frames of the synthetic ``camera``
+    (10 a second) saved as JPEG, as a camera records them, and a table config naming
+    ``enrolment``; returns the folder of frames and the config file."""
+    import cv2
+
+    def record(camera, enrolment, frames: int):
+        folder = tmp_path / "frames"
+        folder.mkdir()
+        for i in range(frames):
+            cv2.imwrite(str(folder / f"{i:04d}.jpg"), camera.frame_at(i / 10), [cv2.IMWRITE_JPEG_QUALITY, 80])
+        enrolment.save(tmp_path / "deck.npz")
+        config = tmp_path / "table.toml"
+        config.write_text('[vision]\nrecognition = "faces"\nfaces = "deck.npz"\nzone_units = "px"\n')
+        return folder, config
+
+    return record

@@ -100,7 +100,8 @@ def test_a_card_back_is_a_face_down_card_without_identity(images, deck, enrolmen
     enrolment.back = features_of_image(render_card("nicu-white", "back"))
     script = [Place(0.3, "4S", "centre"), Place(1.0, "5H", "seat1")]
     pipeline, decoder, events = run(enrolment, script, drawn_as("nicu-white", {"4S": "back"}), 3.0)
-    assert [(e.card.id, e.zone) for e in events] == [("5H", "seat1")]
+    assert [(e.face_down, e.card.id, e.zone) for e in events] == [(True, "face-down-1", "centre"),
+                                                                  (False, "5H", "seat1")]
     assert len(decoder.face_down) == 1 and decoder.face_down[0].card is None
     assert list(pipeline.warnings) == []
 

@@ -45,12 +45,10 @@ def test_recognition_is_markers_or_faces():
         load_vision_config({"recognition": "faces", "faces": 3})
 
 
-def test_replay_and_watch_read_faces_from_recorded_frames(enrolments, tmp_path, capsys):
+def test_replay_and_watch_read_faces_from_recorded_frames(enrolments, recorded, tmp_path, capsys):
     """Frames recorded as JPEG (compression artefacts included), replayed with a config that
     names the enrolment: events carry their confidence, watch draws each card read."""
     import json
-
-    import cv2
 
     from vision.faces.designs import DesignArt
     from vision.script import Place
@@ -58,13 +56,7 @@ def test_replay_and_watch_read_faces_from_recorded_frames(enrolments, tmp_path, 
 
     camera = SyntheticCamera("standard", "qr", [Place(0.3, "QD", "seat1"), Place(1.0, "4C", "centre")],
                              effects=Effects(hands=False), card_image=DesignArt("tigullio-international"))
-    frames = tmp_path / "frames"
-    frames.mkdir()
-    for i in range(20):
-        cv2.imwrite(str(frames / f"{i:04d}.jpg"), camera.frame_at(i / 10), [cv2.IMWRITE_JPEG_QUALITY, 80])
-    enrolments["tigullio-international"].save(tmp_path / "tigullio.npz")
-    config = tmp_path / "table.toml"
-    config.write_text('[vision]\nrecognition = "faces"\nfaces = "tigullio.npz"\nzone_units = "px"\n')
+    frames, config = recorded(camera, enrolments["tigullio-international"], 20)
     assert main(["vision", "replay", str(frames), "--config", str(config), "--fps", "10", "--json"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(line["card"], line["zone"]) for line in lines] == [("QD", "table"), ("4C", "table")]
