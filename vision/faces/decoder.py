@@ -196,7 +196,7 @@ class FaceDecoder:
         centre = tuple(float(v) for v in quad.mean(axis=0))
         zone = pipeline.zones.locate(centre)
         if reading.face_down:
-            return self._face_down(quad, seen, pipeline)
+            return self._face_down(frame, quad, seen, pipeline, others)
         if reading.card is None:
             log.debug("card at %s unread: %s", centre, reading.why)
             if seen.count >= self.unknown_after:
@@ -213,24 +213,32 @@ class FaceDecoder:
             self._refuse(seen, pipeline, f"I can't read the card {zone_words(zone)}: the {reading.card.face.name} "
                          f"already lies {zone_words(known.zone)}; lift it and lay it again")
             return None
-        # What another card of the patch reaches stays to be read: that card may lie on top.
-        changes.explain(changes.cells(quad) & ~np.any([changes.cells(o) for o in others], axis=0) if others
-                        else changes.cells(quad))
-        self.backdrop.lay(reading.card.id, frame.grey(), quad, others)
+        self._lay(frame, reading.card.id, quad, others, pipeline)
         self.confidence[reading.card.id] = reading.confidence
         centre_xy = quad.mean(axis=0)
         marker = centre_xy + (quad - centre_xy) * _MARKER_SHARE
         return reading.card, Detection(reading.card.id, marker.astype(np.float32))
 
-    def _face_down(self, quad: np.ndarray, seen: Seen, pipeline) -> tuple[FaceDown, Detection] | None:
+    def _face_down(self, frame: Frame, quad: np.ndarray, seen: Seen, pipeline,
+                   others: list[np.ndarray]) -> tuple[FaceDown, Detection] | None:
         """A card back read ``seen.count`` times in a row: once ``agree`` reads agree, a face-down
-        card with the placeholder identity the pipeline gives it (:meth:`Pipeline.face_down_card`)."""
+        card with the placeholder identity the pipeline gives it (:meth:`Pipeline.face_down_card`),
+        laid like a named card (:meth:`_lay`)."""
         if seen.count < self.agree:
             return None
-        pipeline.changes.explain(pipeline.changes.cells(quad))
         centre = quad.mean(axis=0)
         card = pipeline.face_down_card((float(centre[0]), float(centre[1])), float(np.linalg.norm(quad[1] - quad[0])))
+        self._lay(frame, card.id, quad, others, pipeline)
         return card, Detection(card.id, (centre + (quad - centre) * _MARKER_SHARE).astype(np.float32))
+
+    def _lay(self, frame: Frame, key: str, quad: np.ndarray, others: list[np.ndarray], pipeline) -> None:
+        """Card ``key`` (named, or face down) lies in ``quad``: its cells are explained and it is
+        laid on the backdrop, except what another card of the patch reaches (that card may lie
+        on top, and stays to be read)."""
+        changes = pipeline.changes
+        changes.explain(changes.cells(quad) & ~np.any([changes.cells(o) for o in others], axis=0) if others
+                        else changes.cells(quad))
+        self.backdrop.lay(key, frame.grey(), quad, others)
 
     @staticmethod
     def _upright(frame: Frame, quad: np.ndarray) -> np.ndarray:

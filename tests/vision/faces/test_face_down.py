@@ -130,6 +130,15 @@ def test_a_back_turned_up_where_it_lay_leaves_the_count_and_the_face_is_read(wit
                             ("placed", False, "KD", "crib")]
 
 
+def test_a_card_laid_partly_on_a_back_is_read(with_back):
+    # The back is laid on the table as explained, as a named card is: the card on it stands out.
+    x, y = zone_centre(ZONES["crib"])
+    script = [Place(0.3, "4S", "crib", x, y, 0), Place(1.5, "KD", "crib", x + 25, y + 10, 5)]
+    events, pipeline = run(with_back["dondorf"], "dondorf", script, 3.0)
+    assert said(events)[:2] == [("placed", True, "face-down-1", "crib"), ("placed", False, "KD", "crib")]
+    assert list(pipeline.warnings) == []
+
+
 def test_a_back_not_told_as_a_back_is_never_a_card(with_back):
     # The standard design's fine blue lattice, blurred by the camera, does not match its enrolled
     # back closely enough: it is refused as unknown, never named.
