@@ -242,9 +242,12 @@ def main(argv: list[str] | None = None) -> int:
                   f"p90 {delays[int(0.9 * (len(delays) - 1))]:.2f} s, late {[round(d, 2) for d in delays if d > IDENTIFIED_BY]}")
         for r in results:
             sc = r["scores"]["pipeline"]
-            if sc["missed"] or sc["unexpected"] or r["seen"]["pipeline"][1]:
+            late = [f"{kind} {card} at {t:.2f} s +{d:.2f} s" for kind, card, t, d in sc["timed"]
+                    if kind == "placed" and d > IDENTIFIED_BY]
+            if sc["missed"] or sc["unexpected"] or r["seen"]["pipeline"][1] or late:
                 print(f"  scene {r['seed']} ({r['design']}): missed {sc['missed'] or 'nothing'}; "
-                      f"unexpected {sc['unexpected'] or 'nothing'}; wrong sightings {r['seen']['pipeline'][1]}")
+                      f"unexpected {sc['unexpected'] or 'nothing'}; late {late or 'nothing'}; "
+                      f"wrong sightings {r['seen']['pipeline'][1]}")
     print(f"\nwall time {time.monotonic() - started:.0f} s")
     return 0
 

@@ -191,10 +191,11 @@ def ground_truth(camera: SyntheticCamera, script: list) -> list[tuple[str, str, 
 
 def score(truth: list, observed: list) -> dict:
     """Match observed events to the expected ones by kind, card and zone, within :data:`WINDOW`
-    of the reference time; the delays of the matched ones; the rest are false events."""
+    of the reference time; the delays of the matched ones (and in ``timed``, each with its kind,
+    card and reference time); the rest are false events."""
     unmatched = list(observed)
     result = {"expected": {}, "matched": {}, "delays": {}, "false": 0, "false_removals": 0, "foreign": 0,
-              "missed": [], "unexpected": []}
+              "missed": [], "unexpected": [], "timed": []}
     for kind, card, zone, earliest, reference in truth:
         result["expected"][kind] = result["expected"].get(kind, 0) + 1
         hit = next((e for e in unmatched if e.kind == kind and e.card.id == card and e.zone == zone
@@ -205,6 +206,7 @@ def score(truth: list, observed: list) -> dict:
         unmatched.remove(hit)
         result["matched"][kind] = result["matched"].get(kind, 0) + 1
         result["delays"].setdefault(kind, []).append(max(0.0, hit.time - reference))
+        result["timed"].append((kind, card, reference, max(0.0, hit.time - reference)))
     expected_cards = {card for _, card, *_ in truth}
     result["false"] = len(unmatched)
     result["unexpected"] = [f"{e.kind} {e.card.id} {e.zone} at {e.time:.2f} s" for e in unmatched]
