@@ -1,0 +1,228 @@
+"""Enrolment from the camera with the deck laid out in rows: a user lays each batch where the tool
+says, on the synthetic camera's table drawing a real deck design; the enrolment then reads
+cards as well as one made from images, and what goes wrong is said naming the card."""
+
+from __future__ import annotations
+
+import shutil
+
+import cv2
+import numpy as np
+import pytest
+
+from cardtable.cli import main
+from vision.faces.finder import new_patches
+from vision.faces.matcher import Matcher
+from vision.faces.rows import RowsEnrolment, enrol_rows, find_blobs, plan_rows
+from vision.faces.store import Enrolment
+from vision.frames import Frame
+from vision.script import Place, Remove
+from vision.synthetic import Effects, SyntheticCamera
+
+#: Where the user lays the first card, and the step to the next place across and down (mm):
+#: a finger's width (about 2 cm) between cards.
+TOP_LEFT, STEP = (-400.0, -205.0), (84.0, 108.0)
+
+
+class User:
+    """Lays out each batch as the tool says, on a synthetic table, and takes it away again;
+    ``frames`` is what the camera sees meanwhile. ``mistakes`` changes what is laid:
+    card id -> another card id laid in its place, or None to leave its place empty."""
+
+    def __init__(self, design: str, walk, *, mistakes: dict | None = None, seed: int = 0) -> None:
+        from vision.faces.designs import DesignArt
+
+        self.walk, self.mistakes = walk, dict(mistakes or {})
+        self.camera = SyntheticCamera("standard", "qr", [], effects=Effects(hands=False), card_image=DesignArt(design),
+                                      seed=seed)
+        self.t, self.on_table, self.rng = 0.0, [], np.random.default_rng(seed)
+
+    def _frames(self, count: int):
+        for _ in range(count):
+            self.t += 0.1
+            yield self.camera.frame_at(self.t)
+
+    def lay(self, card: str, row: int, column: int) -> None:
+        card = self.mistakes.get(card, card)
+        if card is None or card in self.on_table:
+            return
+        x, y = TOP_LEFT[0] + column * STEP[0], TOP_LEFT[1] + row * STEP[1]
+        # A little off the place and askew; every fifth card upside down.
+        angle = float(self.rng.uniform(-4, 4)) + (180 if len(self.on_table) % 5 == 4 else 0)
+        x, y = x + float(self.rng.uniform(-4, 4)), y + float(self.rng.uniform(-4, 4))
+        self.camera.add(Place(self.t + 0.05, card, "centre", x=x, y=y, angle=angle))
+        self.on_table.append(card)
+
+    def _until(self, done, most: int):
+        """Frames until ``done()`` (the tool has read the table), at most ``most`` of them."""
+        for frame in self._frames(most):
+            yield frame
+            if done():
+                return
+
+    def frames(self, batches: int = 99):
+        """Frames of the table: empty, the first card, then each batch laid out and taken away
+        (``batches`` of them, then the user stops; also when a batch is refused)."""
+        yield from self._frames(1)
+        self.lay(self.walk.batch[0][0], 0, 0)
+        yield from self._until(lambda: self.walk.grid is not None, 10)
+        for _ in range(batches):
+            if not self.walk.batch:
+                return
+            done = self.walk.progress[0]
+            for r, row in enumerate(self.walk.batch):
+                for column, card in enumerate(row):
+                    self.lay(card, r, column)
+            yield from self._until(lambda: self.walk.progress[0] != done, 9)
+            if self.walk.progress[0] == done:
+                return  # the batch was refused: the user reads what was said
+            for card in self.on_table:
+                self.camera.add(Remove(self.t + 0.05, card))
+            self.on_table = []
+            yield from self._frames(2)
+
+
+@pytest.fixture(scope="module")
+def rows_enrolment(deck, tmp_path_factory):
+    """The nicu-white deck enrolled in rows, interrupted after its first batch and resumed."""
+    path = tmp_path_factory.mktemp("rows") / "mine.npz"
+    enrolment = Enrolment(deck, "mine")
+    walk = RowsEnrolment(enrolment)
+    said: list[str] = []
+    enrol_rows(User("nicu-white", walk).frames(batches=1), walk, said.append, steady=2,
+               save=lambda: enrolment.save(path))
+    first = dict(progress=walk.progress, grid=walk.grid, said=said, half=shutil.copy(path, path.with_name("half.npz")))
+    resumed = RowsEnrolment(Enrolment.load(path))
+    said_after: list[str] = []
+    enrol_rows(User("nicu-white", resumed, seed=1).frames(), resumed, said_after.append, steady=2,
+               save=lambda: resumed.enrolment.save(path))
+    return first, said_after, Enrolment.load(path)
+
+
+def test_the_whole_deck_enrols_in_rows_and_resumes_after_an_interruption(rows_enrolment):
+    first, said_after, enrolment = rows_enrolment
+    assert first["said"][0].startswith("(0/52 enrolled) lay the ace of spades (AS) face up at the top left")
+    columns, rows = first["grid"]
+    assert columns >= 7 and rows >= 2
+    # The camera sees fewer than 13 across: each suit in two rows, as many rows as fit.
+    assert "row 1: AS 2S 3S 4S 5S 6S 7S; row 2: 8S 9S 10S JS QS KS" in first["said"][1]
+    done = first["progress"][0]
+    assert done == 13 * (rows // 2) and f"({done}/52 enrolled) saved; take the cards away" in first["said"]
+    assert said_after[0].startswith(f"({done}/52 enrolled) lay the ")
+    assert said_after[-1] == "(52/52 enrolled) all cards are enrolled"
+    assert enrolment.missing == [] and len(enrolment.cards) == 52
+
+
+def test_plan_rows_splits_a_suit_evenly_when_13_do_not_fit(deck):
+    assert plan_rows(list(deck.cards), 13)[1] == [card.id for card in deck.cards[13:26]]
+    rows = plan_rows(list(deck.cards[3:]), 5)
+    assert rows[:4] == [["4S", "5S", "6S", "7S", "8S"], ["9S", "10S", "JS", "QS", "KS"],
+                        ["AH", "2H", "3H", "4H", "5H"], ["6H", "7H", "8H", "9H"]]
+    assert sum(map(len, rows)) == 49
+
+
+def _views(camera: SyntheticCamera, t: float):
+    """(card id, upright view) of each card lying alone on the table at ``t``."""
+    from vision.faces.enrol import upright_view
+
+    frame = Frame.of(camera.frame_at(t))
+    empty = cv2.GaussianBlur(cv2.cvtColor(camera.frame_at(0), cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    poses = camera.cards_at(t)
+    views = []
+    for blob in find_blobs(new_patches(frame.grey(), empty, np.ones(empty.shape, bool))):
+        centre = cv2.perspectiveTransform(blob.centre.reshape(1, 1, 2), np.linalg.inv(camera.homography)).ravel()
+        card = min(poses, key=lambda c: np.hypot(poses[c].x - centre[0], poses[c].y - centre[1]))
+        views.append((card, upright_view(frame, blob.quad)))
+    return views
+
+
+def test_the_rows_enrolment_reads_cards_as_well_as_one_from_images(rows_enrolment, enrolments, deck):
+    """Cards laid anywhere under the camera's light, noise and blur, some upside down: read by
+    the enrolment from rows as well as by the one from the design's images, never wrongly."""
+    from vision.faces.designs import DesignArt
+    from vision.faces.features import describe, turned
+
+    script = [Place(0.1, card.id, "centre", x=-330 + 110 * (i % 7), y=-170 + 120 * (i // 7) % 480,
+                    angle=float(17 * i % 25 - 12 + 180 * (i % 3 == 0)))
+              for i, card in enumerate(deck.cards[5::4])]
+    camera = SyntheticCamera("standard", "qr", script, effects=Effects(hands=False), card_image=DesignArt("nicu-white"),
+                             seed=3)
+    views = _views(camera, 0.5)
+    assert len(views) == len(script)
+    right = {}
+    for name, enrolment in (("rows", rows_enrolment[2]), ("images", enrolments["nicu-white"])):
+        matcher = Matcher(enrolment)
+        readings = [(card, matcher.read((describe(view), describe(turned(view)))).card) for card, view in views]
+        assert all(got is None or got.id == card for card, got in readings), (name, readings)
+        right[name] = sum(got is not None for _, got in readings)
+    assert right["rows"] >= right["images"] and right["rows"] >= len(views) - 1
+
+
+def _record(folder, frames) -> str:
+    """Frames written as JPEG files, as a USB camera's MJPG recorded; returns the folder."""
+    folder.mkdir()
+    for i, frame in enumerate(frames):
+        cv2.imwrite(str(folder / f"{i:04d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return str(folder)
+
+
+def test_card_by_card_from_a_recorded_camera_through_the_command(tmp_path, capsys):
+    """A camera hands over Frames (JPEG), not arrays: the one-card mode reads them."""
+    from vision.faces.designs import DesignArt
+
+    camera = SyntheticCamera("standard", "qr", [Place(0.05, "AS", "centre", angle=3)], effects=Effects(hands=False),
+                             card_image=DesignArt("standard"))
+    source = _record(tmp_path / "frames", [camera.frame_at(i / 10) for i in range(9)])
+    out = tmp_path / "mine.npz"
+    assert main(["enroll", "faces", "--source", source, "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "enrolled AS" in said and "1/52 cards enrolled" in said
+    assert list(Enrolment.load(out).cards) == ["AS"]
+
+
+def _second_batch(rows_enrolment, mistakes: dict, seed: int = 2) -> tuple[RowsEnrolment, list[str]]:
+    """The second batch of the deck laid out with ``mistakes`` (see :class:`User`)."""
+    walk = RowsEnrolment(Enrolment.load(rows_enrolment[0]["half"]))
+    said: list[str] = []
+    enrol_rows(User("nicu-white", walk, mistakes=mistakes, seed=seed).frames(batches=1), walk, said.append, steady=2)
+    return walk, said
+
+
+def test_a_card_like_one_already_enrolled_is_refused_in_a_sentence(rows_enrolment):
+    # The AS of the first batch laid again where it lay then (the same seed lays it the same way).
+    walk, said = _second_batch(rows_enrolment, {"AD": "AS"}, seed=0)
+    done = rows_enrolment[0]["progress"][0]
+    assert walk.progress == (done, 52)
+    assert "row 1, place 1, where the AD goes: the pictures of AD and AS look alike: is one of them " \
+           "a second picture of the same card?" in said
+
+
+def test_a_missing_card_is_named_by_its_place(rows_enrolment):
+    walk, said = _second_batch(rows_enrolment, {"10D": None, "KD": None})
+    assert walk.progress[0] == rows_enrolment[0]["progress"][0]
+    problems = said[said.index(next(line for line in said if line.startswith("row "))):]
+    assert problems == ["row 2, place 3 (10D): the card is missing", "row 2, place 6 (KD): the card is missing"]
+
+
+def test_the_command_enrols_in_rows_from_a_recorded_camera(rows_enrolment, deck, tmp_path, capsys):
+    """A user laying the first batch as told, recorded as JPEG frames and replayed through
+    ``cardtable enroll faces --rows``: the batch is enrolled and saved; the rest is to come."""
+    walk = RowsEnrolment(Enrolment(deck, "mine"))
+    recorded = []
+
+    def recording(frames):
+        for frame in frames:
+            recorded.append(frame)
+            yield frame
+
+    # The user waits, as a person would, for the tool to read the table (at the command's pace).
+    enrol_rows(recording(User("nicu-white", walk).frames(batches=1)), walk, lambda text: None, steady=5)
+    source = _record(tmp_path / "frames", recorded)
+    out = tmp_path / "mine.npz"
+    assert main(["enroll", "faces", "--rows", "--source", source, "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "lay the ace of spades (AS) face up at the top left" in said
+    done = rows_enrolment[0]["progress"][0]
+    assert f"({done}/52 enrolled) saved; take the cards away" in said
+    assert f"{done}/52 cards enrolled, saved in {out}; run the same command to carry on" in said
+    assert len(Enrolment.load(out).cards) == done
