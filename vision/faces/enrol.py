@@ -128,10 +128,10 @@ class Stillness:
 
     def update(self, centres: np.ndarray) -> bool:
         centres = np.asarray(centres, np.float32).reshape(-1, 2)
-        centres = centres[np.lexsort((centres[:, 0], centres[:, 1]))]
         last, self._last = self._last, centres
+        # Each centre near one of the last frame's (in any order: a row's cards sort unsteadily).
         same = last is not None and len(centres) == len(last) and len(centres) > 0 and \
-            bool(np.abs(centres - last).max() < self.reach)
+            bool(np.linalg.norm(centres[:, None] - last[None], axis=2).min(axis=1).max() < self.reach)
         self._count = self._count + 1 if same else 0
         return self._count == self.frames
 

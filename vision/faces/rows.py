@@ -163,6 +163,9 @@ def assign_slots(blobs: list[Blob], rows: list[list[str]]) -> tuple[dict[tuple[i
     complete = [r for r, row in enumerate(rows) if sum(spans[r]) == len(row)]
     later = [r for r in range(len(rows)) if r not in complete]
     problems, muddled = [], set()
+    # The usual gap between neighbours, over the whole batch (a row with holes has few).
+    usual = float(np.median([b.box[0] - (a.box[0] + a.box[2]) for group in groups for a, b in zip(group, group[1:])]
+                            or [0.0]))
     for r in complete + later:
         group, row = groups[r], rows[r]
         if sum(spans[r]) > len(row):
@@ -170,7 +173,6 @@ def assign_slots(blobs: list[Blob], rows: list[list[str]]) -> tuple[dict[tuple[i
             muddled.add(r)
             continue
         gaps = [b.box[0] - (a.box[0] + a.box[2]) for a, b in zip(group, group[1:])]
-        usual = float(np.median(gaps)) if gaps else 0.0
         width = float(np.median([b.box[2] / s for b, s in zip(group, spans[r])]))
         place = 0 if r in complete else _first_place(group, spans[r][0], placed, len(row))
         for i, (blob, span) in enumerate(zip(group, spans[r])):

@@ -27,7 +27,8 @@ TOP_LEFT, STEP = (-400.0, -205.0), (84.0, 108.0)
 class User:
     """Lays out each batch as the tool says, on a synthetic table, and takes it away again;
     ``frames`` is what the camera sees meanwhile. ``mistakes`` changes what is laid:
-    card id -> another card id laid in its place, or None to leave its place empty."""
+    card id -> another card id laid in its place, None to leave its place empty, or a number
+    of millimetres to lay it that much to the left of its place."""
 
     def __init__(self, design: str, walk, *, mistakes: dict | None = None, seed: int = 0) -> None:
         from vision.faces.designs import DesignArt
@@ -43,10 +44,12 @@ class User:
             yield self.camera.frame_at(self.t)
 
     def lay(self, card: str, row: int, column: int) -> None:
-        card = self.mistakes.get(card, card)
+        mistake = self.mistakes.get(card, card)
+        shift = mistake if isinstance(mistake, float) else 0.0
+        card = card if shift else mistake
         if card is None or card in self.on_table:
             return
-        x, y = TOP_LEFT[0] + column * STEP[0], TOP_LEFT[1] + row * STEP[1]
+        x, y = TOP_LEFT[0] + column * STEP[0] - shift, TOP_LEFT[1] + row * STEP[1]
         # A little off the place and askew; every fifth card upside down.
         angle = float(self.rng.uniform(-4, 4)) + (180 if len(self.on_table) % 5 == 4 else 0)
         x, y = x + float(self.rng.uniform(-4, 4)), y + float(self.rng.uniform(-4, 4))
@@ -142,13 +145,16 @@ def test_the_rows_enrolment_reads_cards_as_well_as_one_from_images(rows_enrolmen
     from vision.faces.designs import DesignArt
     from vision.faces.features import describe, turned
 
-    script = [Place(0.1, card.id, "centre", x=-330 + 110 * (i % 7), y=-170 + 120 * (i // 7) % 480,
-                    angle=float(17 * i % 25 - 12 + 180 * (i % 3 == 0)))
-              for i, card in enumerate(deck.cards[5::4])]
-    camera = SyntheticCamera("standard", "qr", script, effects=Effects(hands=False), card_image=DesignArt("nicu-white"),
-                             seed=3)
-    views = _views(camera, 0.5)
-    assert len(views) == len(script)
+    views = []
+    for seed in (3, 4):
+        script = [Place(0.1, card.id, "centre", x=-330 + 110 * (i % 7), y=-170 + 120 * (i // 7),
+                        angle=float(17 * i % 25 - 12 + 180 * (i % 3 == 0)))
+                  for i, card in enumerate(deck.cards[seed::4])]
+        camera = SyntheticCamera("standard", "qr", script, effects=Effects(hands=False),
+                                 card_image=DesignArt("nicu-white"), seed=seed)
+        seen = _views(camera, 0.5)
+        assert len(seen) == len(script)
+        views += seen
     right = {}
     for name, enrolment in (("rows", rows_enrolment[2]), ("images", enrolments["nicu-white"])):
         matcher = Matcher(enrolment)
@@ -197,11 +203,22 @@ def test_a_card_like_one_already_enrolled_is_refused_in_a_sentence(rows_enrolmen
            "a second picture of the same card?" in said
 
 
+def _problems(said: list[str]) -> list[str]:
+    return [line for line in said if line.startswith("row ")]
+
+
 def test_a_missing_card_is_named_by_its_place(rows_enrolment):
-    walk, said = _second_batch(rows_enrolment, {"10D": None, "KD": None})
+    """Missing at the start of a row (placed by the rows above), in the middle, at the end."""
+    walk, said = _second_batch(rows_enrolment, {"8D": None, "10D": None, "KD": None})
     assert walk.progress[0] == rows_enrolment[0]["progress"][0]
-    problems = said[said.index(next(line for line in said if line.startswith("row "))):]
-    assert problems == ["row 2, place 3 (10D): the card is missing", "row 2, place 6 (KD): the card is missing"]
+    assert _problems(said) == ["row 2, place 1 (8D): the card is missing", "row 2, place 3 (10D): the card is missing",
+                               "row 2, place 6 (KD): the card is missing"]
+
+
+def test_cards_touching_are_named_and_nothing_is_enrolled(rows_enrolment):
+    walk, said = _second_batch(rows_enrolment, {"JD": STEP[0] - 56.0})
+    assert walk.progress[0] == rows_enrolment[0]["progress"][0]
+    assert _problems(said) == ["row 2, places 3-4 (10D and JD): the cards touch; leave a finger's width between them"]
 
 
 def test_the_command_enrols_in_rows_from_a_recorded_camera(rows_enrolment, deck, tmp_path, capsys):
