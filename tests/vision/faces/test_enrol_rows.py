@@ -139,29 +139,39 @@ def _views(camera: SyntheticCamera, t: float):
     return views
 
 
-def test_the_rows_enrolment_reads_cards_as_well_as_one_from_images(rows_enrolment, enrolments, deck):
-    """Cards laid anywhere under the camera's light, noise and blur, some upside down: read by
-    the enrolment from rows as well as by the one from the design's images, never wrongly."""
+def compare(design: str, enrolments: dict[str, Enrolment], seeds) -> dict[str, tuple[int, int, int]]:
+    """Cards laid anywhere under the camera's light, noise and blur, a third upside down (a
+    scene per seed, every fourth card of the deck), read by each of ``enrolments``: name ->
+    (read right, read wrong, cards)."""
     from vision.faces.designs import DesignArt
     from vision.faces.features import describe, turned
 
+    deck = next(iter(enrolments.values())).deck
     views = []
-    for seed in (3, 4):
+    for seed in seeds:
         script = [Place(0.1, card.id, "centre", x=-330 + 110 * (i % 7), y=-170 + 120 * (i // 7),
                         angle=float(17 * i % 25 - 12 + 180 * (i % 3 == 0)))
-                  for i, card in enumerate(deck.cards[seed::4])]
+                  for i, card in enumerate(deck.cards[seed % 4::4])]
         camera = SyntheticCamera("standard", "qr", script, effects=Effects(hands=False),
-                                 card_image=DesignArt("nicu-white"), seed=seed)
+                                 card_image=DesignArt(design), seed=seed)
         seen = _views(camera, 0.5)
         assert len(seen) == len(script)
         views += seen
-    right = {}
-    for name, enrolment in (("rows", rows_enrolment[2]), ("images", enrolments["nicu-white"])):
+    counts = {}
+    for name, enrolment in enrolments.items():
         matcher = Matcher(enrolment)
-        readings = [(card, matcher.read((describe(view), describe(turned(view)))).card) for card, view in views]
-        assert all(got is None or got.id == card for card, got in readings), (name, readings)
-        right[name] = sum(got is not None for _, got in readings)
-    assert right["rows"] >= right["images"] and right["rows"] >= len(views) - 1
+        named = [(card, matcher.read((describe(view), describe(turned(view)))).card) for card, view in views]
+        counts[name] = (sum(got is not None and got.id == card for card, got in named),
+                        sum(got is not None and got.id != card for card, got in named), len(views))
+    return counts
+
+
+def test_the_rows_enrolment_reads_cards_as_well_as_one_from_images(rows_enrolment, enrolments):
+    counts = compare("nicu-white", {"rows": rows_enrolment[2], "images": enrolments["nicu-white"]}, (3, 4))
+    (rows, rows_wrong, cards), (images, images_wrong, _) = counts["rows"], counts["images"]
+    assert rows_wrong == images_wrong == 0
+    # Within a card of the scans' enrolment here (over 8 scenes and 4 designs, see docs/faces.md).
+    assert rows >= images - 1 and rows >= 0.9 * cards
 
 
 def _record(folder, frames) -> str:
@@ -243,3 +253,23 @@ def test_the_command_enrols_in_rows_from_a_recorded_camera(rows_enrolment, deck,
     assert f"({done}/52 enrolled) saved; take the cards away" in said
     assert f"{done}/52 cards enrolled, saved in {out}; run the same command to carry on" in said
     assert len(Enrolment.load(out).cards) == done
+
+
+if __name__ == "__main__":
+    # The figures in docs/faces.md: python tests/vision/faces/test_enrol_rows.py [DESIGN ...]
+    import sys
+    import tempfile
+
+    from engine.decks import get_deck
+    from vision.faces.designs import write_deck_images
+    from vision.faces.enrol import enrol_from_images
+
+    standard = get_deck("standard")
+    for design in sys.argv[1:] or ["nicu-white", "dondorf", "tigullio-international", "standard"]:
+        walk = RowsEnrolment(Enrolment(standard, design))
+        enrol_rows(User(design, walk).frames(), walk, lambda text: None, steady=2)
+        with tempfile.TemporaryDirectory() as folder:
+            scans = enrol_from_images(write_deck_images(design, folder, standard.faces), standard, design)
+        counts = compare(design, {"rows": walk.enrolment, "images": scans}, range(3, 11))
+        print(design, f"enrolled in rows {walk.progress[0]}/52;",
+              "; ".join(f"{name}: {right} right, {wrong} wrong of {cards}" for name, (right, wrong, cards) in counts.items()))
