@@ -177,7 +177,7 @@ def assign_slots(blobs: list[Blob], rows: list[list[str]]) -> tuple[dict[tuple[i
         place = 0 if r in complete else _first_place(group, spans[r][0], placed, len(row))
         for i, (blob, span) in enumerate(zip(group, spans[r])):
             if i and r not in complete:
-                place += max(0, round((gaps[i - 1] - usual) / (width + usual)))
+                place += max(0, round((gaps[i - 1] - usual) / max(width + max(usual, 0.0), 1.0)))
             for k in range(span):
                 covered[(r, place + k)] = (blob, span)
             if span == 1:

@@ -9,11 +9,13 @@ import shutil
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardtable.cli import main
 from vision.faces.finder import new_patches
 from vision.faces.matcher import Matcher
-from vision.faces.rows import RowsEnrolment, enrol_rows, find_blobs, plan_rows
+from vision.faces.rows import Blob, RowsEnrolment, assign_slots, enrol_rows, find_blobs, plan_rows
 from vision.faces.store import Enrolment
 from vision.frames import Frame
 from vision.script import Place, Remove
@@ -273,3 +275,40 @@ if __name__ == "__main__":
         counts = compare(design, {"rows": walk.enrolment, "images": scans}, range(3, 11))
         print(design, f"enrolled in rows {walk.progress[0]}/52;",
               "; ".join(f"{name}: {right} right, {wrong} wrong of {cards}" for name, (right, wrong, cards) in counts.items()))
+
+
+def _blob(x: int, y: int, w: int, h: int, card: bool) -> Blob:
+    quad = np.float32([(x, y), (x + w, y), (x + w, y + h), (x, y + h)]) if card else None
+    return Blob((x, y, w, h), quad)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 1900), st.integers(0, 1000), st.integers(20, 400), st.integers(20, 400),
+                          st.booleans()), max_size=30),
+       st.lists(st.integers(1, 13), min_size=1, max_size=5))
+def test_whatever_lies_on_the_table_is_placed_or_said(boxes, lengths):
+    rows = [[f"C{r}.{c}" for c in range(n)] for r, n in enumerate(lengths)]
+    placed, problems = assign_slots([_blob(*box) for box in boxes], rows)
+    assert all(isinstance(line, str) and line for line in problems)
+    if not problems:
+        assert sorted(placed) == [(r, c) for r, row in enumerate(rows) for c in range(len(row))]
+        assert all(blob.quad is not None for blob in placed.values())
+        assert len({id(blob) for blob in placed.values()}) == len(placed)
+
+
+def test_a_grid_laid_out_exactly_is_placed_and_a_hole_is_named():
+    rows = [["AS", "2S", "3S"], ["4S", "5S"]]
+    grid = [_blob(100 + 150 * c, 100 + 200 * r, 110, 150, True) for r, row in enumerate(rows) for c in range(len(row))]
+    placed, problems = assign_slots(grid, rows)
+    assert problems == [] and placed[(1, 1)] is grid[4]
+    placed, problems = assign_slots(grid[:3] + grid[4:], rows)
+    assert problems == ["row 2, place 1 (4S): the card is missing"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 51), st.integers(1, 20))
+def test_plan_rows_lays_every_card_once_a_suit_to_a_row(deck, start, columns):
+    cards = list(deck.cards[start:])
+    rows = plan_rows(cards, columns)
+    assert [card for row in rows for card in row] == [card.id for card in cards]
+    assert all(1 <= len(row) <= columns and len({deck.card(c).face.suit for c in row}) == 1 for row in rows)
