@@ -42,6 +42,8 @@ from vision.frames import Frame
 PITCH = (1.6, 1.35)
 #: The share of the picture's width and height the rows may fill.
 FILL = 0.92
+#: Empty places said one by one; more are said together, as the cards still to lay.
+SAY_MISSING = 3
 
 
 @dataclass(frozen=True)
@@ -187,13 +189,20 @@ def assign_slots(blobs: list[Blob], rows: list[list[str]]) -> tuple[dict[tuple[i
             muddled.add(r)
             problems.append(f"row {r + 1}: the cards are not where {len(row)} cards go ({' '.join(row)}): "
                             f"lay them left to right, each under the row above")
+    missing = [(r, column) for r, row in enumerate(rows) for column in range(len(row))
+               if r not in muddled and (r, column) not in covered]
+    if len(missing) > SAY_MISSING:  # still being laid out: what is left, in one sentence
+        left = "; ".join(f"row {r + 1}: {' '.join(rows[r][c] for _, c in group)}"
+                         for r, group in groupby(missing, key=lambda place: place[0]))
+        problems.append(f"{len(missing)} of the {sum(map(len, rows))} cards are still to lay ({left})")
     for r, row in enumerate(rows):
         column = 0
         while column < len(row) and r not in muddled:
             blob, span = covered.get((r, column), (None, 1))
             slots = list(range(column, min(column + span, len(row))))
             if blob is None:
-                problems.append(f"row {r + 1}, {_places(row, slots)}: the card is missing")
+                if len(missing) <= SAY_MISSING:
+                    problems.append(f"row {r + 1}, {_places(row, slots)}: the card is missing")
             elif span > 1:
                 problems.append(f"row {r + 1}, {_places(row, slots)}: the cards touch; leave a finger's width between them")
             elif blob.quad is None:
@@ -268,9 +277,10 @@ class RowsEnrolment:
         return problems
 
 
-def enrol_rows(frames, walk: RowsEnrolment, say, *, steady: int = 5, save=None) -> None:
+def enrol_rows(frames, walk: RowsEnrolment, say, *, steady: int = 10, save=None) -> None:
     """Guide an enrolment in rows from camera frames: the first frame is the empty table; the
-    first card is measured once it has lain still for ``steady`` frames, then each batch is
+    first card is measured once it has lain still for ``steady`` frames (a third of a second at
+    30 frames a second: a user laying cards one by one pauses), then each batch is
     read once the table has lain still again: enrolled and saved (``save`` is called after each
     batch), or what is wrong is said; the next batch is asked for once the table is clear.
 

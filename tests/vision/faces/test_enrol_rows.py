@@ -70,7 +70,7 @@ class User:
         (``batches`` of them, then the user stops; also when a batch is refused)."""
         yield from self._frames(1)
         self.lay(self.walk.batch[0][0], 0, 0)
-        yield from self._until(lambda: self.walk.grid is not None, 10)
+        yield from self._until(lambda: self.walk.grid is not None, 14)
         for _ in range(batches):
             if not self.walk.batch:
                 return
@@ -78,7 +78,7 @@ class User:
             for r, row in enumerate(self.walk.batch):
                 for column, card in enumerate(row):
                     self.lay(card, r, column)
-            yield from self._until(lambda: self.walk.progress[0] != done, 9)
+            yield from self._until(lambda: self.walk.progress[0] != done, 14)
             if self.walk.progress[0] == done:
                 return  # the batch was refused: the user reads what was said
             for card in self.on_table:
@@ -245,7 +245,7 @@ def test_the_command_enrols_in_rows_from_a_recorded_camera(rows_enrolment, deck,
             yield frame
 
     # The user waits, as a person would, for the tool to read the table (at the command's pace).
-    enrol_rows(recording(User("nicu-white", walk).frames(batches=1)), walk, lambda text: None, steady=5)
+    enrol_rows(recording(User("nicu-white", walk).frames(batches=1)), walk, lambda text: None)
     source = _record(tmp_path / "frames", recorded)
     out = tmp_path / "mine.npz"
     assert main(["enroll", "faces", "--rows", "--source", source, "--out", str(out)]) == 0
@@ -297,12 +297,16 @@ def test_whatever_lies_on_the_table_is_placed_or_said(boxes, lengths):
 
 
 def test_a_grid_laid_out_exactly_is_placed_and_a_hole_is_named():
-    rows = [["AS", "2S", "3S"], ["4S", "5S"]]
+    rows = [["AS", "2S", "3S", "4S"], ["5S", "6S", "7S"]]
     grid = [_blob(100 + 150 * c, 100 + 200 * r, 110, 150, True) for r, row in enumerate(rows) for c in range(len(row))]
     placed, problems = assign_slots(grid, rows)
-    assert problems == [] and placed[(1, 1)] is grid[4]
-    placed, problems = assign_slots(grid[:3] + grid[4:], rows)
-    assert problems == ["row 2, place 1 (4S): the card is missing"]
+    assert problems == [] and placed[(1, 1)] is grid[5]
+    placed, problems = assign_slots(grid[:4] + grid[5:], rows)
+    assert problems == ["row 2, place 1 (5S): the card is missing"]
+    placed, problems = assign_slots(grid[:1], rows)
+    assert problems == ["I see 1 row of cards, but 2 go here (row 1: AS 2S 3S 4S; row 2: 5S 6S 7S)"]
+    placed, problems = assign_slots(grid[:2] + grid[4:5], rows)
+    assert problems == ["4 of the 7 cards are still to lay (row 1: 3S 4S; row 2: 6S 7S)"]
 
 
 @settings(max_examples=200, deadline=None)
