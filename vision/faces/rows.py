@@ -14,10 +14,11 @@ either orientation), and the batch is enrolled and saved together, so an interru
 nothing. A half-filled enrolment resumes with the cards still missing.
 
 Each card is stored as its upright view as it lay in the picture (top towards the top of the
-picture, :func:`vision.faces.enrol.upright_view`); the matcher reads every seen card both ways
-round, so a card laid upside down enrols and reads as the same card. What cannot be seen is a
-card laid in another card's place when that card is not enrolled elsewhere: the order the user
-lays the cards in is trusted.
+picture, :func:`vision.faces.enrol.upright_view`), or turned round when that way it looks more
+like the cards of its rank already enrolled (:func:`vision.faces.enrol.same_way_round`): the
+matcher reads every seen card both ways round against references that lie one way round, so a
+card laid upside down enrols and reads as the same card. What cannot be seen is a card laid in
+another card's place: the order the user lays the cards in is trusted.
 """
 
 from __future__ import annotations
@@ -129,6 +130,7 @@ def _spans(group: list[Blob], width: float) -> list[int]:
     """How many places each blob of a row covers: one for a card, more for cards touching."""
     widths = [card_size(b.quad)[0] for b in group if b.quad is not None]
     width = float(np.median(widths)) if widths else width
+    # A card laid askew is at most about 1.3 cards wide; wider is cards touching side by side.
     return [max(1, round(b.box[2] / width)) if b.quad is None or b.box[2] > 1.6 * width else 1 for b in group]
 
 
