@@ -2,8 +2,9 @@
 
 ``rfid`` records which tag is on which card (see :mod:`cardtable.commands.bridge_cmd`).
 ``faces`` records what each card of an unmarked deck looks like, from a folder of card images
-(``--from-images DIR``: ``AS.jpg``, ``10H.png``, ...) or from the camera, card by card, and
-keeps the references in one file in the user's data folder (see :mod:`vision.faces.store`).
+(``--from-images DIR``: ``AS.jpg``, ``10H.png``, ...) or from the camera, card by card or the
+deck laid out in rows (``--rows``, see :mod:`vision.faces.rows`), and keeps the references in
+one file in the user's data folder (see :mod:`vision.faces.store`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from cardtable.commands import bridge_cmd
 from engine.decks import get_deck
 from vision.faces.enrol import CameraEnrolment, enrol_from_camera, enrol_from_images
+from vision.faces.rows import RowsEnrolment, enrol_rows
 from vision.faces.store import Enrolment, enrolment_path
 
 
@@ -36,6 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     faces.add_argument("--from-images", type=Path, metavar="DIR",
                        help="a folder of card images named by face (AS.jpg, 10H.png, ...): no camera needed")
     faces.add_argument("--source", default="usb:0", help="camera to enrol from (default usb:0)")
+    faces.add_argument("--rows", action="store_true",
+                       help="lay the deck out in rows, as many as the camera sees at once, instead of card by card")
     faces.set_defaults(func=enroll_faces_command)
 
 
@@ -54,15 +58,15 @@ def enroll_faces_command(args: argparse.Namespace) -> int:
     from vision.sources import open_source
 
     enrolment = Enrolment.load(path) if path.exists() else Enrolment(deck, name)
-    walk = CameraEnrolment(enrolment)
-    if walk.current is None:
+    walk, guide = (RowsEnrolment(enrolment), enrol_rows) if args.rows else (CameraEnrolment(enrolment), enrol_from_camera)
+    if not enrolment.missing:
         print(walk.prompt())
         return 0
     print(f"enrolling into {path}; stop with Ctrl-C and run the same command to carry on", flush=True)
     with open_source(args.source) as source:
         frames = iter(lambda: (got := source.read()) and got[0], None)
         try:
-            enrol_from_camera(frames, walk, lambda text: print(text, flush=True), save=lambda: enrolment.save(path))
+            guide(frames, walk, lambda text: print(text, flush=True), save=lambda: enrolment.save(path))
         except KeyboardInterrupt:
             pass
     done, total = walk.progress

@@ -17,7 +17,9 @@ import numpy as np
 from engine.decks import Deck, PhysicalCard
 from engine.errors import InvalidInput
 from vision.faces.features import Features, describe, order_quad, turned, warp_upright
+from vision.faces.finder import Backdrop, card_outlines, new_patches, refine_quad
 from vision.faces.store import Enrolment
+from vision.frames import Frame
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 #: Two enrolled cards whose corners correlate this well cannot be told apart.
@@ -73,6 +75,65 @@ def check_unlike(enrolment: Enrolment, card_id: str, features: Features) -> None
         if other_id != card_id and float(features.corners @ other.corners) >= ALIKE:
             raise InvalidInput(f"the pictures of {card_id} and {other_id} look alike: is one of them "
                                f"a second picture of the same card?")
+
+
+def checked_view(enrolment: Enrolment, card_id: str, upright: np.ndarray) -> Features:
+    """The features of a card seen by the camera (its upright view), after checking that it
+    looks like no card already enrolled, in either orientation: a card laid upside down is the
+    same card. It is kept the same way round as the cards of its rank already enrolled
+    (:func:`same_way_round`).
+
+    :raises InvalidInput: naming both cards (see :func:`check_unlike`).
+    """
+    features = describe(upright)
+    for view in (features, describe(turned(upright))):
+        check_unlike(enrolment, card_id, view)
+    return same_way_round(enrolment, card_id, features)
+
+
+def same_way_round(enrolment: Enrolment, card_id: str, features: Features) -> Features:
+    """``features`` as laid, or turned 180 degrees when that way round its whole face looks
+    more like the cards of the same rank already enrolled (the court art of a design, the odd
+    pip of a seven). A card read on the table is tried both ways round against references that
+    are all one way round; a reference enrolled upside down, among upright ones, makes the
+    faces of a rank disagree. The first card of a rank enrolled sets the way for its rank."""
+    rank = getattr(enrolment.deck.card(card_id).face, "rank", None)
+    others = [other.face for other_id, other in enrolment.cards.items()
+              if other_id != card_id and getattr(enrolment.deck.card(other_id).face, "rank", None) == rank]
+    if not others or rank is None:
+        return features
+    others = np.stack(others)
+    # Turning a view reverses each feature vector (the corner patches swap places, see CORNERS).
+    if float((others @ features.face[::-1]).sum()) <= float((others @ features.face).sum()):
+        return features
+    soft = None if features.soft is None else turned(features.soft)
+    return Features(features.corners[::-1].copy(), features.face[::-1].copy(), features.redness, soft)
+
+
+def upright_view(frame: Frame, quad: np.ndarray) -> np.ndarray:
+    """The card inside ``quad`` (a rough outline in ``frame``), its sides moved onto the card's
+    edges, as a colour upright view; of the two upright readings, the one whose top is towards
+    the top of the picture (see :func:`vision.faces.features.order_quad`)."""
+    return warp_upright(frame.colour(), order_quad(refine_quad(frame.grey(), quad)))
+
+
+class Stillness:
+    """Whether what lies on the table has stopped moving: fed the centres of the outlines seen
+    in each frame, it answers True once, when they have stayed within ``reach`` pixels for
+    ``frames`` frames in a row (and again only after they move)."""
+
+    def __init__(self, frames: int, reach: float = 3.0) -> None:
+        self.frames, self.reach = frames, reach
+        self._count, self._last = 0, None
+
+    def update(self, centres: np.ndarray) -> bool:
+        centres = np.asarray(centres, np.float32).reshape(-1, 2)
+        last, self._last = self._last, centres
+        # Each centre near one of the last frame's (in any order: a row's cards sort unsteadily).
+        same = last is not None and len(centres) == len(last) and len(centres) > 0 and \
+            bool(np.linalg.norm(centres[:, None] - last[None], axis=2).min(axis=1).max() < self.reach)
+        self._count = self._count + 1 if same else 0
+        return self._count == self.frames
 
 
 def check_complete(enrolment: Enrolment) -> None:
@@ -151,11 +212,7 @@ class CameraEnrolment:
         card = self.current
         if card is None:
             return self.prompt()
-        features = describe(upright)
-        # Either orientation of a card already enrolled is the same card laid again.
-        for view in (features, describe(turned(upright))):
-            check_unlike(self.enrolment, card.id, view)
-        self.enrolment.cards[card.id] = features
+        self.enrolment.cards[card.id] = checked_view(self.enrolment, card.id, upright)
         return f"enrolled {card.id}"
 
 
@@ -165,40 +222,57 @@ def enrol_from_camera(frames, walk: CameraEnrolment, say, *, steady: int = 5, sa
     for ``steady`` frames, checked and enrolled (``save`` is called after each card, so an
     interruption loses nothing), and the next card is asked for once the table is clear again.
 
-    :param frames: an iterable of BGR frames.
+    :param frames: an iterable of frames (:class:`vision.frames.Frame` or BGR arrays).
     :param say: called with each sentence for the user.
     """
-    from vision.faces.finder import card_outlines, new_patches
-
-    empty = None
-    still, last, waiting_clear = 0, None, False
-    say(walk.prompt())
-    for frame in frames:
-        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        if empty is None:
-            empty = cv2.GaussianBlur(grey, (3, 3), 0)
-            continue
-        mask = new_patches(grey, empty, np.ones(grey.shape, bool))
-        quads = card_outlines(mask)
-        if waiting_clear:
-            waiting_clear = bool(mask.any())
-            if not waiting_clear:
-                say(walk.prompt())
-            continue
+    def read(frame: Frame, quads: list[np.ndarray]) -> str:
         if len(quads) != 1:
-            still, last = 0, None
-            continue
-        centre = quads[0].mean(axis=0)
-        still = still + 1 if last is not None and np.linalg.norm(centre - last) < 3 else 0
-        last = centre
-        if still < steady:
-            continue
+            return WAIT
         try:
-            say(walk.offer(warp_upright(frame, order_quad(quads[0]))))
+            say(walk.offer(upright_view(frame, quads[0])))
             if save is not None:
                 save()
         except InvalidInput as err:
             say(f"{err}; take it away and lay the {walk.current.id}")
-        still, last, waiting_clear = 0, None, True
-        if walk.current is None:
-            return
+        return DONE if walk.current is None else CLEAR
+
+    guide(frames, walk.prompt, say, steady=steady, read=read,
+          find=lambda mask: [(quad.mean(axis=0), quad) for quad in card_outlines(mask)])
+
+
+#: What a guided enrolment does once it has read the table (see :func:`guide`).
+WAIT, CLEAR, DONE = "wait", "clear", "done"
+
+
+def guide(frames, prompt, say, *, steady: int, find, read) -> None:
+    """The loop of a guided enrolment from camera frames: the first frame is the empty table,
+    ``prompt()`` is said, and in each frame ``find(mask)`` lists what lies on the table (as
+    (centre, thing) pairs; ``mask``: what differs from the empty table). Once that has lain
+    still for ``steady`` frames, ``read(frame, things)`` answers :data:`WAIT` (for the table to
+    change), :data:`CLEAR` (wait until nothing lies there, then say ``prompt()`` again) or
+    :data:`DONE`."""
+    still, clearing = Stillness(steady), False
+    say(prompt())
+    for frame, mask in on_empty_table(frames):
+        found = find(mask)
+        if clearing:
+            clearing = bool(found)
+            if not clearing:
+                say(prompt())
+            continue
+        if still.update([centre for centre, _ in found]):
+            step = read(frame, [thing for _, thing in found])
+            if step == DONE:
+                return
+            clearing = step == CLEAR
+
+
+def on_empty_table(frames):
+    """(frame, mask of what differs from the empty table) for each of ``frames`` after the
+    first, which is the empty table; frames are :class:`vision.frames.Frame` or BGR arrays."""
+    backdrop = Backdrop()
+    for frame in frames:
+        frame = Frame.of(frame)
+        grey = frame.grey()
+        if backdrop.ready(grey):
+            yield frame, new_patches(grey, backdrop.grey, np.ones(grey.shape, bool))
