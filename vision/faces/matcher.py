@@ -110,6 +110,7 @@ class Matcher:
         faces = [self._face @ view.face for view in views]
         side = int(np.argmax([c.max() + f.max() for c, f in zip(scored, faces)]))
         scores, fits = self._aligned(self._by_colour(scored[side], views[side]), views[side], visible[side])
+        scores = self._by_colour(scores, views[side])  # the other suits of the rank were rescored too
         order = [int(i) for i in np.argsort(scores)[::-1]]
         best, second = order[0], order[1]
         ratio = (1 - float(scores[best])) / max(1 - float(scores[second]), 1e-6)

@@ -38,10 +38,10 @@ def drawn_as(design: str, faces: dict[str, str]):
 
 
 def _scene(enrolment: Enrolment, script, card_image, seconds: float, *, grey: bool = False, fps: int = 10,
-           effects: Effects = CALM, seed: int = 3):
+           effects: Effects = CALM, seed: int = 3, view: float = 1.0):
     """The camera of the scene, and its pipeline, decoder and events."""
     camera = SyntheticCamera("standard", "qr", script, resolution="1080p", effects=effects, seed=seed,
-                             card_image=card_image)
+                             card_image=card_image, view=view)
     calibration = Calibration(np.linalg.inv(camera.homography), camera.resolution, 0.0)
     decoder = FaceDecoder(enrolment)
     pipeline = Pipeline(VisionConfig(zones=DEFAULT_ZONES), calibration=calibration, decoder=decoder)
@@ -167,4 +167,15 @@ def test_a_court_card_laid_on_a_card_already_named_is_named(enrolments):
     script = [Place(0.3, "6S", "centre", x=-60, y=0, angle=3.5), Place(1.4, "JH", "centre", x=-12.7, y=-11.1, angle=2.9)]
     pipeline, decoder, events = run(enrolments["nicu-white"], script, DesignArt("nicu-white"), 2.8)
     assert [(e.kind, e.card.id) for e in events] == [("placed", "6S"), ("placed", "JH")]
+    assert not pipeline.warnings
+
+
+def test_a_red_card_laid_on_a_black_card_of_its_rank_is_named(enrolments):
+    """Only the 6D's right corners show; they are red, so the black sixes are out of the running
+    even after the rank's other suits are scored again corner by corner."""
+    script = [Place(0.3, "6S", "seat1", x=-60, y=189, angle=1.6), Place(0.94, "6D", "seat1", x=-9.4, y=186, angle=4.3)]
+    far = Effects(lighting=0.377, glare=40.7, noise=3.8, blur=0.67, hands=True, jitter=True, motion=0.022, flicker=0.045)
+    _, (pipeline, decoder, events) = _scene(enrolments["nicu-white"], script, DesignArt("nicu-white"), 2.5,
+                                            effects=far, seed=6, view=1.361)
+    assert sorted(e.card.id for e in events) == ["6D", "6S"]
     assert not pipeline.warnings
