@@ -32,7 +32,10 @@ class ChangeMap:
     :param attempts: decodes of an unexplained cell before it is accepted as background.
     """
 
-    def __init__(self, *, cell: int = 8, threshold: int = 10, settle: float = 0.05, attempts: int = 8) -> None:
+    #: Decodes of an unexplained cell before it is accepted as background, by default.
+    ATTEMPTS = 8
+
+    def __init__(self, *, cell: int = 8, threshold: int = 10, settle: float = 0.05, attempts: int = ATTEMPTS) -> None:
         self.cell, self.threshold, self.settle, self.attempts = cell, threshold, settle, attempts
         self.small: np.ndarray | None = None
         self._prev: np.ndarray | None = None

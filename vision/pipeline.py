@@ -116,7 +116,8 @@ class Pipeline:
         self.zones = zones or ZoneMap(self.config.zones, units=self.config.zone_units,
                                       image_to_table=None if calibration is None else calibration.image_to_table)
         self.tracker = Tracker(place_after=self.config.place_after, remove_after=self.config.remove_after)
-        self.changes = ChangeMap()
+        # A decoder may say how often a patch it cannot explain is worth reading (``attempts``).
+        self.changes = ChangeMap(attempts=getattr(self.decoder, "attempts", ChangeMap.ATTEMPTS))
         self.reader = RegionReader(enlarge=self.decoder.name != "aruco", cell=self.changes.cell)
         self.known: dict[str, KnownCard] = {}
         self.stats = PipelineStats()

@@ -43,6 +43,9 @@ _MARKER_SHARE = 1 / 2.2
 #: A reading this confident, with every corner and the whole face in view, names its card at once;
 #: any other needs ``agree`` reads in a row.
 SURE_AT_ONCE = 0.98
+#: An outline read as a card not yet named is read again for this many frames even when its
+#: patch is no longer card-shaped (a hand coming near joins it).
+PENDING_FRAMES = 8
 #: Outlines remembered (for agreement over frames, and for drawing).
 SEEN_KEPT = 64
 #: Two reads are of one outline when their centres lie within this share of a card's side.
@@ -65,6 +68,7 @@ class Seen:
     face_down: bool = False
     refused: bool = False
     named: frozenset = frozenset()  # every card the reads of this outline have named
+    at: int = 0  # the pipeline's frame count at the last read
 
 
 def zone_words(zone: str | None) -> str:
@@ -92,6 +96,9 @@ class FaceDecoder:
     def __init__(self, enrolment: Enrolment, *, agree: int = 2, unknown_after: int = 4) -> None:
         self.enrolment, self.matcher = enrolment, Matcher(enrolment)
         self.agree, self.unknown_after = agree, unknown_after
+        #: Reads of a patch nobody explains before the pipeline takes it as background: enough
+        #: for a card to be refused in words (a hand resting on the table costs no more).
+        self.attempts = unknown_after + 1
         self.backdrop = Backdrop()
         self.seen: dict[tuple[int, int], Seen] = {}
         self.confidence: dict[str, float] = {}
@@ -135,7 +142,7 @@ class FaceDecoder:
         support = None
         if to_table is not None:  # where a card found may reach: anything new, and the cards read
             support = (not_empty(grey[y0:y1, x0:x1], empty, arrived) | self.backdrop.laid(box), (x0, y0))
-        found = []
+        found, read = [], []
         offset = np.float32([x0, y0])
         for contour, shaped in card_patches(mask):
             cards = cards_of_patch(contour + offset.astype(np.int32), None if shaped is None else shaped + offset,
@@ -144,12 +151,37 @@ class FaceDecoder:
                 quad = order_quad(refine_quad(grey, quad))
                 if busy and not changes.is_still(changes.cells(quad)):
                     continue
+                read.append(quad.mean(axis=0))
                 got = self._read(frame, quad, mask, (x0, y0), pipeline, cards[:i] + cards[i + 1:])
                 if got is not None:
                     found.append(got)
             if not changes.has_dirty(box):
                 break
+        for seen in self._pending(box, pipeline, read):
+            # A card read once, whose patch is now joined by a hand nearby: its outline read again.
+            got = self._read(frame, seen.quad, mask, (x0, y0), pipeline, expect=seen.card)
+            if got is not None:
+                found.append(got)
         return found
+
+    def _pending(self, box: tuple[int, int, int, int], pipeline, read: list[np.ndarray]) -> list[Seen]:
+        """The outlines in ``box`` read lately as a card not yet named, not read again this frame,
+        lying still and not yet explained."""
+        x0, y0, x1, y1 = box
+        changes, now = pipeline.changes, pipeline.stats.frames
+        pending = []
+        for seen in self.seen.values():
+            (qx0, qy0), (qx1, qy1) = seen.quad.min(axis=0), seen.quad.max(axis=0)
+            if seen.card is None or seen.refused or seen.card.id in pipeline.known or now - seen.at > PENDING_FRAMES \
+                    or qx0 < x0 or qy0 < y0 or qx1 > x1 or qy1 > y1:
+                continue
+            side = float(np.linalg.norm(seen.quad[1] - seen.quad[0]))
+            if any(np.linalg.norm(centre - seen.quad.mean(axis=0)) <= SAME_PLACE * side for centre in read):
+                continue
+            cells = changes.cells(seen.quad)
+            if changes.is_still(cells) and changes.dirty[cells].any():
+                pending.append(seen)
+        return pending
 
     @staticmethod
     def _arrived(box: tuple[int, int, int, int], pipeline) -> np.ndarray:
@@ -171,11 +203,12 @@ class FaceDecoder:
         return pixels[y0 - cy0 * cell:y1 - cy0 * cell, x0 - cx0 * cell:x1 - cx0 * cell].view(bool)
 
     def _read(self, frame: Frame, quad: np.ndarray, mask: np.ndarray, offset, pipeline,
-              others: list[np.ndarray] = ()):
+              others: list[np.ndarray] = (), expect: PhysicalCard | None = None):
         """Read the card in ``quad``. ``others``: the other cards fitted in its patch of cards
         (:func:`vision.faces.finder.fit_cards`): its outline may be a few millimetres off, so it
         must read surely. They, and the cards named that overlap it, may lie on it: the corners
-        they reach are not read."""
+        they reach are not read. ``expect``: the card an outline read before was read as; a
+        reading of anything else is not counted (something may lie on it now)."""
         upright = self._upright(frame, quad)
         # Parts of the outline that are not new (another card on top, a hand) are hidden.
         hidden = warp_upright(mask, quad - np.float32(offset)) == 0
@@ -190,8 +223,10 @@ class FaceDecoder:
                                     (visible, visible[::-1]))
         if others and reading.card is not None and reading.confidence < GUESSED_SURE:
             reading = Reading(None, reading.confidence, why=f"a card fitted in a patch of cards, read unsurely as {reading.card.id}")
+        if expect is not None and reading.card != expect:
+            return None
         self.reads += 1
-        seen = self._remember(quad, reading)
+        seen = self._remember(quad, reading, pipeline.stats.frames)
         changes = pipeline.changes
         centre = tuple(float(v) for v in quad.mean(axis=0))
         zone = pipeline.zones.locate(centre)
@@ -248,7 +283,7 @@ class FaceDecoder:
         x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
         return warp_upright(frame.colour((int(x0), int(y0), int(x1), int(y1))), quad - np.float32([x0, y0]))
 
-    def _remember(self, quad: np.ndarray, reading: Reading) -> Seen:
+    def _remember(self, quad: np.ndarray, reading: Reading, at: int = 0) -> Seen:
         """The outline's record, updated with this reading: an outline read before is one whose
         centre lies within :data:`SAME_PLACE` of a card side of this one's."""
         centre = quad.mean(axis=0)
@@ -262,7 +297,7 @@ class FaceDecoder:
         if reading.card is not None:
             named.add(reading.card.id)
         seen = Seen(quad, reading.card, reading.confidence, old.count + 1 if same else 1, reading.face_down,
-                    named=frozenset(named))
+                    named=frozenset(named), at=at)
         self.seen.pop(key, None)
         self.seen[key] = seen
         while len(self.seen) > SEEN_KEPT:  # the oldest outlines are forgotten
