@@ -71,8 +71,11 @@ class Footprint:
         look = changes.small.ravel()[cells].copy()
         return cls(cells, look, None if matches(look, under) else under, outline, area)
 
-    def judge(self, changes: ChangeMap, now: float, labels: "MotionLabels", others: list["Footprint"]) -> str:
-        """Decide this frame's state (see the module docstring) and return it."""
+    def judge(self, changes: ChangeMap, now: float, labels: "MotionLabels", others: list["Footprint"],
+              linger: float = 0.0) -> str:
+        """Decide this frame's state (see the module docstring) and return it. ``linger``: seconds
+        a decoder takes, after the motion ends, to name a card where it landed (so a card slid
+        away is one ``moved``, not gone then placed)."""
         values = changes.small.ravel()[self.cells]
         if matches(values, self.look):
             self.trail = self.quiet_since = self.clear_since = None
@@ -85,7 +88,7 @@ class Footprint:
             self.state = COVERED
             return COVERED
         self.clear_since = now if self.clear_since is None else self.clear_since
-        quiet = self.quiet_since is not None and now - self.quiet_since >= changes.settle
+        quiet = self.quiet_since is not None and now - self.quiet_since >= changes.settle + linger
         self.state = GONE if quiet or now - self.clear_since >= TRAIL_LIMIT else COVERED
         return self.state
 

@@ -204,7 +204,7 @@ class Pipeline:
         for cid, known in self.known.items():
             if cid in detected:
                 continue
-            if known.footprint.judge(self.changes, now, labels, footprints) == GONE:
+            if known.footprint.judge(self.changes, now, labels, footprints, getattr(self.decoder, "linger", 0.0)) == GONE:
                 gone.add(cid)
         return gone
 

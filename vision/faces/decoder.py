@@ -18,7 +18,7 @@ frames), so a quiet frame costs nothing here.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -58,8 +58,9 @@ GUESSED_SURE = 0.95
 @dataclass
 class Seen:
     """A card outline the decoder has read: its ``quad`` (frame px), ``card`` (None: unknown or
-    face down), ``confidence``, how many reads in a row agreed (``count``), and every card its
-    reads have named (two names: the card is refused, never guessed)."""
+    face down), ``confidence``, how many reads agreed on it (``count``; a read naming no card in
+    between neither counts nor breaks that, but counts in ``misses``), and every card its reads
+    have named (two names: the card is refused, never guessed)."""
 
     quad: np.ndarray
     card: PhysicalCard | None
@@ -69,6 +70,8 @@ class Seen:
     refused: bool = False
     named: frozenset = frozenset()  # every card the reads of this outline have named
     at: int = 0  # the pipeline's frame count at the last read
+    others: list = field(default_factory=list)  # the cards fitted with it in its patch at the last read
+    misses: int = 0  # reads that named no card
 
 
 def zone_words(zone: str | None) -> str:
@@ -92,6 +95,9 @@ class FaceDecoder:
     #: A card's footprint (:mod:`vision.footprints`) reaches most of the card, its white border
     #: included: the middle of a court card can look like the table in grey.
     footprint_reach = 0.9
+    #: A card slid away is named where it landed after ``agree`` still frames: its old place
+    #: waits this long after the motion ends before it counts as gone (one ``moved``).
+    linger = 0.2
 
     def __init__(self, enrolment: Enrolment, *, agree: int = 2, unknown_after: int = 4) -> None:
         self.enrolment, self.matcher = enrolment, Matcher(enrolment)
@@ -159,7 +165,7 @@ class FaceDecoder:
                 break
         for seen in self._pending(box, pipeline, read):
             # A card read once, whose patch is now joined by a hand nearby: its outline read again.
-            got = self._read(frame, seen.quad, mask, (x0, y0), pipeline, expect=seen.card)
+            got = self._read(frame, seen.quad, mask, (x0, y0), pipeline, seen.others, expect=seen.card)
             if got is not None:
                 found.append(got)
         return found
@@ -226,7 +232,7 @@ class FaceDecoder:
         if expect is not None and reading.card != expect:
             return None
         self.reads += 1
-        seen = self._remember(quad, reading, pipeline.stats.frames)
+        seen = self._remember(quad, reading, pipeline.stats.frames, others)
         changes = pipeline.changes
         centre = tuple(float(v) for v in quad.mean(axis=0))
         zone = pipeline.zones.locate(centre)
@@ -234,7 +240,7 @@ class FaceDecoder:
             return self._face_down(frame, quad, seen, pipeline, others)
         if reading.card is None:
             log.debug("card at %s unread: %s", centre, reading.why)
-            if seen.count >= self.unknown_after:
+            if seen.misses >= self.unknown_after:
                 self._refuse(seen, pipeline, f"I can't read the card {zone_words(zone)}: lift it and lay it again")
             return None
         if len(seen.named) > 1:  # reads of one card named two cards: trust neither
@@ -283,7 +289,7 @@ class FaceDecoder:
         x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
         return warp_upright(frame.colour((int(x0), int(y0), int(x1), int(y1))), quad - np.float32([x0, y0]))
 
-    def _remember(self, quad: np.ndarray, reading: Reading, at: int = 0) -> Seen:
+    def _remember(self, quad: np.ndarray, reading: Reading, at: int = 0, others: list[np.ndarray] = ()) -> Seen:
         """The outline's record, updated with this reading: an outline read before is one whose
         centre lies within :data:`SAME_PLACE` of a card side of this one's."""
         centre = quad.mean(axis=0)
@@ -292,12 +298,19 @@ class FaceDecoder:
         near = [k for d, k in sorted(near) if d <= reach]
         key = near[0] if near else tuple(int(v) for v in centre)
         old = self.seen.get(key)
-        same = old is not None and (old.card == reading.card and old.face_down == reading.face_down)
         named = set() if old is None else set(old.named)
         if reading.card is not None:
             named.add(reading.card.id)
-        seen = Seen(quad, reading.card, reading.confidence, old.count + 1 if same else 1, reading.face_down,
-                    named=frozenset(named), at=at)
+        unsure = reading.card is None and not reading.face_down
+        misses = (0 if old is None else old.misses) + unsure
+        if unsure and old is not None and old.card is not None:
+            # An unsure read between sure ones neither counts nor breaks their agreement.
+            card, confidence, count = old.card, old.confidence, old.count
+        else:
+            same = old is not None and (old.card == reading.card and old.face_down == reading.face_down)
+            card, confidence, count = reading.card, reading.confidence, old.count + 1 if same else 1
+        seen = Seen(quad, card, confidence, count, reading.face_down, named=frozenset(named), at=at,
+                    others=list(others), misses=misses)
         self.seen.pop(key, None)
         self.seen[key] = seen
         while len(self.seen) > SEEN_KEPT:  # the oldest outlines are forgotten

@@ -30,6 +30,9 @@ MIN_AREA = 1500
 #: Card sizes on the table, (short, long) millimetres: poker and bridge cards, and the share by
 #: which an outline may differ from a size.
 CARD_SIZES_MM, SAME_SIZE = ((63.0, 88.0), (57.0, 88.0)), 0.04
+#: Cards of one size fitted at two corners of a card are one when no corner is farther apart
+#: than SAME_CARD_MM (the sides of a patch are a little ragged where a card lies on another).
+SAME_CARD_MM = 8.0
 #: A card outline and a card fitted at most this far apart at every corner (mm) are one.
 SAME_PLACE_MM = 2.5
 #: A side of a patch this long (mm) is a card's side; a rounded corner's chamfer is shorter
@@ -268,9 +271,10 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
     round, along the two sides. A card that lies inside the ``support`` (a mask of everything
     new and of the cards already read, and its top-left corner in the frame; default the patch
     itself) is a candidate: where a card lies on a card already read, its white on the white
-    below is not in the patch, but the card below is in the support. Candidates found at two corners of one card are one card,
-    named by more corners. The best candidates (most corners, then the largest) are taken
-    while they overlap little, until they cover the patch."""
+    below is not in the patch, but the card below is in the support. Candidates of one size
+    found at two corners of one card are one card, named by more corners. The best candidates
+    (most corners, then covering most of the patch, then the larger size) are taken while they
+    overlap little, until they cover the patch."""
     table = _on_table(contour, image_to_table)
     polygon = cv2.approxPolyDP(table.reshape(-1, 1, 2), 2.5, True).reshape(-1, 2)
     if len(polygon) < 4:
@@ -288,24 +292,26 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
         shift = np.array([[1, 0, -origin[0]], [0, 1, -origin[1]], [0, 0, 1]]) @ image_to_table @ \
             np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]])
         room = cv2.warpPerspective(mask.astype(np.uint8), shift, size, flags=cv2.INTER_NEAREST) | patch
-    candidates: list[tuple[np.ndarray, int, float]] = []
+    candidates: list[list] = []  # [card, size, corners naming it, share of the patch it covers]
     for corner, along, across in _square_corners(polygon):
         for short, long in sizes:
             for a, b in ((short, long), (long, short)):
                 card = np.float32([corner, corner + a * along, corner + a * along + b * across, corner + b * across])
-                inside = _share_inside(room, card - origin)
-                if inside < INSIDE:
+                if _share_inside(room, card - origin) < INSIDE:
                     continue
-                for i, (other, votes, _) in enumerate(candidates):
-                    if np.abs(_sorted_corners(other) - _sorted_corners(card)).max() < 3:
-                        candidates[i] = (other, votes + 1, max(inside, candidates[i][2]))
-                        break
-                else:
-                    candidates.append((card, 1, inside))
-    candidates.sort(key=lambda c: (-c[1], -round(cv2.contourArea(c[0])), -c[2]))
+                covers = _share_covered(patch, card - origin)
+                same = next((c for c in candidates if c[1] == (short, long) and
+                             np.abs(_sorted_corners(c[0]) - _sorted_corners(card)).max() < SAME_CARD_MM), None)
+                if same is None:
+                    candidates.append([card, (short, long), 1, covers])
+                    continue
+                same[2] += 1
+                if covers > same[3]:  # the corner whose card covers most of the patch places it
+                    same[0], same[3] = card, covers
+    candidates.sort(key=lambda c: (-c[2], -c[3], -c[1][0]))
     chosen: list[np.ndarray] = []
     covered = np.zeros_like(patch)
-    for card, _, _ in candidates:
+    for card, *_ in candidates:
         mask = np.zeros_like(patch)
         cv2.fillConvexPoly(mask, np.round(card - origin).astype(np.int32), 1)
         if (mask & covered).sum() > 0.5 * mask.sum():
@@ -355,6 +361,13 @@ def _square_corners(polygon: np.ndarray):
 def _quarter(vector: np.ndarray) -> np.ndarray:
     """``vector`` turned a quarter, the way a counter-clockwise outline turns at a corner."""
     return np.float32([-vector[1], vector[0]])
+
+
+def _share_covered(patch: np.ndarray, card: np.ndarray) -> float:
+    """The share of ``patch`` that ``card`` (on the patch's canvas) covers."""
+    mask = np.zeros_like(patch)
+    cv2.fillConvexPoly(mask, np.round(card).astype(np.int32), 1)
+    return float((mask & patch).sum()) / max(float(patch.sum()), 1.0)
 
 
 def _share_inside(patch: np.ndarray, card: np.ndarray) -> float:

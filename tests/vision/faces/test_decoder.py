@@ -17,7 +17,7 @@ from vision.faces.designs import DesignArt, element_id, render_card
 from vision.faces.matcher import Reading
 from vision.faces.store import Enrolment
 from vision.pipeline import Pipeline
-from vision.script import Hand, Place, Remove
+from vision.script import Hand, Place, Remove, Slide
 from vision.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera
 
 CALM = Effects(lighting=0.3, glare=60, noise=3, blur=0.7, hands=True)
@@ -179,3 +179,15 @@ def test_a_red_card_laid_on_a_black_card_of_its_rank_is_named(enrolments):
                                             effects=far, seed=6, view=1.361)
     assert sorted(e.card.id for e in events) == ["6D", "6S"]
     assert not pipeline.warnings
+
+
+def test_a_face_card_slid_to_another_zone_is_one_move(enrolments):
+    """Slid off the AS it lay on: its old place must not count as gone before the card is named
+    where it landed."""
+    script = [Place(0.3, "AS", "seat1", x=-60, y=189, angle=4.1), Place(0.87, "8D", "seat1", x=-13.7, y=196.3, angle=-5.6),
+              Slide(2.5, "8D", "seat4", 0.5)]
+    effects = Effects(lighting=0.475, glare=55.2, noise=5.4, blur=0.7, hands=True, jitter=True, motion=0.024, flicker=0.041)
+    _, (pipeline, decoder, events) = _scene(enrolments["standard"], script, DesignArt("standard"), 4.5,
+                                            effects=effects, seed=15, view=1.236)
+    assert [(e.kind, e.card.id, e.zone) for e in events if e.card.id == "8D"] == [("placed", "8D", "seat1"),
+                                                                                ("moved", "8D", "seat4")]

@@ -84,8 +84,10 @@ def crib_scene(with_back):
 
 def test_a_crib_laid_face_down_is_placed_covered_and_lifted_without_identity(crib_scene):
     events, pipeline, covered = crib_scene
-    assert said(events) == [("placed", True, "face-down-1", "crib"), ("placed", True, "face-down-2", "crib"),
-                            ("placed", False, "KD", "seat1"), ("removed", True, "face-down-2", "crib")]
+    # The second back and the king land together: either may be named first.
+    assert said(events)[0] == ("placed", True, "face-down-1", "crib")
+    assert sorted(said(events)[1:3]) == [("placed", False, "KD", "seat1"), ("placed", True, "face-down-2", "crib")]
+    assert said(events)[3:] == [("removed", True, "face-down-2", "crib")]
     assert COVERED in covered                         # the resting hand hid it: covered, not gone
     assert pipeline.tracker.on_table == {"face-down-1": "crib", "KD": "seat1"}
     assert list(pipeline.warnings) == []
