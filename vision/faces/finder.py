@@ -272,7 +272,8 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
     new and of the cards already read, and its top-left corner in the frame; default the patch
     itself) is a candidate: where a card lies on a card already read, its white on the white
     below is not in the patch, but the card below is in the support. Candidates of one size
-    found at two corners of one card are one card, named by more corners. The best candidates
+    found at two corners of one card are one card, named by more corners and placed by their
+    mean. The best candidates
     (most corners, then covering most of the patch, then the larger size) are taken while they
     overlap little, until they cover the patch."""
     table = _on_table(contour, image_to_table)
@@ -299,15 +300,17 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
                 card = np.float32([corner, corner + a * along, corner + a * along + b * across, corner + b * across])
                 if _share_inside(room, card - origin) < INSIDE:
                     continue
-                covers = _share_covered(patch, card - origin)
                 same = next((c for c in candidates if c[1] == (short, long) and
                              np.abs(_sorted_corners(c[0]) - _sorted_corners(card)).max() < SAME_CARD_MM), None)
                 if same is None:
-                    candidates.append([card, (short, long), 1, covers])
+                    candidates.append([card, (short, long), 1, 0.0])
                     continue
+                # Placed by all its corners: the mean of the cards fitted at each.
+                matched = card[[int(np.argmin(np.linalg.norm(card - v, axis=1))) for v in same[0]]]
+                same[0] = (same[0] * same[2] + matched) / (same[2] + 1)
                 same[2] += 1
-                if covers > same[3]:  # the corner whose card covers most of the patch places it
-                    same[0], same[3] = card, covers
+    for candidate in candidates:
+        candidate[3] = _share_covered(patch, candidate[0] - origin)
     candidates.sort(key=lambda c: (-c[2], -c[3], -c[1][0]))
     chosen: list[np.ndarray] = []
     covered = np.zeros_like(patch)
