@@ -36,6 +36,8 @@ BLANK = 0.15
 APART_SURE = 0.5
 #: Blurs (px) tried on the enrolled images to match the camera's softer view.
 GAP_BLURS = (0.0, 0.8, 1.6, 2.4)
+#: A signal telling the best two apart by less than this abstains.
+ABSTAIN = 0.05
 #: The confidence a reading needs to name a card.
 THRESHOLD = 0.5
 #: The misfit of the best card's aligned corners (1 - correlation) over the second best's: at
@@ -118,12 +120,14 @@ class Matcher:
         whole = all(v.all() for v in visible)
         # The best two told apart where they differ, by the corners and (in full view) the face;
         # the one the view fits better there is the reading.
+        # A signal that hardly tells the two apart (the small pips of a whole face) abstains.
         apart = [gap for gap in (_told_apart(fits.get(best), fits.get(second)),
                                  _gap(views[side].face, self._face[best], self._face[second]) if whole else None)
-                 if gap is not None]
+                 if gap is not None and abs(gap) >= ABSTAIN]
         if len(apart) == 2 and apart[0] * apart[1] < 0:
             return Reading(None, 0.0, turned=bool(side),
-                           why=f"the corners and the face disagree between {self.cards[best].id} and {self.cards[second].id}")
+                           why=f"the corners and the face disagree between {self.cards[best].id} and {self.cards[second].id} "
+                               f"(corners {apart[0]:+.2f}, face {apart[1]:+.2f})")
         if apart:
             if np.mean(apart) < 0:
                 best, second = second, best
@@ -133,7 +137,7 @@ class Matcher:
         why = self._disagreement(best, scores, views[side], faces[side] if whole else None)
         by_face = [int(i) for i in np.argsort(faces[side])[::-1][:FACE_RIVALS + 1] if i != best]
         for rival in dict.fromkeys(order[1:1 + FACE_RIVALS] + by_face) if whole and not why else ():
-            if (_gap(views[side].face, self._face[best], self._face[rival]) or 0.0) < 0:
+            if (_gap(views[side].face, self._face[best], self._face[rival]) or 0.0) <= -ABSTAIN:
                 why = f"the whole face looks more like the {self.cards[rival].id} than the {self.cards[best].id}"
                 break
         if score < LEAST_SCORE:

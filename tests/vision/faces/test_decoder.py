@@ -38,8 +38,9 @@ def drawn_as(design: str, faces: dict[str, str]):
 
 
 def _scene(enrolment: Enrolment, script, card_image, seconds: float, *, grey: bool = False, fps: int = 10,
-           effects: Effects = CALM, seed: int = 3, view: float = 1.0):
-    """The camera of the scene, and its pipeline, decoder and events."""
+           effects: Effects = CALM, seed: int = 3, view: float = 1.0, jpeg: int | None = None):
+    """The camera of the scene, and its pipeline, decoder and events; frames sent as JPEG of
+    quality ``jpeg`` when given, as a USB camera sends them."""
     camera = SyntheticCamera("standard", "qr", script, resolution="1080p", effects=effects, seed=seed,
                              card_image=card_image, view=view)
     calibration = Calibration(np.linalg.inv(camera.homography), camera.resolution, 0.0)
@@ -49,6 +50,8 @@ def _scene(enrolment: Enrolment, script, card_image, seconds: float, *, grey: bo
     for i in range(int(seconds * fps)):
         bgr = camera.frame_at(i / fps)
         frame = Frame(grey=cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), colour=lambda bgr=bgr: bgr) if grey else bgr
+        if jpeg is not None:
+            frame = Frame(jpeg=cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, jpeg])[1].tobytes())
         events += pipeline.process(frame, i / fps)
     return camera, (pipeline, decoder, events)
 
@@ -191,3 +194,14 @@ def test_a_face_card_slid_to_another_zone_is_one_move(enrolments):
                                             effects=effects, seed=15, view=1.236)
     assert [(e.kind, e.card.id, e.zone) for e in events if e.card.id == "8D"] == [("placed", "8D", "seat1"),
                                                                                 ("moved", "8D", "seat4")]
+
+
+def test_a_spade_whose_small_pips_say_nothing_on_the_whole_face_is_named_by_its_corners(enrolments):
+    """Dondorf's 3S: its corners tell it from the 3C clearly; its whole face, shrunk, hardly at
+    all. A signal that hardly tells two cards apart abstains rather than vetoes."""
+    effects = Effects(lighting=0.374, glare=65.5, noise=6.4, blur=1.06, hands=True, jitter=True, motion=0.02, flicker=0.052)
+    script = [Place(0.3, "10C", "seat3", x=-60, y=-189, angle=-0.95), Place(1.04, "AD", "seat3", x=-12.18, y=-189.56, angle=1.33),
+              Place(1.81, "3S", "seat2")]
+    _, (pipeline, decoder, events) = _scene(enrolments["dondorf"], script, DesignArt("dondorf"), 2.6,
+                                            effects=effects, seed=0, view=1.054, jpeg=87)
+    assert ("placed", "3S") in [(e.kind, e.card.id) for e in events]
