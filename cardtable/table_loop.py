@@ -47,6 +47,9 @@ class Handler(Protocol):
     def handle(self, item: TableInput | Request) -> None: ...
 
 
+#: The same sentence from the camera is said again when it happens again, but not more often.
+SAY_AGAIN_AFTER = 3.0
+
 _LINK_WORDS = {UP: "The card readers are connected", DOWN: "The card readers are not answering: {}",
                REFUSED: "The card readers were refused: {}"}
 
@@ -83,7 +86,7 @@ class CameraThread(threading.Thread):
         super().__init__(name="camera", daemon=True)
         self.source, self.pipeline, self.put, self.stop, self.quiet = source, pipeline, put, stop, quiet
         self._foreign, self._told, self._told_skip = 0, float("-inf"), float("-inf")
-        self._warned: set[str] = set()
+        self._warned: dict[str, float] = {}  # each sentence said, and when
         self.skipped = 0
         self.finished = False
         self.failure: str | None = None
@@ -130,9 +133,12 @@ class CameraThread(threading.Thread):
             self.join(timeout=2)
 
     def _notices(self, now: float) -> None:
-        for message in self.pipeline.warnings:
-            if message not in self._warned:
-                self._warned.add(message)
+        # Each sentence is taken off the pipeline, so that it is said again when it happens again
+        # ("I can't read the card in front of Seat 2" for the next card), at most every few seconds.
+        while self.pipeline.warnings:
+            message = self.pipeline.warnings.popleft()
+            if now - self._warned.get(message, -float("inf")) >= SAY_AGAIN_AFTER:
+                self._warned[message] = now
                 self.put(Notice(_sentence(message), "camera"))
         foreign = self.pipeline.stats.foreign_codes
         if foreign > self._foreign and now - self._told >= self.quiet:

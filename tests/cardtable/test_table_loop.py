@@ -213,3 +213,17 @@ def test_an_owner_request_and_a_reader_report_go_through_the_loop_in_order(tmp_p
             loop.join(timeout=5)
         said = [view.warning for view in outputs.views]
         assert said[-2:] == ["The card readers are not answering: no answer for 3 s", "Nothing to undo"]
+
+
+def test_a_camera_sentence_that_happens_again_is_said_again():
+    """A second card refused at the same seat is told too (before: each sentence once a run)."""
+    items: queue.Queue = queue.Queue()
+    real = pipeline()
+    thread = CameraThread(table_camera(), real, items.put, threading.Event())
+    sentence = "I can't read the card in front of Seat 2: lift it and lay it again"
+    for now in (0.0, 1.0, 5.0):
+        real.warnings.append(sentence)
+        thread._notices(now)
+    said = [i.text for i in drain(items) if isinstance(i, Notice)]
+    assert said == ["I can't read the card in front of Seat 2: lift it and lay it again"] * 2
+    assert not real.warnings

@@ -26,7 +26,7 @@ import numpy as np
 from engine.decks import PhysicalCard
 from engine.table_events import FaceDown
 from vision.decoders import Detection
-from vision.faces.features import UPRIGHT, corner_masks, describe, order_quad, turned, warp_upright
+from vision.faces.features import UPRIGHT, corner_masks, describe, face_shown, order_quad, turned, warp_upright
 from vision.faces.finder import Backdrop, card_patches, cards_of_patch, new_patches, not_empty, refine_quad
 from vision.faces.matcher import Matcher, Reading
 from vision.faces.store import Enrolment
@@ -72,6 +72,7 @@ class Seen:
     at: int = 0  # the pipeline's frame count at the last read
     others: list = field(default_factory=list)  # the cards fitted with it in its patch at the last read
     misses: int = 0  # reads that named no card
+    confirmed: bool = False  # its card was named to the pipeline
 
 
 def zone_words(zone: str | None) -> str:
@@ -142,6 +143,9 @@ class FaceDecoder:
         x0, y0, x1, y1 = box
         changes = pipeline.changes
         self.backdrop.keep_only(pipeline.known)
+        # A card named and gone leaves its outline's record: the next card laid there starts afresh.
+        self.seen = {k: s for k, s in self.seen.items() if not (s.confirmed and s.card is not None
+                                                                 and s.card.id not in pipeline.known)}
         to_table = None if pipeline.calibration is None else pipeline.calibration.image_to_table
         arrived, empty = self._arrived(box, pipeline), self.backdrop.empty[y0:y1, x0:x1]
         mask = new_patches(grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], arrived, empty)
@@ -224,9 +228,9 @@ class FaceDecoder:
             covered = np.zeros(hidden.shape, np.uint8)
             cv2.fillConvexPoly(covered, np.round(corners.reshape(4, 2)).astype(np.int32), 1)
             hidden |= covered.view(bool)
-        visible = corner_masks(hidden)
+        visible, shown = corner_masks(hidden), face_shown(hidden)
         reading = self.matcher.read((describe(upright, visible), describe(turned(upright), visible[::-1])),
-                                    (visible, visible[::-1]))
+                                    (visible, visible[::-1]), (shown, shown[::-1, ::-1]))
         if others and reading.card is not None and reading.confidence < GUESSED_SURE:
             reading = Reading(None, reading.confidence, why=f"a card fitted in a patch of cards, read unsurely as {reading.card.id}")
         if expect is not None and reading.card != expect:
@@ -255,6 +259,7 @@ class FaceDecoder:
                          f"already lies {zone_words(known.zone)}; lift it and lay it again")
             return None
         self._lay(frame, reading.card.id, quad, others, pipeline)
+        seen.confirmed = True
         self.confidence[reading.card.id] = reading.confidence
         centre_xy = quad.mean(axis=0)
         marker = centre_xy + (quad - centre_xy) * _MARKER_SHARE
@@ -298,6 +303,8 @@ class FaceDecoder:
         near = [k for d, k in sorted(near) if d <= reach]
         key = near[0] if near else tuple(int(v) for v in centre)
         old = self.seen.get(key)
+        if old is not None and old.refused:
+            old = None  # read again after being refused: the card was laid again, start afresh
         named = set() if old is None else set(old.named)
         if reading.card is not None:
             named.add(reading.card.id)

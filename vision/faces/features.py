@@ -96,6 +96,13 @@ def corner_masks(hidden: np.ndarray | None) -> np.ndarray:
     return np.array([hidden[rows, cols].mean() < 0.25 for rows, cols in CORNERS])
 
 
+def face_shown(hidden: np.ndarray) -> np.ndarray:
+    """Which pixels of the whole face (:data:`FACE`, as :func:`describe` shrinks it) are shown,
+    given a mask of the hidden pixels of the upright view."""
+    inner = (~hidden[INSET:-INSET, INSET:-INSET]).astype(np.float32)
+    return cv2.resize(inner, FACE, interpolation=cv2.INTER_AREA) > 0.5
+
+
 def describe(upright: np.ndarray, visible: np.ndarray | None = None) -> Features:
     """The features of an upright card view (grey or BGR); the ink's colour is taken in the
     ``visible`` corners only (four booleans, default all: a hidden corner may show the card on

@@ -36,6 +36,8 @@ BLANK = 0.15
 APART_SURE = 0.5
 #: Blurs (px) tried on the enrolled images to match the camera's softer view.
 GAP_BLURS = (0.0, 0.8, 1.6, 2.4)
+#: A face with at least this share shown (the rest hidden under another card) still speaks.
+FACE_SHOWN = 0.5
 #: A signal telling the best two apart by less than this abstains.
 ABSTAIN = 0.05
 #: The confidence a reading needs to name a card.
@@ -97,9 +99,12 @@ class Matcher:
         ref_norm = self._corner_norms[:, visible].sum(axis=1)
         return dots / np.sqrt(np.maximum(ref_norm * q_norm, 1e-12))
 
-    def read(self, views: tuple[Features, Features], visible: tuple[np.ndarray, np.ndarray] | None = None) -> Reading:
+    def read(self, views: tuple[Features, Features], visible: tuple[np.ndarray, np.ndarray] | None = None,
+             shown: tuple[np.ndarray, np.ndarray] | None = None) -> Reading:
         """Read a card from its two upright views (as laid, and turned 180 degrees), each with
-        the corners that are ``visible`` (default all)."""
+        the corners that are ``visible`` (default all) and the pixels of its whole face (a
+        :data:`FACE`-sized mask, default all) that are ``shown``: where a corner is hidden, the
+        rest of the face still speaks."""
         if visible is None:
             visible = (np.ones(4, bool), np.ones(4, bool))
         back = self.enrolment.back
@@ -118,11 +123,14 @@ class Matcher:
         ratio = (1 - float(scores[best])) / max(1 - float(scores[second]), 1e-6)
         confidence = float(np.clip((RATIO_NONE - ratio) / (RATIO_NONE - RATIO_SURE), 0, 1))
         whole = all(v.all() for v in visible)
-        # The best two told apart where they differ, by the corners and (in full view) the face;
-        # the one the view fits better there is the reading.
-        # A signal that hardly tells the two apart (the small pips of a whole face) abstains.
+        seen = None if shown is None or whole else shown[side]
+        face_speaks = whole or (seen is not None and seen.mean() >= FACE_SHOWN)
+        # The best two told apart where they differ, by the corners and the face (as much of it
+        # as is shown); the one the view fits better there is the reading. A signal that hardly
+        # tells the two apart (the small pips of a whole face) abstains.
         apart = [gap for gap in (_told_apart(fits.get(best), fits.get(second)),
-                                 _gap(views[side].face, self._face[best], self._face[second]) if whole else None)
+                                 _gap(views[side].face, self._face[best], self._face[second], shown=seen)
+                                 if face_speaks else None)
                  if gap is not None and abs(gap) >= ABSTAIN]
         if len(apart) == 2 and apart[0] * apart[1] < 0:
             return Reading(None, 0.0, turned=bool(side),
@@ -136,8 +144,8 @@ class Matcher:
         score = float(scores[best])
         why = self._disagreement(best, scores, views[side], faces[side] if whole else None)
         by_face = [int(i) for i in np.argsort(faces[side])[::-1][:FACE_RIVALS + 1] if i != best]
-        for rival in dict.fromkeys(order[1:1 + FACE_RIVALS] + by_face) if whole and not why else ():
-            if (_gap(views[side].face, self._face[best], self._face[rival]) or 0.0) <= -ABSTAIN:
+        for rival in dict.fromkeys(order[1:1 + FACE_RIVALS] + by_face) if face_speaks and not why else ():
+            if (_gap(views[side].face, self._face[best], self._face[rival], shown=seen) or 0.0) <= -ABSTAIN:
                 why = f"the whole face looks more like the {self.cards[rival].id} than the {self.cards[best].id}"
                 break
         if score < LEAST_SCORE:
@@ -212,12 +220,14 @@ class Matcher:
         return ""
 
 
-def _misfit(view: np.ndarray, ref: np.ndarray, where: np.ndarray) -> float:
+def _misfit(view: np.ndarray, ref: np.ndarray, where: np.ndarray, shown: np.ndarray | None = None) -> float:
     """Mean squared misfit on ``where`` of ``view`` to ``ref`` scaled and shifted to fit it best
-    over the whole patch (light and contrast differ between the enrolment and the table)."""
+    over the whole patch, or its ``shown`` pixels (light and contrast differ between the
+    enrolment and the table)."""
     ref = ref.astype(np.float32)
     basis = np.stack([ref.ravel(), np.ones(ref.size, np.float32)], axis=1)
-    coeffs, *_ = np.linalg.lstsq(basis, view.astype(np.float32).ravel(), rcond=None)
+    fit = slice(None) if shown is None else shown.ravel()
+    coeffs, *_ = np.linalg.lstsq(basis[fit], view.astype(np.float32).ravel()[fit], rcond=None)
     fitted = (basis @ coeffs).reshape(ref.shape)
     return float(np.mean((view[where] - fitted[where]) ** 2))
 
@@ -227,24 +237,25 @@ def _soften(image: np.ndarray, sigma: float) -> np.ndarray:
     return cv2.GaussianBlur(image, (0, 0), sigma) if sigma > 0 else image
 
 
-def _gap(view: np.ndarray, a: np.ndarray, b: np.ndarray, view_b: np.ndarray | None = None) -> float | None:
-    """On the pixels where enrolled images ``a`` and ``b`` differ most, how much better ``view``
-    fits ``a`` than (``view_b``, default ``view``) fits ``b``: 1 is exactly ``a``, -1 exactly
-    ``b``, 0 either. None when they hardly differ anywhere."""
+def _gap(view: np.ndarray, a: np.ndarray, b: np.ndarray, view_b: np.ndarray | None = None,
+         shown: np.ndarray | None = None) -> float | None:
+    """On the pixels where enrolled images ``a`` and ``b`` differ most (among those ``shown``,
+    default all), how much better ``view`` fits ``a`` than (``view_b``, default ``view``) fits
+    ``b``: 1 is exactly ``a``, -1 exactly ``b``, 0 either. None when they hardly differ anywhere."""
     view_b = view if view_b is None else view_b
     if a.ndim == 1:  # whole faces are stored flat
         view, view_b, a, b = (v.reshape(FACE[1], FACE[0]) for v in (view, view_b, a, b))
     # The camera's view is softer than the enrolled image: soften both enrolled images as much
     # as makes ``a`` fit the view best, so blur does not decide between them.
-    everywhere = np.ones(a.shape, bool)
-    sigma = min(GAP_BLURS, key=lambda s: _misfit(view, _soften(a, s), everywhere))
+    everywhere = np.ones(a.shape, bool) if shown is None else shown
+    sigma = min(GAP_BLURS, key=lambda s: _misfit(view, _soften(a, s), everywhere, shown))
     a, b = _soften(a, sigma), _soften(b, sigma)
-    differ = np.abs(a - b)
+    differ = np.abs(a - b) * everywhere
     where = differ > 0.5 * differ.max()
     if where.sum() < 12 or differ.max() < 1e-4:
         return None
-    misfit_a = _misfit(view, a, where)
-    misfit_b = _misfit(view_b, b, where)
+    misfit_a = _misfit(view, a, where, shown)
+    misfit_b = _misfit(view_b, b, where, shown)
     return (misfit_b - misfit_a) / max(misfit_a + misfit_b, 1e-9)
 
 

@@ -205,3 +205,23 @@ def test_a_spade_whose_small_pips_say_nothing_on_the_whole_face_is_named_by_its_
     _, (pipeline, decoder, events) = _scene(enrolments["dondorf"], script, DesignArt("dondorf"), 2.6,
                                             effects=effects, seed=0, view=1.054, jpeg=87)
     assert ("placed", "3S") in [(e.kind, e.card.id) for e in events]
+
+
+def test_a_club_on_a_card_whose_corners_near_it_are_hidden_is_never_read_as_the_spade(enrolments):
+    """The standard 9C laid on the 6S: its corners over the 6S are not read (either card may lie
+    on top), and the small pip of its last index looked like a spade's. The rest of its face,
+    shown, has a club's big pips: never the 9S."""
+    effects = Effects(lighting=0.48, glare=104.1, noise=6.46, blur=0.69, hands=True, jitter=True, motion=0.013, flicker=0.071)
+    script = [Place(0.3, "6S", "seat3", x=-60, y=-189, angle=2.92), Place(1.08, "9C", "seat3", x=-13.47, y=-180.31, angle=-7.87)]
+    _, (pipeline, decoder, events) = _scene(enrolments["standard"], script, DesignArt("standard"), 2.2,
+                                            effects=effects, seed=183, view=1.284, jpeg=82)
+    assert {e.card.id for e in events} <= {"6S", "9C"}
+
+
+def test_a_card_laid_where_another_was_named_and_taken_away_is_read_afresh(enrolments):
+    """Before: the outline's record kept the KC's name, and the 4H laid on its spot had 'named
+    two cards', refused every time."""
+    script = [Place(0.3, "KC", "seat1", x=0, y=180, angle=0), Remove(1.5, "KC"), Place(2.5, "4H", "seat1", x=0, y=180, angle=0)]
+    pipeline, decoder, events = run(enrolments["nicu-white"], script, DesignArt("nicu-white"), 3.6)
+    assert [(e.kind, e.card.id) for e in events] == [("placed", "KC"), ("removed", "KC"), ("placed", "4H")]
+    assert not pipeline.warnings
