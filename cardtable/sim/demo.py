@@ -36,6 +36,8 @@ class DemoResult:
     snapshots: list[Path] = field(default_factory=list)
     seconds: float = 0.0
     notices: list = field(default_factory=list)
+    laid_again: list = field(default_factory=list)   # camera: for each card laid again, how many times
+    unread: list = field(default_factory=list)       # camera: cards still unread when laid again no more
 
 
 def check_players(game: Game, players: int | None) -> int:
@@ -115,7 +117,8 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
             game=game.title, outcome=game.outcome(controller.state).text if controller.finished else "unfinished",
             scores=table_scores, agrees=controller.finished and table_scores == game.scores(dealt),
             journal=journal.path, game_id=controller.game_id, snapshots=list(snapshots.written),
-            notices=list(getattr(devices, "notices", [])),
+            notices=list(getattr(devices, "notices", [])), laid_again=list(getattr(devices, "laid_again", [])),
+            unread=list(getattr(devices, "unread", [])),
         )
     finally:
         journal.close()

@@ -1,0 +1,84 @@
+"""The demo with an unmarked deck: the synthetic camera draws a real design, enrolled from its
+images as a user would, and the bots lay again a card the table says it cannot read."""
+
+import re
+import shutil
+
+import cv2
+import pytest
+
+from cardtable.cli import main
+from cardtable.sim.camera import SimCamera
+from engine.decks import get_deck
+from engine.table_events import PLACED, Notice, TableEvent
+from vision.faces.designs import CARDDECKS, render_card
+
+if shutil.which("rsvg-convert") is None or not CARDDECKS.is_dir():
+    pytest.skip("needs rsvg-convert (librsvg2-bin) and the card designs (kdegames-card-data-kf5)",
+                allow_module_level=True)
+
+ZONES = ["seat1", "seat2", "crib", "starter"]
+
+
+def said(inputs) -> list[str]:
+    return [item.text for item in inputs if isinstance(item, Notice)]
+
+
+def placed(inputs) -> list[str]:
+    return [item.card.id for item in inputs if isinstance(item, TableEvent) and item.kind == PLACED]
+
+
+@pytest.mark.xfail(strict=True, reason="vision.faces.decoder: an outline keeps the names of every card read there "
+                   "before, so a card laid where another lay is refused as 'named two cards'")
+def test_a_faces_demo_game_finishes_as_dealt_and_says_how_many_cards_were_laid_again(tmp_path, capsys):
+    """Fifteen, seed 1, dondorf: before, the first card refused ("I can't read the card in the
+    crib: lift it and lay it again") was never laid again and the game stopped there."""
+    assert main(["demo", "--input", "camera", "--recognition", "faces", "--design", "dondorf", "--game", "fifteen",
+                 "--seed", "1", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "(the same as the dealt game)" in next(line for line in out if line.startswith("Scores: "))
+    assert any(line.startswith("  ! I can't read the card ") for line in out)      # the table said it
+    again = next(line for line in out if line.startswith("Cards laid again because the camera could not read them: "))
+    cards, times = re.fullmatch(r".*: (\d+) \((\d+) times in all\)", again).groups()
+    assert 0 < int(cards) <= int(times)
+
+
+def test_a_card_the_table_cannot_read_is_laid_again_a_little_moved_until_it_is_read():
+    """Cards laid side by side in the crib, some touching: each one the table says it cannot
+    read is lifted and laid again, and every card is read in the end."""
+    deck = get_deck("standard")
+    sim = SimCamera("standard", ZONES, design="dondorf", seed=1)
+    for card in [deck.card(c) for c in ("5C", "3S", "4C", "6H", "2D", "9S", "KH", "QC")]:
+        before = sum(sim.laid_again)
+        inputs = sim.place(card, "crib")
+        assert placed(inputs) == [card.id]
+        assert sum(sim.laid_again) - before == len(said(inputs))
+        assert set(said(inputs)) <= {"I can't read the card in the crib: lift it and lay it again"}
+        assert sim.camera.zone_of(*(lambda p: (p.x, p.y))(sim.camera.pose_at(card.id, sim.now))) == "crib"
+    assert not sim.unread
+
+
+def test_a_card_that_is_never_read_is_laid_again_a_bounded_number_of_times():
+    """A card showing its back (no back enrolled): each time the table says so, it is laid again,
+    three times, at three other places in the zone, and never becomes a card."""
+    deck = get_deck("standard")
+    sim = SimCamera("standard", ZONES, design="standard", seed=3)
+    back = render_card("standard", "back")
+    faces = sim.camera.card_image
+    sim.camera.card_image = lambda card, ppm: (cv2.resize(back, (round(63 * ppm), round(88 * ppm)))
+                                               if card.id == "7D" else faces(card, ppm))
+    inputs = sim.place(deck.card("7D"), "seat2")
+    assert not placed(inputs) and sim.laid_again == [sim.lay_again] == [3] and sim.unread == ["7D"]
+    assert said(inputs) == ["I can't read the card in front of Seat 2: lift it and lay it again"] * 4
+    landed = [key.pose for key in sim.camera.scene._keys["7D"] if key.pose is not None]
+    assert len({(round(p.x), round(p.y)) for p in landed}) == 4
+    assert all(sim.camera.zone_of(p.x, p.y) == "seat2" for p in landed)
+    assert placed(sim.place(deck.card("8D"), "seat1")) == ["8D"]                # the table goes on
+
+
+def test_a_game_of_its_own_cards_is_refused_in_words_with_faces(tmp_path, capsys):
+    assert main(["demo", "--input", "camera", "--recognition", "faces", "--game", "its15", "--out", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert err == ("cardtable: error: the dondorf design draws playing cards, not the It's 15 card set: "
+                   "play a game of playing cards with --recognition faces\n")
+    assert not (tmp_path / "journal.sqlite").exists()
