@@ -82,9 +82,8 @@ def run(args) -> int:
     print(f"Journal: {result.journal} (game {result.game_id}; 'cardtable replay {result.game_id} "
           f"--journal {result.journal}')")
     if args.input == "camera":
-        unread = f"; never read: {' '.join(result.unread)}" if result.unread else ""
-        print(f"Cards laid again because the camera could not read them: {len(result.laid_again)} "
-              f"({sum(result.laid_again)} times in all{unread})")
+        again = f"{len(result.laid_again)} ({sum(result.laid_again)} times in all)" if result.laid_again else "none"
+        print(f"Cards laid again because the camera could not read them: {again}")
     if result.snapshots:
         print(f"Display snapshots: {result.snapshots[0].parent}/ ({len(result.snapshots)} PNGs)")
     print(f"Took {result.seconds:.1f} s")

@@ -9,9 +9,11 @@ import pytest
 
 from cardtable.cli import main
 from cardtable.sim.camera import SimCamera
+from cardtable.sim.demo import run_demo
 from engine.decks import get_deck
 from engine.table_events import PLACED, Notice, TableEvent
-from vision.faces.designs import CARDDECKS, render_card
+from vision.faces import designs
+from vision.faces.designs import CARDDECKS, DesignArt, render_card
 
 if shutil.which("rsvg-convert") is None or not CARDDECKS.is_dir():
     pytest.skip("needs rsvg-convert (librsvg2-bin) and the card designs (kdegames-card-data-kf5)",
@@ -58,15 +60,24 @@ def test_a_card_the_table_cannot_read_is_laid_again_a_little_moved_until_it_is_r
     assert not sim.unread
 
 
-def test_a_card_that_is_never_read_is_laid_again_a_bounded_number_of_times():
-    """A card showing its back (no back enrolled): each time the table says so, it is laid again,
-    three times, at three other places in the zone, and never becomes a card."""
+class BackFor(DesignArt):
+    """A design whose card ``card_id`` shows its back (no back is enrolled): a card the camera
+    can never read."""
+
+    card_id = "7D"
+
+    def __call__(self, card, px_per_mm: float):
+        if card.id != self.card_id:
+            return super().__call__(card, px_per_mm)
+        return cv2.resize(render_card(self.design, "back"), (round(63 * px_per_mm), round(88 * px_per_mm)))
+
+
+def test_a_card_that_is_never_read_is_laid_again_a_bounded_number_of_times(monkeypatch):
+    """Each time the table says it cannot read the card, it is laid again: three times, at three
+    other places in the zone, and it never becomes a card."""
+    monkeypatch.setattr(designs, "DesignArt", BackFor)
     deck = get_deck("standard")
     sim = SimCamera("standard", ZONES, design="standard", seed=3)
-    back = render_card("standard", "back")
-    faces = sim.camera.card_image
-    sim.camera.card_image = lambda card, ppm: (cv2.resize(back, (round(63 * ppm), round(88 * ppm)))
-                                               if card.id == "7D" else faces(card, ppm))
     inputs = sim.place(deck.card("7D"), "seat2")
     assert not placed(inputs) and sim.laid_again == [sim.lay_again] == [3] and sim.unread == ["7D"]
     assert said(inputs) == ["I can't read the card in front of Seat 2: lift it and lay it again"] * 4
@@ -74,6 +85,16 @@ def test_a_card_that_is_never_read_is_laid_again_a_bounded_number_of_times():
     assert len({(round(p.x), round(p.y)) for p in landed}) == 4
     assert all(sim.camera.zone_of(p.x, p.y) == "seat2" for p in landed)
     assert placed(sim.place(deck.card("8D"), "seat1")) == ["8D"]                # the table goes on
+
+
+def test_the_demo_stops_at_a_card_the_camera_never_read_and_says_which(monkeypatch, tmp_path):
+    """The bots cannot play on without it: once laid again three times, the game ends there."""
+    monkeypatch.setattr(designs, "DesignArt", type("KCBack", (BackFor,), {"card_id": "KC"}))
+    result = run_demo("fifteen", players=2, input_kind="camera", seed=1, out_dir=tmp_path,
+                      device_options={"design": "standard"})
+    assert result.outcome == "unfinished: the camera never read the KC, laid again 3 times"
+    assert not result.agrees and result.laid_again[-1] == 3
+    assert result.notices[-4:] == ["I can't read the card in front of Seat 1: lift it and lay it again"] * 4
 
 
 def test_a_game_of_its_own_cards_is_refused_in_words_with_faces(tmp_path, capsys):
