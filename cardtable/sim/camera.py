@@ -36,7 +36,10 @@ from vision.synthetic import Effects, SyntheticCamera, table_homography
 from vision.table_layout import Polygon, default_layout, seat_zones
 
 #: How far (mm) a card laid again lies from where it was first laid, and how much it turns (degrees).
-AGAIN_SHIFT, AGAIN_TURN = (10.0, 20.0), 6.0
+AGAIN_SHIFT, AGAIN_TURN = (12.0, 22.0), 6.0
+#: Which way each try moves it, in degrees from straight away from the nearest other card: tries
+#: at least AGAIN_SHIFT[0] apart, so none is taken for the one before.
+AGAIN_SIDES = (0.0, 90.0, -90.0)
 #: Seconds a card lifted to be laid again is off the table.
 LIFTED = 0.5
 
@@ -143,24 +146,27 @@ class SimCamera:
         while card.id not in self.pipeline.known and times < self.lay_again:
             self.camera.add(Remove(self.now + 0.5 / self.fps, card.id))
             inputs += self._step(lambda item: False, LIFTED)
-            self.camera.add(Place(self.now + 0.5 / self.fps, card.id, zone, *self._moved(first, zone)))
+            self.camera.add(Place(self.now + 0.5 / self.fps, card.id, zone, *self._moved(first, zone, times)))
             times += 1
             inputs += self._laid(card)
         self.laid_again += [times] if times else []
         self.unread += [] if card.id in self.pipeline.known else [card.id]
         return inputs
 
-    def _moved(self, pose, zone: str) -> tuple[float, float, float]:
-        """Where a hand lays a card again, a little moved from ``pose`` and still in ``zone``: away
-        from the nearest other card (cards laid touching are hard to tell apart), x, y and angle."""
-        others = [(p.x - pose.x, p.y - pose.y) for p in self.camera.cards_at(self.now).values()]
-        dx, dy = min(others, key=lambda d: np.hypot(*d), default=(0.0, 1.0))
-        shift = self._rng.uniform(*AGAIN_SHIFT) / (np.hypot(dx, dy) or 1.0)
-        for sign in (-1, 1):
-            x, y = pose.x + sign * shift * dx, pose.y + sign * shift * dy
+    def _moved(self, pose, zone: str, tries: int) -> tuple[float, float, float]:
+        """Where a hand lays a card again for the ``tries``-th time, a little moved from ``pose``
+        and still in ``zone`` (x, y and angle): first away from the nearest other card (cards laid
+        touching are hard to tell apart), then to either side of that, each try somewhere new."""
+        others = [(pose.x - p.x, pose.y - p.y) for p in self.camera.cards_at(self.now).values()]
+        away = np.array(min(others, key=lambda d: np.hypot(*d), default=(0.0, -1.0)), float)
+        turn = np.radians(AGAIN_SIDES[tries % len(AGAIN_SIDES)])
+        step = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]]) @ away
+        step *= self._rng.uniform(*AGAIN_SHIFT) / (np.hypot(*step) or 1.0)
+        for sign in (1, -1):
+            x, y = pose.x + sign * step[0], pose.y + sign * step[1]
             if self.camera.zone_of(x, y) == zone:
                 break
-        return x, y, pose.angle + self._rng.uniform(-AGAIN_TURN, AGAIN_TURN)
+        return float(x), float(y), pose.angle + self._rng.uniform(-AGAIN_TURN, AGAIN_TURN)
 
     def take(self, card: PhysicalCard) -> list[TableInput]:
         self.camera.add(Remove(self.now + 0.5 / self.fps, card.id))
