@@ -132,25 +132,29 @@ class SimCamera:
             told.append(Notice(text[:1].upper() + text[1:], "camera"))
         return told
 
+    @staticmethod
+    def _placed(card: PhysicalCard, item: TableInput) -> bool:
+        return isinstance(item, TableEvent) and item.card.id == card.id and item.kind == PLACED
+
     def _laid(self, card: PhysicalCard) -> list[TableInput]:
         """Frames until ``card`` is placed, or the table says it cannot read a card."""
-        return self._step(lambda item: isinstance(item, Notice) or item.card.id == card.id and item.kind == PLACED,
-                          self.timeout)
+        return self._step(lambda item: isinstance(item, Notice) or self._placed(card, item), self.timeout)
 
     def place(self, card: PhysicalCard, zone: str) -> list[TableInput]:
-        """Lay ``card`` in ``zone``; lay it again, a little moved, while the camera has not read it."""
+        """Lay ``card`` in ``zone``; lay it again, a little moved, while the camera has not said it
+        was placed (unread, unseen, or taken for a card that was still lying elsewhere)."""
         self.camera.add(Place(self.now + 0.5 / self.fps, card.id, zone))
         self.on_table[card.id] = card
         inputs = self._laid(card)
         first, times = self.camera.pose_at(card.id, self.now), 0
-        while card.id not in self.pipeline.known and times < self.lay_again:
+        while not any(self._placed(card, item) for item in inputs) and times < self.lay_again:
             self.camera.add(Remove(self.now + 0.5 / self.fps, card.id))
             inputs += self._step(lambda item: False, LIFTED)
             self.camera.add(Place(self.now + 0.5 / self.fps, card.id, zone, *self._moved(first, zone, times)))
             times += 1
             inputs += self._laid(card)
         self.laid_again += [times] if times else []
-        self.unread += [] if card.id in self.pipeline.known else [card.id]
+        self.unread += [] if any(self._placed(card, item) for item in inputs) else [card.id]
         return inputs
 
     def _moved(self, pose, zone: str, tries: int) -> tuple[float, float, float]:

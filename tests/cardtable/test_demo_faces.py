@@ -15,6 +15,7 @@ from engine.decks import get_deck
 from engine.table_events import PLACED, Notice, TableEvent
 from vision.faces import designs
 from vision.faces.designs import CARDDECKS, DesignArt, render_card
+from vision.script import Remove
 
 if shutil.which("rsvg-convert") is None or not CARDDECKS.is_dir():
     pytest.skip("needs rsvg-convert (librsvg2-bin) and the card designs (kdegames-card-data-kf5)",
@@ -59,6 +60,19 @@ def test_a_card_laid_where_another_lay_is_read_laid_again_if_the_table_asks():
         assert set(said(inputs)) <= {"I can't read the card in front of Seat 1: lift it and lay it again"}
         sim.take(card)
     assert not sim.unread
+
+
+def test_a_card_the_camera_takes_for_one_still_lying_elsewhere_is_laid_again():
+    """The camera had not seen the KC picked up from Seat 2 when it was laid in the crib, and
+    said it moved there: the table takes no card from a move, so it is laid again, and placed."""
+    deck = get_deck("standard")
+    sim = SimCamera("standard", ZONES, design="tigullio-international", seed=1)
+    assert placed(sim.place(deck.card("KC"), "seat2")) == ["KC"]
+    sim.camera.add(Remove(sim.now + 0.5 / sim.fps, "KC"))          # lifted as it is laid again
+    inputs = sim.place(deck.card("KC"), "crib")
+    assert [(e.kind, e.zone) for e in inputs if isinstance(e, TableEvent)] == [
+        ("moved", "crib"), ("removed", "crib"), ("placed", "crib")]
+    assert sim.laid_again == [1] and not sim.unread
 
 
 class BackFor(DesignArt):
