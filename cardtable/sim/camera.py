@@ -105,6 +105,7 @@ class SimCamera:
         self.notices: list[str] = []                # every sentence the pipeline had for the table
         self.laid_again: list[int] = []             # for each card laid again: how many times
         self.unread: list[str] = []                 # cards still unread when their player gave up
+        self.wrong: list[str] = []                  # cards the camera placed that were not on the table
         self._rng = random.Random(seed)
         self._step(lambda item: False, 2 / fps)     # the empty table is the first reference
 
@@ -116,6 +117,8 @@ class SimCamera:
             start = time.perf_counter()
             got: list[TableInput] = [*self.pipeline.process(frame, self.now)]
             self.frame_seconds.append(time.perf_counter() - start)
+            lying = self.camera.cards_at(self.now)
+            self.wrong += [e.card.id for e in got if e.kind != REMOVED and e.card.id not in lying]
             got += self._told()
             inputs += got
             if any(done(item) for item in got):

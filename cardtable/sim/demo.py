@@ -37,6 +37,7 @@ class DemoResult:
     seconds: float = 0.0
     notices: list = field(default_factory=list)
     laid_again: list = field(default_factory=list)   # camera: for each card laid again, how many times
+    wrong: list = field(default_factory=list)        # camera: cards it placed that were not on the table
 
 
 def check_players(game: Game, players: int | None) -> int:
@@ -121,6 +122,7 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
             scores=table_scores, agrees=controller.finished and table_scores == game.scores(dealt),
             journal=journal.path, game_id=controller.game_id, snapshots=list(snapshots.written),
             notices=list(getattr(devices, "notices", [])), laid_again=list(getattr(devices, "laid_again", [])),
+            wrong=list(getattr(devices, "wrong", [])),
         )
     finally:
         journal.close()

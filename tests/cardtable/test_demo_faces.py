@@ -76,15 +76,15 @@ def test_a_card_the_camera_takes_for_one_still_lying_elsewhere_is_laid_again():
 
 
 class BackFor(DesignArt):
-    """A design whose card ``card_id`` shows its back (no back is enrolled): a card the camera
-    can never read."""
+    """A design whose card ``card_id`` shows ``element`` instead of its face: its back (no back
+    is enrolled), a card the camera can never read; or another card's face, a misprint."""
 
-    card_id = "7D"
+    card_id, element = "7D", "back"
 
     def __call__(self, card, px_per_mm: float):
         if card.id != self.card_id:
             return super().__call__(card, px_per_mm)
-        return cv2.resize(render_card(self.design, "back"), (round(63 * px_per_mm), round(88 * px_per_mm)))
+        return cv2.resize(render_card(self.design, self.element), (round(63 * px_per_mm), round(88 * px_per_mm)))
 
 
 def test_a_card_that_is_never_read_is_laid_again_a_bounded_number_of_times_somewhere_new_each_time(monkeypatch):
@@ -114,6 +114,17 @@ def test_the_demo_stops_at_a_card_the_camera_never_read_and_says_which(monkeypat
     assert result.outcome == "unfinished: the camera never read the KC, laid again 3 times"
     assert not result.agrees and result.laid_again[-1] == 3
     assert result.notices[-4:] == ["I can't read the card in front of Seat 1: lift it and lay it again"] * 4
+
+
+def test_a_card_the_camera_names_that_does_not_lie_on_the_table_is_said(monkeypatch, tmp_path, capsys):
+    """A misprinted KC showing the king of hearts: the camera is right to read the KH, but that
+    card is not on the table, and the demo says so."""
+    monkeypatch.setattr(designs, "DesignArt", type("Misprint", (BackFor,), {"card_id": "KC", "element": "king_heart"}))
+    assert main(["demo", "--input", "camera", "--recognition", "faces", "--design", "tigullio-international",
+                 "--game", "fifteen", "--seed", "1", "--out", str(tmp_path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert "Fifteen: unfinished: the camera never read the KC, laid again 3 times" in out
+    assert "WRONG cards: the camera placed KH KH KH KH, which did not lie on the table" in out
 
 
 def test_a_game_of_its_own_cards_is_refused_in_words_with_faces(tmp_path, capsys):
