@@ -45,6 +45,7 @@ def test_a_faces_demo_game_finishes_as_dealt_and_says_how_many_cards_were_laid_a
     again = next(line for line in out if line.startswith("Cards laid again because the camera could not read them: "))
     cards, times = re.fullmatch(r".*: (\d+) \((\d+) times in all\)", again).groups()
     assert 0 < int(cards) <= int(times)
+    assert not any(line.startswith("WRONG cards") for line in out)
 
 
 def test_a_card_laid_where_another_lay_is_read_laid_again_if_the_table_asks():
