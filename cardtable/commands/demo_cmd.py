@@ -81,6 +81,11 @@ def run(args) -> int:
           f"({'the same as the dealt game' if result.agrees else 'DIFFERENT from the dealt game'})")
     print(f"Journal: {result.journal} (game {result.game_id}; 'cardtable replay {result.game_id} "
           f"--journal {result.journal}')")
+    if args.input == "camera":
+        again = f"{len(result.laid_again)} ({sum(result.laid_again)} times in all)" if result.laid_again else "none"
+        print(f"Cards laid again because the camera could not read them: {again}")
+        if result.wrong:
+            print(f"WRONG cards: the camera placed {' '.join(result.wrong)}, which did not lie on the table")
     if result.snapshots:
         print(f"Display snapshots: {result.snapshots[0].parent}/ ({len(result.snapshots)} PNGs)")
     print(f"Took {result.seconds:.1f} s")

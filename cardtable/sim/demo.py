@@ -36,6 +36,8 @@ class DemoResult:
     snapshots: list[Path] = field(default_factory=list)
     seconds: float = 0.0
     notices: list = field(default_factory=list)
+    laid_again: list = field(default_factory=list)   # camera: for each card laid again, how many times
+    wrong: list = field(default_factory=list)        # camera: cards it placed that were not on the table
 
 
 def check_players(game: Game, players: int | None) -> int:
@@ -93,6 +95,7 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
     try:
         setup = TableSetup(game.name, players, seed=seed, seat_zones=seat_zones, swipe=devices.swipe)
         controller = Controller(setup, journal, outputs, resume=False)
+        unread = getattr(devices, "unread", [])          # cards the camera never read, however laid
         for move in moves:
             if move.kind == "place":
                 inputs = devices.place(move.card, move.zone)
@@ -107,15 +110,19 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
                 controller.handle(item)
             if on_move:
                 on_move(move, controller)
-            if controller.finished:
+            if controller.finished or unread:             # play cannot go on without that card
                 break
         snapshots.save(controller.view(), "lcd_final")
         table_scores = game.scores(controller.state)
+        outcome = game.outcome(controller.state).text if controller.finished else "unfinished"
+        if unread:
+            outcome += f": the camera never read the {unread[0]}, laid again {devices.lay_again} times"
         result = DemoResult(
-            game=game.title, outcome=game.outcome(controller.state).text if controller.finished else "unfinished",
+            game=game.title, outcome=outcome,
             scores=table_scores, agrees=controller.finished and table_scores == game.scores(dealt),
             journal=journal.path, game_id=controller.game_id, snapshots=list(snapshots.written),
-            notices=list(getattr(devices, "notices", [])),
+            notices=list(getattr(devices, "notices", [])), laid_again=list(getattr(devices, "laid_again", [])),
+            wrong=list(getattr(devices, "wrong", [])),
         )
     finally:
         journal.close()
