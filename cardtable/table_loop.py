@@ -77,8 +77,9 @@ def _said(err: BaseException) -> str:
 class CameraThread(threading.Thread):
     """Reads frames from a source, runs the vision pipeline, puts its events on the queue, and
     tells the table (at most every ``quiet`` seconds) about codes that are not this deck's cards,
-    about a card seen in two places at once and about pictures the pipeline could not take
-    (counted in :attr:`skipped`). It ends when the source has no more frames (:attr:`finished`) or
+    and each time the pipeline has a sentence for it (a card seen in two places at once, a card
+    it cannot read; the same sentence at most every :data:`SAY_AGAIN_AFTER` seconds), and about
+    pictures the pipeline could not take (counted in :attr:`skipped`). It ends when the source has no more frames (:attr:`finished`) or
     when reading the source fails (:attr:`failure` says how); it closes its source as it ends."""
 
     def __init__(self, source, pipeline, put: Callable[[object], None], stop: threading.Event,
