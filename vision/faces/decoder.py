@@ -281,10 +281,15 @@ class FaceDecoder:
         """Card ``key`` (named, or face down) lies in ``quad``: its cells are explained and it is
         laid on the backdrop, except what another card of the patch reaches (that card may lie
         on top, and stays to be read)."""
-        changes = pipeline.changes
-        changes.explain(changes.cells(quad) & ~np.any([changes.cells(o) for o in others], axis=0) if others
-                        else changes.cells(quad))
+        pipeline.changes.explain(self._own_cells(quad, others, pipeline.changes))
         self.backdrop.lay(key, frame.grey(), quad, others)
+
+    @staticmethod
+    def _own_cells(quad: np.ndarray, others: list[np.ndarray], changes) -> np.ndarray:
+        """The cells of ``quad`` that none of the ``others`` of its patch reach (they may lie on
+        it, and stay to be read)."""
+        cells = changes.cells(quad)
+        return cells & ~np.any([changes.cells(o) for o in others], axis=0) if others else cells
 
     @staticmethod
     def _upright(frame: Frame, quad: np.ndarray) -> np.ndarray:
@@ -306,8 +311,9 @@ class FaceDecoder:
         if old is not None and old.refused:
             old = None  # read again after being refused: the card was laid again, start afresh
         named = set() if old is None else set(old.named)
-        if reading.card is not None:
-            named.add(reading.card.id)
+        for card in (reading.card, reading.face_says):  # a face that vetoed the corners names its card
+            if card is not None:
+                named.add(card.id)
         unsure = reading.card is None and not reading.face_down
         misses = (0 if old is None else old.misses) + unsure
         if unsure and old is not None and old.card is not None:
@@ -325,7 +331,7 @@ class FaceDecoder:
         return seen
 
     def _refuse(self, seen: Seen, pipeline, message: str) -> None:
-        pipeline.changes.explain(pipeline.changes.cells(seen.quad))
+        pipeline.changes.explain(self._own_cells(seen.quad, seen.others, pipeline.changes))
         seen.refused = True
         self.refusals += 1
         if message not in pipeline.warnings:

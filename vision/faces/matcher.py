@@ -73,6 +73,7 @@ class Reading:
     face_down: bool = False
     turned: bool = False
     why: str = ""
+    face_says: PhysicalCard | None = None  # the card the face pointed to when it vetoed the corners
 
 
 class Matcher:
@@ -133,7 +134,7 @@ class Matcher:
                                  if face_speaks else None)
                  if gap is not None and abs(gap) >= ABSTAIN]
         if len(apart) == 2 and apart[0] * apart[1] < 0:
-            return Reading(None, 0.0, turned=bool(side),
+            return Reading(None, 0.0, turned=bool(side), face_says=self.cards[best if apart[1] > 0 else second],
                            why=f"the corners and the face disagree between {self.cards[best].id} and {self.cards[second].id} "
                                f"(corners {apart[0]:+.2f}, face {apart[1]:+.2f})")
         if apart:
@@ -144,14 +145,16 @@ class Matcher:
         score = float(scores[best])
         why = self._disagreement(best, scores, views[side], faces[side] if whole else None)
         by_face = [int(i) for i in np.argsort(faces[side])[::-1][:FACE_RIVALS + 1] if i != best]
+        face_says = None
         for rival in dict.fromkeys(order[1:1 + FACE_RIVALS] + by_face) if face_speaks and not why else ():
             if (_gap(views[side].face, self._face[best], self._face[rival], shown=seen) or 0.0) <= -ABSTAIN:
                 why = f"the whole face looks more like the {self.cards[rival].id} than the {self.cards[best].id}"
+                face_says = self.cards[rival]
                 break
         if score < LEAST_SCORE:
             why = f"no enrolled card looks like it (best {score:.2f})"
         if why:
-            return Reading(None, min(confidence, THRESHOLD / 2), turned=bool(side), why=why)
+            return Reading(None, min(confidence, THRESHOLD / 2), turned=bool(side), why=why, face_says=face_says)
         if confidence < THRESHOLD:
             return Reading(None, confidence, turned=bool(side),
                            why=f"too unsure ({confidence:.2f}) between {self.cards[best].id} and {self.cards[second].id}")

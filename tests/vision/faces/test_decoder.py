@@ -225,3 +225,16 @@ def test_a_card_laid_where_another_was_named_and_taken_away_is_read_afresh(enrol
     pipeline, decoder, events = run(enrolments["nicu-white"], script, DesignArt("nicu-white"), 3.6)
     assert [(e.kind, e.card.id) for e in events] == [("placed", "KC"), ("removed", "KC"), ("placed", "4H")]
     assert not pipeline.warnings
+
+
+def test_a_card_whose_face_once_vetoed_its_corners_is_never_named_by_its_corners_alone(enrolments):
+    """Dondorf's 10S alone: its corners said 10C, its whole face 10S, so nothing was named. Once
+    the AD covered its right corners, the face shown was too little to veto, and the corners
+    named the 10C for the rest of the scene. The face's word stays with the outline: the card is
+    refused in words, and the AD on it is still named."""
+    effects = Effects(lighting=0.326, glare=91.6, noise=3.06, blur=0.713, hands=True, jitter=True, motion=0.029, flicker=0.063)
+    script = [Place(0.3, "10S", "seat3", x=-60, y=-189, angle=-3.77), Place(1.03, "AD", "seat3", x=-9.24, y=-187.89, angle=-4.03)]
+    _, (pipeline, decoder, events) = _scene(enrolments["dondorf"], script, DesignArt("dondorf"), 2.2,
+                                            effects=effects, seed=132, view=1.019, jpeg=87)
+    assert "10C" not in {e.card.id for e in events}
+    assert ("placed", "AD") in [(e.kind, e.card.id) for e in events]
