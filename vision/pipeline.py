@@ -115,6 +115,8 @@ class Pipeline:
         self.calibration = calibration
         self.zones = zones or ZoneMap(self.config.zones, units=self.config.zone_units,
                                       image_to_table=None if calibration is None else calibration.image_to_table)
+        #: Seconds the decoder takes to name a card where it landed (see Footprint.judge).
+        self.linger = getattr(self.decoder, "linger", 0.0)
         self.tracker = Tracker(place_after=self.config.place_after, remove_after=self.config.remove_after)
         # A decoder may say how often a patch it cannot explain is worth reading (``attempts``).
         self.changes = ChangeMap(attempts=getattr(self.decoder, "attempts", ChangeMap.ATTEMPTS))
@@ -204,7 +206,7 @@ class Pipeline:
         for cid, known in self.known.items():
             if cid in detected:
                 continue
-            if known.footprint.judge(self.changes, now, labels, footprints, getattr(self.decoder, "linger", 0.0)) == GONE:
+            if known.footprint.judge(self.changes, now, labels, footprints, self.linger) == GONE:
                 gone.add(cid)
         return gone
 

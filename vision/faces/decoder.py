@@ -27,7 +27,7 @@ from engine.decks import PhysicalCard
 from engine.table_events import FaceDown
 from vision.decoders import Detection
 from vision.faces.features import UPRIGHT, corner_masks, describe, face_shown, order_quad, turned, warp_upright
-from vision.faces.finder import Backdrop, card_patches, cards_of_patch, new_patches, not_empty, refine_quad
+from vision.faces.finder import Backdrop, arrivals, card_patches, cards_of_patch, quad_mask, refine_quad
 from vision.faces.matcher import Matcher, Reading
 from vision.faces.store import Enrolment
 from vision.footprints import SEEN
@@ -147,11 +147,11 @@ class FaceDecoder:
         self.seen = {k: s for k, s in self.seen.items() if not (s.confirmed and s.card is not None
                                                                  and s.card.id not in pipeline.known)}
         to_table = None if pipeline.calibration is None else pipeline.calibration.image_to_table
-        arrived, empty = self._arrived(box, pipeline), self.backdrop.empty[y0:y1, x0:x1]
-        mask = new_patches(grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], arrived, empty)
+        mask, reach = arrivals(grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], self.backdrop.empty[y0:y1, x0:x1],
+                               self._arrived(box, pipeline))
         support = None
         if to_table is not None:  # where a card found may reach: anything new, and the cards read
-            support = (not_empty(grey[y0:y1, x0:x1], empty, arrived) | self.backdrop.laid(box), (x0, y0))
+            support = (reach.view(bool) | self.backdrop.laid(box), (x0, y0))
         found, read = [], []
         offset = np.float32([x0, y0])
         for contour, shaped in card_patches(mask):
@@ -224,10 +224,7 @@ class FaceDecoder:
         hidden = warp_upright(mask, quad - np.float32(offset)) == 0
         to_upright = cv2.getPerspectiveTransform(quad, np.float32([(0, 0), (UPRIGHT[0], 0), UPRIGHT, (0, UPRIGHT[1])]))
         for other in [*others, *self.backdrop.neighbours(quad)]:
-            corners = cv2.perspectiveTransform(other.reshape(-1, 1, 2).astype(np.float32), to_upright)
-            covered = np.zeros(hidden.shape, np.uint8)
-            cv2.fillConvexPoly(covered, np.round(corners.reshape(4, 2)).astype(np.int32), 1)
-            hidden |= covered.view(bool)
+            hidden |= quad_mask(hidden.shape, cv2.perspectiveTransform(other.reshape(-1, 1, 2).astype(np.float32), to_upright))
         visible, shown = corner_masks(hidden), face_shown(hidden)
         reading = self.matcher.read((describe(upright, visible), describe(turned(upright), visible[::-1])),
                                     (visible, visible[::-1]), (shown, shown[::-1, ::-1]))

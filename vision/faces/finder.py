@@ -1,10 +1,10 @@
 """Card outlines in a changed region of a frame.
 
-What is there now and was not on the empty table (:class:`Backdrop`: the first frame the
-pipeline saw, before any card), limited to the cells the change map found dirty (changed since
-they were last explained), is what just arrived: a card laid on the table, or on top of cards
-already there (the newest card lies on top, so it shows whole). Each such patch that is shaped
-like a card (a rectangle of a card's proportions, filling its outline) is one card
+What differs from the table as explained (:class:`Backdrop`: the empty table, the first frame
+the pipeline saw, with every card named since laid on it) and from the empty table, limited to
+the cells the change map found dirty (changed since they were last explained), is what just
+arrived (:func:`arrivals`): a card laid on the table, or on top of cards already there (the
+newest card lies on top, so it shows whole). Each such patch that is shaped like a card (a rectangle of a card's proportions, filling its outline) is one card
 (:func:`card_outlines`). A patch of another shape may be several cards: laid partly on each
 other before the lower one was read, or touching. Knowing a card's size on the table (a
 calibration), :func:`fit_cards` finds each card by the corners it shows: two straight sides
@@ -77,12 +77,11 @@ class Backdrop:
         x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 2, (w, h))
         if x1 <= x0 or y1 <= y0:
             return
-        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillConvexPoly(mask, np.round(quad - (x0, y0)).astype(np.int32), 1)
+        mask = quad_mask((y1 - y0, x1 - x0), quad - (x0, y0))
         for other in others:
-            cv2.fillConvexPoly(mask, np.round(other - (x0, y0)).astype(np.int32), 0)
+            mask &= ~quad_mask(mask.shape, other - (x0, y0))
         pixels = cv2.GaussianBlur(grey[y0:y1, x0:x1], (3, 3), 0)
-        self._laid[key] = ((x0, y0, x1, y1), mask.view(bool), pixels)
+        self._laid[key] = ((x0, y0, x1, y1), mask, pixels)
         self._quads[key] = np.asarray(quad, np.float32)
         self._paint(key)
 
@@ -126,21 +125,27 @@ class Backdrop:
         self.grey[y0:y1, x0:x1][mask] = pixels[mask]
 
 
-def new_patches(grey: np.ndarray, table: np.ndarray, dirty: np.ndarray, empty: np.ndarray | None = None) -> np.ndarray:
-    """The mask of pixels of crop ``grey`` that differ from the ``table`` as explained
-    (:class:`Backdrop`) and from the ``empty`` table if given (a place a card has left is not
-    new), and lie in ``dirty`` (a mask of the same size)."""
+def new_patches(grey: np.ndarray, table: np.ndarray, dirty: np.ndarray) -> np.ndarray:
+    """The mask of pixels of crop ``grey`` that differ from the ``table`` crop and lie in
+    ``dirty`` (a mask of the same size)."""
+    return _cleaned((cv2.absdiff(cv2.GaussianBlur(grey, (3, 3), 0), table) > DIFFERENCE) & dirty)
+
+
+def arrivals(grey: np.ndarray, table: np.ndarray, empty: np.ndarray, dirty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two masks of the pixels of crop ``grey`` in ``dirty`` (a mask of the same size): what is
+    new, differing from the ``table`` as explained (:class:`Backdrop`) and from the ``empty``
+    table (a place a card has left is not new); and everything that differs from the empty
+    table, which a card just laid may reach (the cards it lies on included)."""
     soft = cv2.GaussianBlur(grey, (3, 3), 0)
-    diff = cv2.absdiff(soft, table) > DIFFERENCE
-    if empty is not None:
-        diff &= cv2.absdiff(soft, empty) > DIFFERENCE
-    return _cleaned(diff & dirty)
+    not_empty = (cv2.absdiff(soft, empty) > DIFFERENCE) & dirty
+    return _cleaned(not_empty & (cv2.absdiff(soft, table) > DIFFERENCE)), _cleaned(not_empty)
 
 
-def not_empty(grey: np.ndarray, empty: np.ndarray, dirty: np.ndarray) -> np.ndarray:
-    """The mask of pixels of crop ``grey`` in ``dirty`` that differ from the ``empty`` table:
-    everything that may be part of a card just laid, a card it lies on included."""
-    return _cleaned((cv2.absdiff(cv2.GaussianBlur(grey, (3, 3), 0), empty) > DIFFERENCE) & dirty)
+def quad_mask(shape: tuple[int, int], quad: np.ndarray) -> np.ndarray:
+    """A boolean mask of ``shape`` (rows, columns), true inside the four-cornered ``quad`` (px)."""
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(np.asarray(quad, np.float32).reshape(-1, 2)).astype(np.int32), 1)
+    return mask.view(bool)
 
 
 def _cleaned(mask: np.ndarray) -> np.ndarray:
@@ -158,8 +163,7 @@ def card_patches(mask: np.ndarray, *, min_area: float = MIN_AREA) -> list[tuple[
         if area < min_area:
             continue
         quad = _quad(contour)
-        sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
-        short, long = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+        short, long = _short_long(quad)
         shaped = short >= 1 and ASPECT[0] <= long / short <= ASPECT[1] and area >= FILL * cv2.contourArea(quad)
         patches.append((contour, quad if shaped else None))
     return patches
@@ -170,10 +174,9 @@ def card_outlines(mask: np.ndarray, *, min_area: float = MIN_AREA) -> list[np.nd
     return [quad for _, quad in card_patches(mask, min_area=min_area) if quad is not None]
 
 
-def table_size(quad: np.ndarray, image_to_table: np.ndarray) -> tuple[float, float]:
-    """The (short, long) sides of a card outline on the table, mm."""
-    table = _on_table(quad, image_to_table)
-    sides = np.linalg.norm(table - np.roll(table, 1, axis=0), axis=1)
+def _short_long(quad: np.ndarray) -> tuple[float, float]:
+    """The mean lengths of a four-cornered outline's opposite sides, shorter first."""
+    sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
     short, long = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
     return float(short), float(long)
 
@@ -181,17 +184,18 @@ def table_size(quad: np.ndarray, image_to_table: np.ndarray) -> tuple[float, flo
 def cards_of_patch(contour: np.ndarray, quad: np.ndarray | None, image_to_table: np.ndarray | None,
                    sizes=CARD_SIZES_MM, support=None) -> list[np.ndarray]:
     """The cards a patch holds (frame px). Without a calibration (``image_to_table``) a
-    card-shaped patch is one card and any other patch none. With one, the patch is fitted (:func:`fit_cards`:
-    cards overlapping or touching, or a card whose patch lost a strip where it lies on another,
-    or gained one of the card below); a card-shaped outline where the fit finds one card (within
+    card-shaped patch is one card and any other patch none. With one, the patch is fitted
+    (:func:`fit_cards`: cards overlapping or touching, or a card whose patch lost a strip where
+    it lies on another, or gained one of the card below); a card-shaped outline where the fit finds one card (within
     :data:`SAME_PLACE_MM`) of one of the ``sizes`` (mm, within :data:`SAME_SIZE`) is kept as
     measured. ``support``: see :func:`fit_cards`."""
     if image_to_table is None:
         return [] if quad is None else [quad]
     cards = fit_cards(contour, image_to_table, sizes, support)
     if quad is not None and len(cards) == 1:
-        short, long = table_size(quad, image_to_table)
-        apart = np.abs(_sorted_corners(_on_table(quad, image_to_table)) - _sorted_corners(_on_table(cards[0], image_to_table)))
+        outline = _on_table(quad, image_to_table)
+        short, long = _short_long(outline)
+        apart = np.abs(_sorted_corners(outline) - _sorted_corners(_on_table(cards[0], image_to_table)))
         if apart.max() <= SAME_PLACE_MM and \
                 any(abs(long - lo) <= SAME_SIZE * lo and abs(short - sh) <= SAME_SIZE * sh for sh, lo in sizes):
             return [quad]
@@ -273,9 +277,8 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
     itself) is a candidate: where a card lies on a card already read, its white on the white
     below is not in the patch, but the card below is in the support. Candidates of one size
     found at two corners of one card are one card, named by more corners and placed by their
-    mean. The best candidates
-    (most corners, then covering most of the patch, then the larger size) are taken while they
-    overlap little, until they cover the patch."""
+    mean. The best candidates (most corners, then covering most of the patch, then the larger
+    size) are taken while they overlap little, until they cover the patch."""
     table = _on_table(contour, image_to_table)
     polygon = cv2.approxPolyDP(table.reshape(-1, 1, 2), 2.5, True).reshape(-1, 2)
     if len(polygon) < 4:
@@ -287,18 +290,19 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
     size = tuple(int(v) for v in np.ceil(table.max(axis=0) - origin + reach))
     patch = np.zeros((size[1], size[0]), np.uint8)
     cv2.fillPoly(patch, [np.round(table - origin).astype(np.int32)], 1)
+    patch = patch.view(bool)
     room = patch
     if support is not None:
         mask, (x0, y0) = support
         shift = np.array([[1, 0, -origin[0]], [0, 1, -origin[1]], [0, 0, 1]]) @ image_to_table @ \
             np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]])
-        room = cv2.warpPerspective(mask.astype(np.uint8), shift, size, flags=cv2.INTER_NEAREST) | patch
+        room = cv2.warpPerspective(mask.astype(np.uint8), shift, size, flags=cv2.INTER_NEAREST).view(bool) | patch
     candidates: list[list] = []  # [card, size, corners naming it, share of the patch it covers]
     for corner, along, across in _square_corners(polygon):
         for short, long in sizes:
             for a, b in ((short, long), (long, short)):
                 card = np.float32([corner, corner + a * along, corner + a * along + b * across, corner + b * across])
-                if _share_inside(room, card - origin) < INSIDE:
+                if _share(quad_mask(room.shape, card - origin), room) < INSIDE:
                     continue
                 same = next((c for c in candidates if c[1] == (short, long) and
                              np.abs(_sorted_corners(c[0]) - _sorted_corners(card)).max() < SAME_CARD_MM), None)
@@ -310,13 +314,12 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
                 same[0] = (same[0] * same[2] + matched) / (same[2] + 1)
                 same[2] += 1
     for candidate in candidates:
-        candidate[3] = _share_covered(patch, candidate[0] - origin)
+        candidate[3] = _share(patch, quad_mask(patch.shape, candidate[0] - origin))
     candidates.sort(key=lambda c: (-c[2], -c[3], -c[1][0]))
     chosen: list[np.ndarray] = []
     covered = np.zeros_like(patch)
     for card, *_ in candidates:
-        mask = np.zeros_like(patch)
-        cv2.fillConvexPoly(mask, np.round(card - origin).astype(np.int32), 1)
+        mask = quad_mask(patch.shape, card - origin)
         if (mask & covered).sum() > 0.5 * mask.sum():
             continue
         chosen.append(card)
@@ -366,14 +369,6 @@ def _quarter(vector: np.ndarray) -> np.ndarray:
     return np.float32([-vector[1], vector[0]])
 
 
-def _share_covered(patch: np.ndarray, card: np.ndarray) -> float:
-    """The share of ``patch`` that ``card`` (on the patch's canvas) covers."""
-    mask = np.zeros_like(patch)
-    cv2.fillConvexPoly(mask, np.round(card).astype(np.int32), 1)
-    return float((mask & patch).sum()) / max(float(patch.sum()), 1.0)
-
-
-def _share_inside(patch: np.ndarray, card: np.ndarray) -> float:
-    mask = np.zeros_like(patch)
-    cv2.fillConvexPoly(mask, np.round(card).astype(np.int32), 1)
-    return float((mask & patch).sum()) / max(float(mask.sum()), 1.0)
+def _share(part: np.ndarray, within: np.ndarray) -> float:
+    """The share of the true pixels of mask ``part`` that are true in ``within`` too."""
+    return float((part & within).sum()) / max(float(part.sum()), 1.0)
