@@ -118,6 +118,9 @@ class Pipeline:
         #: Seconds the decoder takes to name a card where it landed (see Footprint.judge).
         self.linger = getattr(self.decoder, "linger", 0.0)
         self.tracker = Tracker(place_after=self.config.place_after, remove_after=self.config.remove_after)
+        #: A region where something moves is decoded every ``busy_every`` frames (a decoder that
+        #: needs reads to agree over frames reads every one).
+        self.busy_every = getattr(self.decoder, "busy_every", 2)
         # A decoder may say how often a patch it cannot explain is worth reading (``attempts``).
         self.changes = ChangeMap(attempts=getattr(self.decoder, "attempts", ChangeMap.ATTEMPTS))
         self.reader = RegionReader(enlarge=self.decoder.name != "aruco", cell=self.changes.cell)
@@ -153,8 +156,8 @@ class Pipeline:
         self.reader.begin_frame(frame.shape, self.changes.moving)
         detected: dict[str, tuple[PhysicalCard, Detection, np.ndarray]] = {}
         for box, busy in self._boxes(frame.shape):
-            if busy and self.stats.frames % 2:
-                continue  # something moves there: every other frame is soon enough
+            if busy and self.stats.frames % self.busy_every:
+                continue  # something moves there: a later frame is soon enough
             for card, detection, under in self._decode(frame, box, busy):
                 self._note(detected, card, detection, under)
         for card, detection, under in detected.values():

@@ -99,6 +99,9 @@ class FaceDecoder:
     #: A card slid away is named where it landed after ``agree`` still frames: its old place
     #: waits this long after the motion ends before it counts as gone (one ``moved``).
     linger = 0.2
+    #: Reads must agree over frames, and a card can lie still beside a hand that moves: a region
+    #: where something moves is read every frame.
+    busy_every = 1
 
     def __init__(self, enrolment: Enrolment, *, agree: int = 2, unknown_after: int = 4) -> None:
         self.enrolment, self.matcher = enrolment, Matcher(enrolment)
@@ -147,11 +150,14 @@ class FaceDecoder:
         self.seen = {k: s for k, s in self.seen.items() if not (s.confirmed and s.card is not None
                                                                  and s.card.id not in pipeline.known)}
         to_table = None if pipeline.calibration is None else pipeline.calibration.image_to_table
+        # Where something moves (a hand passing) nothing is new yet, but a card found may reach
+        # under it: the corners it hides are not read, those lying still are.
+        moving = _cell_pixels(~changes.still, box, changes.cell) if busy else np.zeros((y1 - y0, x1 - x0), bool)
         mask, reach = arrivals(grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], self.backdrop.empty[y0:y1, x0:x1],
-                               self._arrived(box, pipeline))
+                               self._arrived(box, pipeline) & ~moving)
         support = None
-        if to_table is not None:  # where a card found may reach: anything new, and the cards read
-            support = (reach.view(bool) | self.backdrop.laid(box), (x0, y0))
+        if to_table is not None:  # where a card found may reach: anything new, the cards read, what moves
+            support = (reach.view(bool) | self.backdrop.laid(box) | moving, (x0, y0))
         found, read = [], []
         offset = np.float32([x0, y0])
         for contour, shaped in card_patches(mask):
@@ -159,8 +165,6 @@ class FaceDecoder:
                                            to_table, support=support)
             for i, quad in enumerate(cards):
                 quad = order_quad(refine_quad(grey, quad))
-                if busy and not changes.is_still(changes.cells(quad)):
-                    continue
                 read.append(quad.mean(axis=0))
                 got = self._read(frame, quad, mask, (x0, y0), pipeline, cards[:i] + cards[i + 1:])
                 if got is not None:
@@ -197,20 +201,13 @@ class FaceDecoder:
     def _arrived(box: tuple[int, int, int, int], pipeline) -> np.ndarray:
         """The pixels of ``box`` where something may have arrived: its dirty cells, grown by a
         cell to take in a card's edge but not into cards already known."""
-        changes, cell = pipeline.changes, pipeline.changes.cell
-        x0, y0, x1, y1 = box
-        cx0, cy0, cx1, cy1 = x0 // cell, y0 // cell, -(-x1 // cell), -(-y1 // cell)
+        changes = pipeline.changes
         known = np.zeros(changes.dirty.shape, bool)
         for card in pipeline.known.values():
             centre = card.corners.mean(axis=0)
             known |= changes.cells(centre + (card.corners - centre) / _MARKER_SHARE)
-        grown = cv2.dilate(changes.dirty.view(np.uint8), np.ones((3, 3), np.uint8))
-        grown[known & ~changes.dirty] = 0
-        cells = np.zeros((cy1 - cy0, cx1 - cx0), np.uint8)
-        part = grown[cy0:cy1, cx0:cx1]
-        cells[:part.shape[0], :part.shape[1]] = part
-        pixels = np.repeat(np.repeat(cells, cell, axis=0), cell, axis=1)
-        return pixels[y0 - cy0 * cell:y1 - cy0 * cell, x0 - cx0 * cell:x1 - cx0 * cell].view(bool)
+        grown = cv2.dilate(changes.dirty.view(np.uint8), np.ones((3, 3), np.uint8)).view(bool)
+        return _cell_pixels(grown & ~(known & ~changes.dirty), box, changes.cell)
 
     def _read(self, frame: Frame, quad: np.ndarray, mask: np.ndarray, offset, pipeline,
               others: list[np.ndarray] = (), expect: PhysicalCard | None = None):
@@ -232,6 +229,8 @@ class FaceDecoder:
             reading = Reading(None, reading.confidence, why=f"a card fitted in a patch of cards, read unsurely as {reading.card.id}")
         if expect is not None and reading.card != expect:
             return None
+        if reading.card is None and not pipeline.changes.is_still(pipeline.changes.cells(quad)):
+            return None  # beside a hand moving, only a read that names a card speaks
         self.reads += 1
         seen = self._remember(quad, reading, pipeline.stats.frames, others)
         changes = pipeline.changes
@@ -334,6 +333,18 @@ class FaceDecoder:
         if message not in pipeline.warnings:
             log.warning(message)
             pipeline.warnings.append(message)
+
+
+def _cell_pixels(cells: np.ndarray, box: tuple[int, int, int, int], cell: int) -> np.ndarray:
+    """The pixels of ``box`` (x0, y0, x1, y1) that lie in the true cells of the change map's
+    cell mask ``cells``."""
+    x0, y0, x1, y1 = box
+    cx0, cy0, cx1, cy1 = x0 // cell, y0 // cell, -(-x1 // cell), -(-y1 // cell)
+    part = np.zeros((cy1 - cy0, cx1 - cx0), bool)
+    inside = cells[cy0:cy1, cx0:cx1]
+    part[:inside.shape[0], :inside.shape[1]] = inside
+    pixels = np.repeat(np.repeat(part, cell, axis=0), cell, axis=1)
+    return pixels[y0 - cy0 * cell:y1 - cy0 * cell, x0 - cx0 * cell:x1 - cx0 * cell]
 
 
 def load_face_decoder(config) -> FaceDecoder:

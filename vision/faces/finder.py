@@ -38,6 +38,9 @@ SAME_PLACE_MM = 2.5
 #: A side of a patch this long (mm) is a card's side; a rounded corner's chamfer is shorter
 #: than :data:`CHAMFER`.
 SIDE_MM, CHAMFER = 12.0, 7.0
+#: A step of brightness across a card's side this share of the strongest is its edge when it
+#: lies farthest out (see :func:`refine_quad`).
+OUTERMOST = 0.5
 #: Two sides meet square within this many degrees.
 SQUARE = 12.0
 #: A card fitted at a corner lies inside the patch by this share at least, and the cards fitted
@@ -240,7 +243,10 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8) -> np.ndarra
         profile = cv2.remap(grey, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
         step = np.abs(np.diff(cv2.GaussianBlur(profile, (3, 1), 0), axis=1))
-        best = step.argmax(axis=1)
+        # The card's edge is the outermost clear step: a design's border line printed a
+        # millimetre or two inside it can step more.
+        clear = step >= OUTERMOST * step.max(axis=1, keepdims=True)
+        best = step.shape[1] - 1 - np.argmax(clear[:, ::-1], axis=1)
         strong = step.max(axis=1) >= 12
         found = offsets[best[strong]]
         shift = float(np.median(found)) if len(found) else 0.0

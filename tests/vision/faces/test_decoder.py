@@ -238,3 +238,29 @@ def test_a_card_whose_face_once_vetoed_its_corners_is_never_named_by_its_corners
                                             effects=effects, seed=132, view=1.019, jpeg=87)
     assert "10C" not in {e.card.id for e in events}
     assert ("placed", "AD") in [(e.kind, e.card.id) for e in events]
+
+
+def test_a_card_is_named_while_the_hand_bringing_the_next_passes_beside_it(enrolments):
+    """The standard QH in clear view at 0.5 s, and the hand bringing the KS next to it already
+    moving past its corner: the cells near that hand moved, so the QH's patch lost them and was
+    no card's shape, and no outline with a moving cell was read. It was named at 1.3 s, once
+    both cards lay still. The corners lying still name it; those the hand moves over are hidden."""
+    effects = Effects(lighting=0.436, glare=96.4, noise=4.37, blur=1.09, hands=True, jitter=True, motion=0.032, flicker=0.02)
+    script = [Place(0.3, "QH", "seat1", x=-60, y=189, angle=-3.67), Place(0.83, "KS", "seat1", x=-9.63, y=189.74, angle=3.21)]
+    camera, (pipeline, decoder, events) = _scene(enrolments["standard"], script, DesignArt("standard"), 1.5,
+                                                 effects=effects, seed=99, view=1.087, jpeg=74)
+    clear = camera.in_clear_view("QH", 0.3, hold=0.0)
+    named = [e.time for e in events if (e.kind, e.card.id) == ("placed", "QH")]
+    assert named and named[0] <= clear + 0.5, (clear, named)
+
+
+def test_a_card_with_a_border_line_is_outlined_at_its_edge_not_at_the_line(enrolments):
+    """Dondorf prints a black line a millimetre or two inside each card's edge. The outline was
+    moved onto that line (it steps more than the felt to the card's white), 2.4 mm inside the
+    card: the 8S's corners, cut, read as the 8C and the 5S, and the card was refused."""
+    effects = Effects(lighting=0.439, glare=60.2, noise=3.3, blur=0.635, hands=True, jitter=True, motion=0.026, flicker=0.044)
+    script = [Place(0.3, "8S", "centre", x=-60, y=0, angle=-3.1)]
+    _, (pipeline, decoder, events) = _scene(enrolments["dondorf"], script, DesignArt("dondorf"), 1.5,
+                                            effects=effects, seed=168, view=1.396, jpeg=82)
+    assert [(e.kind, e.card.id) for e in events] == [("placed", "8S")]
+    assert not pipeline.warnings

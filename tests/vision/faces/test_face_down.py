@@ -46,11 +46,13 @@ def with_back(images, deck, tmp_path_factory):
     return enrolled
 
 
-def run(enrolment, design: str, script, seconds: float, *, fps: int = 10, watch=None):
-    """The events of ``script`` (the cards of :data:`HIDDEN` drawn face down), with the pipeline
-    and the camera; ``watch(t, pipeline, camera)`` is called after each frame."""
+def run(enrolment, design: str, script, seconds: float, *, fps: int = 10, watch=None, backs: str | None = None):
+    """The events of ``script`` (the cards of :data:`HIDDEN` drawn face down, showing the back
+    of design ``backs``, default ``design``), with the pipeline and the camera;
+    ``watch(t, pipeline, camera)`` is called after each frame."""
+    faces, shown_backs = DesignArt(design), DesignArt(backs or design, face_down=HIDDEN)
     camera = SyntheticCamera("standard", "qr", script, zones=ZONES, effects=CALM, seed=3,
-                             card_image=DesignArt(design, face_down=HIDDEN))
+                             card_image=lambda card, ppm: (shown_backs if card.id in HIDDEN else faces)(card, ppm))
     calibration = Calibration(np.linalg.inv(camera.homography), camera.resolution, 0.0)
     pipeline = Pipeline(VisionConfig(zones=ZONES), calibration=calibration, decoder=FaceDecoder(enrolment))
     events = []
@@ -141,10 +143,18 @@ def test_a_card_laid_partly_on_a_back_is_read(with_back):
     assert list(pipeline.warnings) == []
 
 
-def test_a_back_not_told_as_a_back_is_never_a_card(with_back):
-    # The standard design's fine blue lattice, blurred by the camera, does not match its enrolled
-    # back closely enough: it is refused as unknown, never named.
+def test_a_fine_lattice_back_is_a_face_down_card(with_back):
+    """The standard design's fine blue lattice, blurred by the camera: once the outline lies on
+    the card's edge, it matches its enrolled back."""
     events, pipeline = run(with_back["standard"], "standard", [Place(0.3, "4S", "crib"), Place(0.3, "KD", "seat1")], 2.0)
+    assert sorted(said(events)) == [("placed", False, "KD", "seat1"), ("placed", True, "face-down-1", "crib")]
+    assert list(pipeline.warnings) == []
+
+
+def test_the_back_of_another_deck_is_never_a_card(with_back):
+    # Dondorf's back on a table that enrolled the standard deck: neither its back nor a face.
+    events, pipeline = run(with_back["standard"], "standard", [Place(0.3, "4S", "crib"), Place(0.3, "KD", "seat1")], 2.0,
+                           backs="dondorf")
     assert said(events) == [("placed", False, "KD", "seat1")]
     assert list(pipeline.warnings) == ["I can't read the card in the crib: lift it and lay it again"]
 
