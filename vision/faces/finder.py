@@ -38,9 +38,11 @@ SAME_PLACE_MM = 2.5
 #: A side of a patch this long (mm) is a card's side; a rounded corner's chamfer is shorter
 #: than :data:`CHAMFER`.
 SIDE_MM, CHAMFER = 12.0, 7.0
-#: A step of brightness across a card's side this share of the strongest is its edge when it
-#: lies farthest out (see :func:`refine_quad`).
-OUTERMOST = 0.5
+#: A step of brightness across a card's side this share of the strongest is clear: the clear
+#: step nearest the patch's edge is the card's (see :func:`refine_quad`).
+CLEAR_STEP = 0.5
+#: Pixels outside the patch's edge a card's edge may lie (a neighbour's edge lies farther).
+OUTSIDE = 3
 #: Two sides meet square within this many degrees.
 SQUARE = 12.0
 #: A card fitted at a corner lies inside the patch by this share at least, and the cards fitted
@@ -243,9 +245,10 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8) -> np.ndarra
         profile = cv2.remap(grey, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
         step = np.abs(np.diff(cv2.GaussianBlur(profile, (3, 1), 0), axis=1))
-        # The card's edge is the outermost clear step: a design's border line printed a
-        # millimetre or two inside it can step more.
-        clear = step >= OUTERMOST * step.max(axis=1, keepdims=True)
+        # The card's edge is the outermost clear step not far outside the patch's: a design's
+        # border line printed a millimetre or two inside it, or the edge of a card beside it,
+        # can step more.
+        clear = (step >= CLEAR_STEP * step.max(axis=1, keepdims=True)) & (offsets[None, :-1] < OUTSIDE)
         best = step.shape[1] - 1 - np.argmax(clear[:, ::-1], axis=1)
         strong = step.max(axis=1) >= 12
         found = offsets[best[strong]]

@@ -73,7 +73,7 @@ class Reading:
     face_down: bool = False
     turned: bool = False
     why: str = ""
-    face_says: PhysicalCard | None = None  # the card the face pointed to when it vetoed the corners
+    face_says: PhysicalCard | None = None  # the card the whole face, every corner in view, named in vetoing the corners
 
 
 class Matcher:
@@ -134,7 +134,8 @@ class Matcher:
                                  if face_speaks else None)
                  if gap is not None and abs(gap) >= ABSTAIN]
         if len(apart) == 2 and apart[0] * apart[1] < 0:
-            return Reading(None, 0.0, turned=bool(side), face_says=self.cards[best if apart[1] > 0 else second],
+            sure = whole and max(float(scores[best]), float(scores[second])) >= LEAST_SCORE
+            return Reading(None, 0.0, turned=bool(side), face_says=self.cards[best if apart[1] > 0 else second] if sure else None,
                            why=f"the corners and the face disagree between {self.cards[best].id} and {self.cards[second].id} "
                                f"(corners {apart[0]:+.2f}, face {apart[1]:+.2f})")
         if apart:
@@ -149,10 +150,10 @@ class Matcher:
         for rival in dict.fromkeys(order[1:1 + FACE_RIVALS] + by_face) if face_speaks and not why else ():
             if (_gap(views[side].face, self._face[best], self._face[rival], shown=seen) or 0.0) <= -ABSTAIN:
                 why = f"the whole face looks more like the {self.cards[rival].id} than the {self.cards[best].id}"
-                face_says = self.cards[rival]
+                face_says = self.cards[rival] if whole else None
                 break
-        if score < LEAST_SCORE:
-            why = f"no enrolled card looks like it (best {score:.2f})"
+        if score < LEAST_SCORE:  # nothing like a card: its face names no card either
+            why, face_says = f"no enrolled card looks like it (best {score:.2f})", None
         if why:
             return Reading(None, min(confidence, THRESHOLD / 2), turned=bool(side), why=why, face_says=face_says)
         if confidence < THRESHOLD:

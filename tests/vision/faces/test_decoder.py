@@ -264,3 +264,29 @@ def test_a_card_with_a_border_line_is_outlined_at_its_edge_not_at_the_line(enrol
                                             effects=effects, seed=168, view=1.396, jpeg=82)
     assert [(e.kind, e.card.id) for e in events] == [("placed", "8S")]
     assert not pipeline.warnings
+
+
+def test_a_read_no_card_looks_like_names_no_card_for_its_outline(enrolments):
+    """Tigullio's 9C laid on the 4H, read as the 9C, then once with the hand leaving over it as
+    nothing like any card (best 0.82): that read's whole face still 'looked more like' another
+    card, which was kept as a second name, and the 9C was refused when read again."""
+    effects = Effects(lighting=0.345, glare=82.95, noise=6.2, blur=0.823, hands=True, jitter=True, motion=0.028, flicker=0.055)
+    script = [Place(0.3, "4H", "centre", x=-60, y=0, angle=-4.71), Place(0.94, "9C", "centre", x=-8.34, y=3.58, angle=6.41)]
+    _, (pipeline, decoder, events) = _scene(enrolments["tigullio-international"], script, DesignArt("tigullio-international"),
+                                            2.0, effects=effects, seed=5, view=1.165, jpeg=82)
+    assert [(e.kind, e.card.id) for e in events] == [("placed", "4H"), ("placed", "9C")]
+    assert not pipeline.warnings
+
+
+
+def test_a_face_seen_with_corners_hidden_names_no_card_for_its_outline(enrolments):
+    """Tigullio's 7D laid on the 8S, its left corners over the 8S not read: from its two small
+    indices the corners said 9D, and the face, half shown, 'looked more like' the 4D. That face
+    was kept as a name for the outline, and the 7D, read right, was refused."""
+    effects = Effects(lighting=0.491, glare=120.4, noise=3.43, blur=0.76, hands=True, jitter=True, motion=0.019, flicker=0.031)
+    script = [Place(0.3, "8S", "seat3", x=-60, y=-189, angle=-2.02), Place(0.82, "7D", "seat3", x=-11.57, y=-188.99, angle=-0.79),
+              Place(1.33, "5D", "centre")]
+    _, (pipeline, decoder, events) = _scene(enrolments["tigullio-international"], script, DesignArt("tigullio-international"),
+                                            2.2, effects=effects, seed=73, view=1.36, jpeg=73)
+    assert sorted((e.kind, e.card.id) for e in events) == [("placed", "5D"), ("placed", "7D"), ("placed", "8S")]
+    assert not pipeline.warnings
