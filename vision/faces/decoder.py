@@ -229,10 +229,11 @@ class FaceDecoder:
             reading = Reading(None, reading.confidence, why=f"a card fitted in a patch of cards, read unsurely as {reading.card.id}")
         if expect is not None and reading.card != expect:
             return None
-        if reading.card is None and not pipeline.changes.is_still(pipeline.changes.cells(quad)):
+        settled = pipeline.changes.is_still(pipeline.changes.cells(quad))
+        if reading.card is None and not settled:
             return None  # beside a hand moving, only a read that names a card speaks
         self.reads += 1
-        seen = self._remember(quad, reading, pipeline.stats.frames, others)
+        seen = self._remember(quad, reading, pipeline.stats.frames, others, settled)
         changes = pipeline.changes
         centre = tuple(float(v) for v in quad.mean(axis=0))
         zone = pipeline.zones.locate(centre)
@@ -295,9 +296,12 @@ class FaceDecoder:
         x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
         return warp_upright(frame.colour((int(x0), int(y0), int(x1), int(y1))), quad - np.float32([x0, y0]))
 
-    def _remember(self, quad: np.ndarray, reading: Reading, at: int = 0, others: list[np.ndarray] = ()) -> Seen:
+    def _remember(self, quad: np.ndarray, reading: Reading, at: int = 0, others: list[np.ndarray] = (),
+                  settled: bool = True) -> Seen:
         """The outline's record, updated with this reading: an outline read before is one whose
-        centre lies within :data:`SAME_PLACE` of a card side of this one's."""
+        centre lies within :data:`SAME_PLACE` of a card side of this one's. A read beside a hand
+        moving (not ``settled``) counts towards agreement but names no card that would make a
+        later read a contradiction."""
         centre = quad.mean(axis=0)
         reach = SAME_PLACE * float(np.linalg.norm(quad[1] - quad[0]))
         near = [(float(np.linalg.norm(s.quad.mean(axis=0) - centre)), k) for k, s in self.seen.items()]
@@ -307,7 +311,7 @@ class FaceDecoder:
         if old is not None and old.refused:
             old = None  # read again after being refused: the card was laid again, start afresh
         named = set() if old is None else set(old.named)
-        for card in (reading.card, reading.face_says):  # a face that vetoed the corners names its card
+        for card in (reading.card, reading.face_says) if settled else ():  # a face that vetoed the corners names its card
             if card is not None:
                 named.add(card.id)
         unsure = reading.card is None and not reading.face_down

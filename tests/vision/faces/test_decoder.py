@@ -290,3 +290,17 @@ def test_a_face_seen_with_corners_hidden_names_no_card_for_its_outline(enrolment
                                             2.2, effects=effects, seed=73, view=1.36, jpeg=73)
     assert sorted((e.kind, e.card.id) for e in events) == [("placed", "5D"), ("placed", "7D"), ("placed", "8S")]
     assert not pipeline.warnings
+
+
+def test_a_misread_beside_a_moving_hand_does_not_make_the_card_a_contradiction(enrolments):
+    """The standard 9C slid off the QS to Seat 3, where the QC and 4C lie: as it landed, with the
+    hand still on it, two corners read it as the 9S. That read named the 9S for the outline, so
+    the 9C, read right a frame later, was refused, and its old place counted as removed."""
+    effects = Effects(lighting=0.329, glare=55.0, noise=3.21, blur=1.163, hands=True, jitter=True, motion=0.023, flicker=0.03)
+    script = [Place(0.3, "QS", "centre", x=-60, y=0, angle=2.56), Place(0.83, "9C", "centre", x=-8.58, y=3.14, angle=-4.11),
+              Place(1.39, "QC", "seat3"), Place(1.91, "9D", "seat1"), Place(2.5, "4C", "seat3"), Hand(3.56, 2.0, "QS"),
+              Slide(5.96, "9C", "seat3", 0.5)]
+    _, (pipeline, decoder, events) = _scene(enrolments["standard"], script, DesignArt("standard"), 7.3,
+                                            effects=effects, seed=119, view=1.2, jpeg=76)
+    assert ("moved", "9C", "seat3") in [(e.kind, e.card.id, e.zone) for e in events]
+    assert "9S" not in {e.card.id for e in events} and not pipeline.warnings
