@@ -27,7 +27,7 @@ from engine.decks import PhysicalCard
 from engine.table_events import FaceDown
 from vision.decoders import Detection
 from vision.faces.features import UPRIGHT, corner_masks, describe, face_shown, order_quad, turned, warp_upright
-from vision.faces.finder import Backdrop, arrivals, card_patches, cards_of_patch, quad_mask, refine_quad
+from vision.faces.finder import Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, quad_mask, refine_quad
 from vision.faces.matcher import Matcher, Reading
 from vision.faces.store import Enrolment
 from vision.footprints import SEEN
@@ -110,6 +110,7 @@ class FaceDecoder:
         #: for a card to be refused in words (a hand resting on the table costs no more).
         self.attempts = unknown_after + 1
         self.backdrop = Backdrop()
+        self.deck_size = DeckSize()
         self.seen: dict[tuple[int, int], Seen] = {}
         self.confidence: dict[str, float] = {}
         self.reads = self.refusals = 0
@@ -162,7 +163,7 @@ class FaceDecoder:
         offset = np.float32([x0, y0])
         for contour, shaped in card_patches(mask):
             cards = cards_of_patch(contour + offset.astype(np.int32), None if shaped is None else shaped + offset,
-                                           to_table, support=support)
+                                   to_table, self.deck_size.sizes, support=support)
             for i, quad in enumerate(cards):
                 quad = order_quad(refine_quad(grey, quad))
                 read.append(quad.mean(axis=0))
@@ -256,6 +257,8 @@ class FaceDecoder:
                          f"already lies {zone_words(known.zone)}; lift it and lay it again")
             return None
         self._lay(frame, reading.card.id, quad, others, pipeline)
+        if pipeline.calibration is not None:
+            self.deck_size.note(quad, pipeline.calibration.image_to_table)
         seen.confirmed = True
         self.confidence[reading.card.id] = reading.confidence
         centre_xy = quad.mean(axis=0)

@@ -30,6 +30,8 @@ MIN_AREA = 1500
 #: Card sizes on the table, (short, long) millimetres: poker and bridge cards, and the share by
 #: which an outline may differ from a size.
 CARD_SIZES_MM, SAME_SIZE = ((63.0, 88.0), (57.0, 88.0)), 0.04
+#: Cards named with one size's outline before the deck is taken to be of that size.
+SIZE_VOTES = 3
 #: Cards of one size fitted at two corners of a card are one when no corner is farther apart
 #: than SAME_CARD_MM (the sides of a patch are a little ragged where a card lies on another).
 SAME_CARD_MM = 8.0
@@ -49,6 +51,29 @@ SQUARE = 12.0
 #: cover this share of the patch (a card lying on another may lose a strip of its white border
 #: against the white below).
 INSIDE, COVERED = 0.9, 0.92
+
+
+class DeckSize:
+    """Which of the card ``sizes`` (mm) the deck on the table has, learnt from the cards named
+    (:meth:`note`): a table plays one deck, and a card whose patch lost a strip fits a bridge card
+    as well as a poker card. Until :data:`SIZE_VOTES` outlines agree (and outnumber the others
+    threefold), any size."""
+
+    def __init__(self, sizes=CARD_SIZES_MM) -> None:
+        self.votes = dict.fromkeys(sizes, 0)
+
+    def note(self, quad: np.ndarray, image_to_table: np.ndarray) -> None:
+        """A card was named in ``quad`` (frame px): its size on the table votes."""
+        short, long = _short_long(_on_table(quad, image_to_table))
+        for size in self.votes:
+            if abs(short - size[0]) <= SAME_SIZE * size[0] and abs(long - size[1]) <= SAME_SIZE * size[1]:
+                self.votes[size] += 1
+
+    @property
+    def sizes(self) -> tuple[tuple[float, float], ...]:
+        best = max(self.votes, key=self.votes.get)
+        rest = sum(self.votes.values()) - self.votes[best]
+        return (best,) if self.votes[best] >= SIZE_VOTES and self.votes[best] >= 3 * rest else tuple(self.votes)
 
 
 class Backdrop:

@@ -304,3 +304,17 @@ def test_a_misread_beside_a_moving_hand_does_not_make_the_card_a_contradiction(e
                                             effects=effects, seed=119, view=1.2, jpeg=76)
     assert ("moved", "9C", "seat3") in [(e.kind, e.card.id, e.zone) for e in events]
     assert "9S" not in {e.card.id for e in events} and not pipeline.warnings
+
+
+def test_a_card_whose_patch_lost_a_strip_is_fitted_at_the_size_of_the_deck_on_the_table(enrolments):
+    """Tigullio's 2C laid beside the 9C at Seat 1: its patch lost a strip along one side and
+    fitted a bridge card (57 mm) as well as a poker card; the narrower outline read as the 2S
+    by its corners and the 2C by its face, and the card was refused. Five poker cards were
+    already named: the deck on the table is a poker deck."""
+    effects = Effects(lighting=0.436, glare=50.3, noise=5.58, blur=0.756, hands=True, jitter=True, motion=0.023, flicker=0.024)
+    script = [Place(0.3, "KD", "centre", x=-60, y=0, angle=-4.65), Place(1.1, "6S", "centre", x=-11.37, y=6.94, angle=7.72),
+              Place(1.73, "AC", "seat3"), Place(2.51, "4C", "seat4"), Place(3.11, "9C", "seat1"), Place(3.59, "2C", "seat1")]
+    _, (pipeline, decoder, events) = _scene(enrolments["tigullio-international"], script, DesignArt("tigullio-international"),
+                                            4.8, effects=effects, seed=37, view=1.205, jpeg=88)
+    assert sorted(e.card.id for e in events) == ["2C", "4C", "6S", "9C", "AC", "KD"]
+    assert not pipeline.warnings
