@@ -27,7 +27,8 @@ from engine.decks import PhysicalCard
 from engine.table_events import FaceDown
 from vision.decoders import Detection
 from vision.faces.features import UPRIGHT, corner_masks, describe, face_shown, order_quad, turned, warp_upright
-from vision.faces.finder import Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, quad_mask, refine_quad
+from vision.faces.finder import (Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, quad_mask, refine_quad,
+                                 true_to_size)
 from vision.faces.matcher import Matcher, Reading
 from vision.faces.store import Enrolment
 from vision.footprints import SEEN
@@ -162,12 +163,16 @@ class FaceDecoder:
         found, read = [], []
         offset = np.float32([x0, y0])
         for contour, shaped in card_patches(mask):
-            cards = cards_of_patch(contour + offset.astype(np.int32), None if shaped is None else shaped + offset,
-                                   to_table, self.deck_size.sizes, support=support)
+            outline = None if shaped is None else shaped + offset
+            cards = cards_of_patch(contour + offset.astype(np.int32), outline, to_table, self.deck_size.sizes, support=support)
             for i, quad in enumerate(cards):
-                quad = order_quad(refine_quad(grey, quad))
+                measured = quad is outline  # a whole card's outline, not a card fitted at its corners
+                # Moved onto the card's edges, which a line printed along them may hide a pixel
+                # or two all round: then made a card's size about its centre.
+                quad = refine_quad(grey, quad)
+                quad = order_quad(quad if to_table is None else true_to_size(quad, to_table, self.deck_size.sizes))
                 read.append(quad.mean(axis=0))
-                got = self._read(frame, quad, mask, (x0, y0), pipeline, cards[:i] + cards[i + 1:])
+                got = self._read(frame, quad, mask, (x0, y0), pipeline, cards[:i] + cards[i + 1:], measured=measured)
                 if got is not None:
                     found.append(got)
             if not changes.has_dirty(box):
@@ -211,12 +216,13 @@ class FaceDecoder:
         return _cell_pixels(grown & ~(known & ~changes.dirty), box, changes.cell)
 
     def _read(self, frame: Frame, quad: np.ndarray, mask: np.ndarray, offset, pipeline,
-              others: list[np.ndarray] = (), expect: PhysicalCard | None = None):
+              others: list[np.ndarray] = (), expect: PhysicalCard | None = None, measured: bool = False):
         """Read the card in ``quad``. ``others``: the other cards fitted in its patch of cards
         (:func:`vision.faces.finder.fit_cards`): its outline may be a few millimetres off, so it
         must read surely. They, and the cards named that overlap it, may lie on it: the corners
         they reach are not read. ``expect``: the card an outline read before was read as; a
-        reading of anything else is not counted (something may lie on it now)."""
+        reading of anything else is not counted (something may lie on it now). ``measured``: the
+        outline is a whole card's, whose size tells the deck's (:class:`DeckSize`)."""
         upright = self._upright(frame, quad)
         # Parts of the outline that are not new (another card on top, a hand) are hidden.
         hidden = warp_upright(mask, quad - np.float32(offset)) == 0
@@ -257,7 +263,7 @@ class FaceDecoder:
                          f"already lies {zone_words(known.zone)}; lift it and lay it again")
             return None
         self._lay(frame, reading.card.id, quad, others, pipeline)
-        if pipeline.calibration is not None:
+        if measured and pipeline.calibration is not None:
             self.deck_size.note(quad, pipeline.calibration.image_to_table)
         seen.confirmed = True
         self.confidence[reading.card.id] = reading.confidence

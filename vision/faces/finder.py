@@ -30,8 +30,10 @@ MIN_AREA = 1500
 #: Card sizes on the table, (short, long) millimetres: poker and bridge cards, and the share by
 #: which an outline may differ from a size.
 CARD_SIZES_MM, SAME_SIZE = ((63.0, 88.0), (57.0, 88.0)), 0.04
-#: Cards named with one size's outline before the deck is taken to be of that size.
-SIZE_VOTES = 3
+#: An outline this share of a card's size off (either side) is made that card's size.
+TRUE_TO = 0.1
+#: Cards named by their whole outline, of one size, before the deck is taken to be of that size.
+SIZE_VOTES = 1
 #: Cards of one size fitted at two corners of a card are one when no corner is farther apart
 #: than SAME_CARD_MM (the sides of a patch are a little ragged where a card lies on another).
 SAME_CARD_MM = 8.0
@@ -54,10 +56,10 @@ INSIDE, COVERED = 0.9, 0.92
 
 
 class DeckSize:
-    """Which of the card ``sizes`` (mm) the deck on the table has, learnt from the cards named
-    (:meth:`note`): a table plays one deck, and a card whose patch lost a strip fits a bridge card
-    as well as a poker card. Until :data:`SIZE_VOTES` outlines agree (and outnumber the others
-    threefold), any size."""
+    """Which of the card ``sizes`` (mm) the deck on the table has, learnt from the whole outlines
+    of the cards named (:meth:`note`): a table plays one deck, and a card whose patch lost a
+    strip fits a bridge card as well as a poker card. Until :data:`SIZE_VOTES` outlines agree
+    (and outnumber the others threefold), any size."""
 
     def __init__(self, sizes=CARD_SIZES_MM) -> None:
         self.votes = dict.fromkeys(sizes, 0)
@@ -296,6 +298,30 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8) -> np.ndarra
     if np.abs(refined - quad).max() > 2 * reach:
         return quad
     return refined
+
+
+def true_to_size(quad: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_MM) -> np.ndarray:
+    """``quad`` (frame px) made a card of the nearest of the card ``sizes`` (mm) on the table,
+    about the same centre and along the same long axis: an outline found a pixel or two
+    inside the card all round (a dark line printed along its edge) or outside it is as
+    far off on either side, and the card's size is known. An outline no card's size within
+    :data:`TRUE_TO` stays as it is."""
+    table = _on_table(quad, image_to_table)
+    sides = np.roll(table, -1, axis=0) - table
+    lengths = np.linalg.norm(sides, axis=1)
+    first = int(lengths[1] + lengths[3] > lengths[0] + lengths[2])  # 0: sides 0 and 2 are the long ones
+    along = sides[first] - sides[first + 2]
+    along /= max(float(np.linalg.norm(along)), 1e-6)
+    across = _quarter(along)
+    short, long = _short_long(table)
+    size = min(sizes, key=lambda s: abs(s[0] - short) + abs(s[1] - long))
+    if abs(size[0] - short) > TRUE_TO * size[0] or abs(size[1] - long) > TRUE_TO * size[1]:
+        return quad
+    half_long, half_short = along * size[1] / 2, across * size[0] / 2
+    centre = table.mean(axis=0)
+    card = np.float32([centre - half_long - half_short, centre + half_long - half_short,
+                       centre + half_long + half_short, centre - half_long + half_short])
+    return cv2.perspectiveTransform(card.reshape(-1, 1, 2), np.linalg.inv(image_to_table)).reshape(4, 2)
 
 
 def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_MM,

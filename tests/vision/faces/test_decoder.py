@@ -318,3 +318,17 @@ def test_a_card_whose_patch_lost_a_strip_is_fitted_at_the_size_of_the_deck_on_th
                                             4.8, effects=effects, seed=37, view=1.205, jpeg=88)
     assert sorted(e.card.id for e in events) == ["2C", "4C", "6S", "9C", "AC", "KD"]
     assert not pipeline.warnings
+
+
+def test_a_card_whose_edge_is_a_dark_line_is_outlined_at_its_size_and_never_misread(enrolments):
+    """Dondorf draws each card's edge as a dark line, on dark felt hardly a step: the 10S laid
+    on the AH was outlined 1.2 to 1.8 mm inside all round, and its two corners in view named
+    the 10C, surely, twice: a wrong card. The outline is made the deck's card size about its
+    centre."""
+    effects = Effects(lighting=0.463, glare=58.1, noise=3.41, blur=0.827, hands=True, jitter=True, motion=0.02, flicker=0.023)
+    script = [Place(0.3, "AH", "seat1", x=-60, y=189, angle=-0.04), Place(1.02, "10S", "seat1", x=-13.4, y=189.21, angle=5.49),
+              Place(1.67, "7H", "centre")]
+    _, (pipeline, decoder, events) = _scene(enrolments["dondorf"], script, DesignArt("dondorf"), 2.5,
+                                            effects=effects, seed=32, view=1.13, jpeg=72)
+    assert "10C" not in {e.card.id for e in events}
+    assert ("placed", "10S") in [(e.kind, e.card.id) for e in events]
