@@ -115,6 +115,7 @@ class FaceDecoder:
         self.seen: dict[tuple[int, int], Seen] = {}
         self.confidence: dict[str, float] = {}
         self.reads = self.refusals = 0
+        self._frame = -1  # the pipeline's frame count at the last region read
 
     def decode(self, gray: np.ndarray) -> list[Detection]:
         """Faces carry no markers: a whole image decodes to nothing (see :meth:`read_region`)."""
@@ -147,10 +148,9 @@ class FaceDecoder:
             return []
         x0, y0, x1, y1 = box
         changes = pipeline.changes
-        self.backdrop.keep_only(pipeline.known)
-        # A card named and gone leaves its outline's record: the next card laid there starts afresh.
-        self.seen = {k: s for k, s in self.seen.items() if not (s.confirmed and s.card is not None
-                                                                 and s.card.id not in pipeline.known)}
+        if self._frame != pipeline.stats.frames:
+            self._frame = pipeline.stats.frames
+            self._forget_gone(pipeline.known)
         to_table = None if pipeline.calibration is None else pipeline.calibration.image_to_table
         # Where something moves (a hand passing) nothing is new yet, but a card found may reach
         # under it: the corners it hides are not read, those lying still are.
@@ -183,6 +183,14 @@ class FaceDecoder:
             if got is not None:
                 found.append(got)
         return found
+
+    def _forget_gone(self, known) -> None:
+        """Once a frame, before its first region (the cards named in a frame join the pipeline's
+        ``known`` only after all its regions are read): the cards gone leave the backdrop, and
+        their outlines' records, so the next card laid there starts afresh."""
+        self.backdrop.keep_only(known)
+        self.seen = {k: s for k, s in self.seen.items()
+                     if not (s.confirmed and s.card is not None and s.card.id not in known)}
 
     def _pending(self, box: tuple[int, int, int, int], pipeline, read: list[np.ndarray]) -> list[Seen]:
         """The outlines in ``box`` read lately as a card not yet named, not read again this frame,

@@ -332,3 +332,17 @@ def test_a_card_whose_edge_is_a_dark_line_is_outlined_at_its_size_and_never_misr
                                             effects=effects, seed=32, view=1.13, jpeg=72)
     assert "10C" not in {e.card.id for e in events}
     assert ("placed", "10S") in [(e.kind, e.card.id) for e in events]
+
+
+def test_a_card_named_in_one_region_of_a_frame_stays_on_the_table_read_in_the_next(enrolments):
+    """Nicu-white's KC was named in one region of a frame while the hand that laid it left through
+    another. Reading that second region took every card not yet known to the pipeline off the
+    table as explained, the KC too (the pipeline learns the cards of a frame after all its
+    regions): the 6H laid on it, its white on the KC's white, lost a strip that the KC no longer
+    explained, was never fitted, and never named."""
+    effects = Effects(lighting=0.466, glare=52.6, noise=6.9, blur=0.791, hands=True, jitter=True, motion=0.027, flicker=0.001)
+    script = [Place(0.3, "KC", "seat1", x=-60, y=189, angle=4.77), Place(0.81, "6H", "seat1", x=-11.74, y=180.22, angle=-6.7)]
+    _, (pipeline, decoder, events) = _scene(enrolments["nicu-white"], script, DesignArt("nicu-white"), 2.0,
+                                            effects=effects, seed=30, view=1.323, jpeg=90)
+    assert [(e.kind, e.card.id) for e in events] == [("placed", "KC"), ("placed", "6H")]
+    assert not pipeline.warnings
