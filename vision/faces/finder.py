@@ -356,7 +356,7 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
         mask, (x0, y0) = support
         shift = np.array([[1, 0, -origin[0]], [0, 1, -origin[1]], [0, 0, 1]]) @ image_to_table @ \
             np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]])
-        room = cv2.warpPerspective(mask.astype(np.uint8), shift, size, flags=cv2.INTER_NEAREST).view(bool) | patch
+        room = _filled(cv2.warpPerspective(mask.astype(np.uint8), shift, size, flags=cv2.INTER_NEAREST).view(bool) | patch)
     candidates: list[list] = []  # [card, size, corners naming it, share of the patch it covers]
     for corner, along, across in _square_corners(polygon):
         for short, long in sizes:
@@ -388,6 +388,15 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
         return []
     to_image = np.linalg.inv(image_to_table)
     return [cv2.perspectiveTransform(card.reshape(-1, 1, 2), to_image).reshape(4, 2) for card in chosen]
+
+
+def _filled(mask: np.ndarray) -> np.ndarray:
+    """``mask`` with its holes filled: the middle of a court card laid on a card can look like
+    the felt in grey, but lies within what arrived."""
+    contours, _ = cv2.findContours(mask.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros(mask.shape, np.uint8)
+    cv2.drawContours(filled, contours, -1, 1, cv2.FILLED)
+    return filled.view(bool)
 
 
 def _signed_area(polygon: np.ndarray) -> float:

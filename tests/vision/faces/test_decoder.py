@@ -346,3 +346,15 @@ def test_a_card_named_in_one_region_of_a_frame_stays_on_the_table_read_in_the_ne
                                             effects=effects, seed=30, view=1.323, jpeg=90)
     assert [(e.kind, e.card.id) for e in events] == [("placed", "KC"), ("placed", "6H")]
     assert not pipeline.warnings
+
+
+def test_a_court_card_whose_middle_looks_like_the_felt_is_fitted_on_the_card_below(enrolments):
+    """The standard KS laid on the 9C: its left strip, white on the 9C's white, and parts of its
+    court art, grey as the felt, were not new; the card fitted at its corners lay only 84 % in
+    what arrived or was named there, and it was never read. What arrived has no holes."""
+    effects = Effects(lighting=0.335, glare=106.4, noise=5.32, blur=1.131, hands=True, jitter=True, motion=0.023, flicker=0.046)
+    script = [Place(0.3, "9C", "seat3", x=-60, y=-189, angle=2.54), Place(0.99, "KS", "seat3", x=-9.77, y=-179.86, angle=6.53)]
+    _, (pipeline, decoder, events) = _scene(enrolments["standard"], script, DesignArt("standard"), 2.0,
+                                            effects=effects, seed=87, view=1.213, jpeg=86)
+    assert [(e.kind, e.card.id) for e in events] == [("placed", "9C"), ("placed", "KS")]
+    assert not pipeline.warnings
