@@ -194,7 +194,7 @@ class FaceDecoder:
 
     def _pending(self, box: tuple[int, int, int, int], pipeline, read: list[np.ndarray]) -> list[Seen]:
         """The outlines in ``box`` read lately as a card not yet named, not read again this frame,
-        lying still and not yet explained."""
+        with cells changed and lying still (those that move are hidden when it is read)."""
         x0, y0, x1, y1 = box
         changes, now = pipeline.changes, pipeline.stats.frames
         pending = []
@@ -207,7 +207,7 @@ class FaceDecoder:
             if any(np.linalg.norm(centre - seen.quad.mean(axis=0)) <= SAME_PLACE * side for centre in read):
                 continue
             cells = changes.cells(seen.quad)
-            if changes.is_still(cells) and changes.dirty[cells].any():
+            if changes.dirty[cells].any():  # what moves over it is hidden when it is read
                 pending.append(seen)
         return pending
 

@@ -358,3 +358,17 @@ def test_a_court_card_whose_middle_looks_like_the_felt_is_fitted_on_the_card_bel
                                             effects=effects, seed=87, view=1.213, jpeg=86)
     assert [(e.kind, e.card.id) for e in events] == [("placed", "9C"), ("placed", "KS")]
     assert not pipeline.warnings
+
+
+def test_a_card_read_once_is_read_again_while_the_next_hand_passes_over_part_of_it(enrolments):
+    """Dondorf's AS on the 10D, read once, surely, at 1.1 s; the hand bringing the QS then moved
+    over part of it, and an outline read once was read again only with every cell still. It was
+    named at 1.7 s, 0.74 s after it lay in clear view."""
+    effects = Effects(lighting=0.388, glare=61.2, noise=3.43, blur=0.779, hands=True, jitter=True, motion=0.022, flicker=0.047)
+    script = [Place(0.3, "10D", "seat3", x=-60, y=-189, angle=2.88), Place(0.81, "AS", "seat3", x=-13.01, y=-177.77, angle=5.05),
+              Place(1.32, "QS", "centre")]
+    camera, (pipeline, decoder, events) = _scene(enrolments["dondorf"], script, DesignArt("dondorf"), 2.0,
+                                                 effects=effects, seed=124, view=1.068, jpeg=76)
+    clear = camera.in_clear_view("AS", 0.81, hold=0.0)
+    named = [e.time for e in events if (e.kind, e.card.id) == ("placed", "AS")]
+    assert named and named[0] <= clear + 0.5, (clear, named)
