@@ -40,6 +40,9 @@ GAP_BLURS = (0.0, 0.8, 1.6, 2.4)
 FACE_SHOWN = 0.5
 #: A signal telling the best two apart by less than this abstains.
 ABSTAIN = 0.05
+#: The whole face overrules the corners when it tells the best two apart by this much at least,
+#: and twice as clearly as they do the other way.
+FACE_OVERRULES = 0.5
 #: The confidence a reading needs to name a card.
 THRESHOLD = 0.5
 #: The misfit of the best card's aligned corners (1 - correlation) over the second best's: at
@@ -133,6 +136,10 @@ class Matcher:
                                  _gap(views[side].face, self._face[best], self._face[second], shown=seen)
                                  if face_speaks else None)
                  if gap is not None and abs(gap) >= ABSTAIN]
+        if len(apart) == 2 and apart[0] * apart[1] < 0 and abs(apart[1]) >= max(FACE_OVERRULES, 2 * abs(apart[0])):
+            # The big pips of a face shown tell two suits apart better than the small ones of a
+            # corner or two: a face clearly for one, corners hardly for the other, is the face's.
+            apart = [apart[0] + apart[1]]
         if len(apart) == 2 and apart[0] * apart[1] < 0:
             sure = whole and max(float(scores[best]), float(scores[second])) >= LEAST_SCORE
             return Reading(None, 0.0, turned=bool(side), face_says=self.cards[best if apart[1] > 0 else second] if sure else None,

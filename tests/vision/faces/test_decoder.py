@@ -372,3 +372,18 @@ def test_a_card_read_once_is_read_again_while_the_next_hand_passes_over_part_of_
     clear = camera.in_clear_view("AS", 0.81, hold=0.0)
     named = [e.time for e in events if (e.kind, e.card.id) == ("placed", "AS")]
     assert named and named[0] <= clear + 0.5, (clear, named)
+
+
+def test_a_face_clearly_for_one_suit_overrules_corners_hardly_for_the_other(enrolments):
+    """Nicu-white's 2S beside the AC, one corner under it: its other corners leaned to the 2C
+    (+0.33), its face, shown, was clearly the 2S (-0.8); the two disagreed, nothing was named
+    until a hand came by and other corners were read, 0.57 s after clear view."""
+    effects = Effects(lighting=0.466, glare=52.6, noise=6.9, blur=0.791, hands=True, jitter=True, motion=0.027, flicker=0.001)
+    script = [Place(0.3, "KC", "seat1", x=-60, y=189, angle=4.77), Place(0.81, "6H", "seat1", x=-11.74, y=180.22, angle=-6.7),
+              Place(1.32, "AC", "seat3"), Place(1.78, "2S", "seat3"), Place(2.54, "JC", "centre")]
+    camera, (pipeline, decoder, events) = _scene(enrolments["nicu-white"], script, DesignArt("nicu-white"), 2.6,
+                                                 effects=effects, seed=30, view=1.323, jpeg=90)
+    clear = camera.in_clear_view("2S", 1.78, hold=0.0)
+    named = [e.time for e in events if (e.kind, e.card.id) == ("placed", "2S")]
+    assert named and named[0] <= clear + 0.5, (clear, named)
+    assert "2C" not in {e.card.id for e in events}
