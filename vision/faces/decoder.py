@@ -214,14 +214,17 @@ class FaceDecoder:
     @staticmethod
     def _arrived(box: tuple[int, int, int, int], pipeline) -> np.ndarray:
         """The pixels of ``box`` where something may have arrived: its dirty cells, grown by a
-        cell to take in a card's edge but not into cards already known."""
+        cell to take in a card's edge but not into the inside of cards already known (a cell on
+        a known card's edge, which a card laid against it covers only partly, may not change
+        enough to be dirty)."""
         changes = pipeline.changes
-        known = np.zeros(changes.dirty.shape, bool)
+        known = np.zeros(changes.dirty.shape, np.uint8)
         for card in pipeline.known.values():
             centre = card.corners.mean(axis=0)
-            known |= changes.cells(centre + (card.corners - centre) / _MARKER_SHARE)
+            known |= changes.cells(centre + (card.corners - centre) / _MARKER_SHARE).view(np.uint8)
+        inside = cv2.erode(known, np.ones((3, 3), np.uint8)).view(bool)
         grown = cv2.dilate(changes.dirty.view(np.uint8), np.ones((3, 3), np.uint8)).view(bool)
-        return _cell_pixels(grown & ~(known & ~changes.dirty), box, changes.cell)
+        return _cell_pixels(grown & ~(inside & ~changes.dirty), box, changes.cell)
 
     def _read(self, frame: Frame, quad: np.ndarray, mask: np.ndarray, offset, pipeline,
               others: list[np.ndarray] = (), expect: PhysicalCard | None = None, measured: bool = False):

@@ -387,3 +387,16 @@ def test_a_face_clearly_for_one_suit_overrules_corners_hardly_for_the_other(enro
     named = [e.time for e in events if (e.kind, e.card.id) == ("placed", "2S")]
     assert named and named[0] <= clear + 0.5, (clear, named)
     assert "2C" not in {e.card.id for e in events}
+
+
+def test_a_card_laid_against_a_known_card_keeps_the_strip_beside_it(enrolments):
+    """Dondorf's AH laid against the 3C at Seat 1: the change cells on the 3C's edge, which the
+    AH covers only partly, hardly changed, were not dirty, and were taken for the 3C; the AH's
+    patch lost a strip beside it, the card fitted at its corners lay in too little of what
+    arrived, and it was never named."""
+    effects = Effects(lighting=0.478, glare=84.1, noise=6.07, blur=0.986, hands=True, jitter=True, motion=0.033, flicker=0.005)
+    script = [Place(0.3, "7D", "seat3", x=-60, y=-189, angle=1.6), Place(0.89, "7C", "seat3", x=-13.53, y=-193.87, angle=6.6),
+              Place(1.55, "3C", "seat1"), Place(2.34, "QC", "seat4"), Place(3.01, "2S", "seat4"), Place(3.66, "AH", "seat1")]
+    _, (pipeline, decoder, events) = _scene(enrolments["dondorf"], script, DesignArt("dondorf"), 4.8,
+                                            effects=effects, seed=196, view=1.313, jpeg=73)
+    assert ("placed", "AH") in [(e.kind, e.card.id) for e in events]
