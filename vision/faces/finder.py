@@ -4,12 +4,15 @@ What differs from the table as explained (:class:`Backdrop`: the empty table, th
 the pipeline saw, with every card named since laid on it) and from the empty table, limited to
 the cells the change map found dirty (changed since they were last explained), is what just
 arrived (:func:`arrivals`): a card laid on the table, or on top of cards already there (the
-newest card lies on top, so it shows whole). Each such patch that is shaped like a card (a rectangle of a card's proportions, filling its outline) is one card
-(:func:`card_outlines`). A patch of another shape may be several cards: laid partly on each
-other before the lower one was read, or touching. Knowing a card's size on the table (a
-calibration), :func:`fit_cards` finds each card by the corners it shows: two straight sides
-meeting square, from which a card of a card's size reaches into the patch; the patch must be
-those cards and nothing else (a hand is left for a later frame).
+newest card lies on top, so it shows whole). Each such patch that is shaped like a card (a
+rectangle of a card's proportions, filling its outline) is one card (:func:`card_outlines`).
+A patch of another shape may be several cards: laid partly on each other before the lower one
+was read, or touching. Knowing a card's size on the table (a calibration), :func:`fit_cards`
+finds each card by the corners it shows: two straight sides meeting square, from which a card
+of a card's size reaches into the patch; the patch must be those cards and nothing else (a
+hand is left for a later frame). Outlines are then moved onto
+the card's edges (:func:`refine_quad`) and made the card size of the deck on the table
+(:func:`true_to_size`, :class:`DeckSize`).
 """
 
 from __future__ import annotations
@@ -42,8 +45,8 @@ SAME_PLACE_MM = 2.5
 #: A side of a patch this long (mm) is a card's side; a rounded corner's chamfer is shorter
 #: than :data:`CHAMFER`.
 SIDE_MM, CHAMFER = 12.0, 7.0
-#: A step of brightness across a card's side this share of the strongest is clear: the clear
-#: step nearest the patch's edge is the card's (see :func:`refine_quad`).
+#: A step of brightness across a card's side this share of the strongest is clear: the
+#: outermost clear step is the card's edge (see :func:`refine_quad`).
 CLEAR_STEP = 0.5
 #: Pixels outside the patch's edge a card's edge may lie (a neighbour's edge lies farther).
 OUTSIDE = 3
@@ -250,11 +253,12 @@ def _quad(contour: np.ndarray) -> np.ndarray:
 
 def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8) -> np.ndarray:
     """``quad`` moved onto the card's real edges in ``grey`` (same coordinates): each side is
-    sampled across, up to ``reach`` px either way, for where the brightness steps most, and
-    moved by the median of those steps when most of them lie on one straight line (a side with
-    no clear edge, or with the print of a card below it, stays); the four sides meet
-    at the new corners. The patch a change map
-    gives is a few pixels off where a card lies on a card of the same white."""
+    sampled across, from ``reach`` px inside to :data:`OUTSIDE` px outside, for the outermost
+    clear step of brightness (:data:`CLEAR_STEP`), and moved by the median of those steps when
+    most of them lie on one straight line (a side with no clear edge, or with the print of a
+    card below it, stays); the four sides meet at the new corners. The patch a change map gives
+    is a few pixels off where a card lies on a card of the same white. A dark line drawn along
+    a card's edge can still hold a side a pixel or two inside: :func:`true_to_size` follows."""
     quad = np.asarray(quad, np.float32)
     centre = quad.mean(axis=0)
     offsets = np.arange(-reach, reach + 1, dtype=np.float32)

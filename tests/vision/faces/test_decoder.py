@@ -56,6 +56,14 @@ def _scene(enrolment: Enrolment, script, card_image, seconds: float, *, grey: bo
     return camera, (pipeline, decoder, events)
 
 
+def assert_named_by_half_a_second(camera, events, card: str, laid: float) -> None:
+    """``card``, laid at ``laid`` s, was placed within 0.5 s of first lying in clear view (the
+    issue's bar, as :mod:`benchmarks.faces_bench` measures it)."""
+    clear = camera.in_clear_view(card, laid, hold=0.0)
+    named = [e.time for e in events if (e.kind, e.card.id) == ("placed", card)]
+    assert named and named[0] <= clear + 0.5, (clear, named)
+
+
 def run(enrolment: Enrolment, script, card_image, seconds: float, *, grey: bool = False):
     return _scene(enrolment, script, card_image, seconds, grey=grey)[1]
 
@@ -249,9 +257,7 @@ def test_a_card_is_named_while_the_hand_bringing_the_next_passes_beside_it(enrol
     script = [Place(0.3, "QH", "seat1", x=-60, y=189, angle=-3.67), Place(0.83, "KS", "seat1", x=-9.63, y=189.74, angle=3.21)]
     camera, (pipeline, decoder, events) = _scene(enrolments["standard"], script, DesignArt("standard"), 1.5,
                                                  effects=effects, seed=99, view=1.087, jpeg=74)
-    clear = camera.in_clear_view("QH", 0.3, hold=0.0)
-    named = [e.time for e in events if (e.kind, e.card.id) == ("placed", "QH")]
-    assert named and named[0] <= clear + 0.5, (clear, named)
+    assert_named_by_half_a_second(camera, events, "QH", 0.3)
 
 
 def test_a_card_with_a_border_line_is_outlined_at_its_edge_not_at_the_line(enrolments):
@@ -369,9 +375,7 @@ def test_a_card_read_once_is_read_again_while_the_next_hand_passes_over_part_of_
               Place(1.32, "QS", "centre")]
     camera, (pipeline, decoder, events) = _scene(enrolments["dondorf"], script, DesignArt("dondorf"), 2.0,
                                                  effects=effects, seed=124, view=1.068, jpeg=76)
-    clear = camera.in_clear_view("AS", 0.81, hold=0.0)
-    named = [e.time for e in events if (e.kind, e.card.id) == ("placed", "AS")]
-    assert named and named[0] <= clear + 0.5, (clear, named)
+    assert_named_by_half_a_second(camera, events, "AS", 0.81)
 
 
 def test_a_face_clearly_for_one_suit_overrules_corners_hardly_for_the_other(enrolments):
@@ -383,9 +387,7 @@ def test_a_face_clearly_for_one_suit_overrules_corners_hardly_for_the_other(enro
               Place(1.32, "AC", "seat3"), Place(1.78, "2S", "seat3"), Place(2.54, "JC", "centre")]
     camera, (pipeline, decoder, events) = _scene(enrolments["nicu-white"], script, DesignArt("nicu-white"), 2.6,
                                                  effects=effects, seed=30, view=1.323, jpeg=90)
-    clear = camera.in_clear_view("2S", 1.78, hold=0.0)
-    named = [e.time for e in events if (e.kind, e.card.id) == ("placed", "2S")]
-    assert named and named[0] <= clear + 0.5, (clear, named)
+    assert_named_by_half_a_second(camera, events, "2S", 1.78)
     assert "2C" not in {e.card.id for e in events}
 
 
