@@ -11,8 +11,6 @@ TEST_SYSTEM_STAMP := $(VENV)/.system-test-tools
 # and keeps the system's numpy: apt's picamera2 is built against it ("numpy.dtype size changed" otherwise).
 SYSTEM_SITE := $(shell ls -d /usr/lib/python3/dist-packages/picamera2 /usr/lib/python3/dist-packages/lgpio* 2>/dev/null | head -1)
 VENV_FLAGS := $(if $(SYSTEM_SITE),--system-site-packages)
-SUDO := $(shell [ "$$(id -u)" = 0 ] && echo "" || (command -v sudo >/dev/null && echo "sudo -n"))
-APT := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -qq -o Dpkg::Use-Pty=0
 BIN ?= $(HOME)/.local/bin
 CONFIG ?= $(HOME)/table.toml
 
@@ -22,30 +20,16 @@ CONFIG ?= $(HOME)/table.toml
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
 
-# $(1): runtime or test. Installs what deploy/system_packages.sh finds missing, quietly, when root
-# or sudo allows; otherwise says the one command to type.
-define system_packages
-	@missing=$$(PYTHON=$(PYTHON) sh deploy/system_packages.sh $(1)); \
-	if [ -z "$$missing" ]; then :; \
-	elif command -v apt-get >/dev/null && { [ "$$(id -u)" = 0 ] || sudo -n true 2>/dev/null; }; then \
-	  echo "installing system packages: $$missing"; \
-	  { $(APT) update && $(APT) install -y --no-install-recommends $$missing; } >/dev/null \
-	    || { echo "apt-get could not install $$missing: run 'sudo apt-get install $$missing'"; exit 1; }; \
-	else \
-	  echo "note: this machine lacks $$missing and there is no root or sudo here: run 'sudo apt-get install $$missing'"; \
-	fi
-endef
-
 $(SYSTEM_STAMP):
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
 	  { echo "cardtable needs Python 3.11 or newer (found $$($(PYTHON) --version))."; exit 1; }
-	$(call system_packages,runtime)
+	@PYTHON=$(PYTHON) sh deploy/install_system_packages.sh runtime
 	@$(PYTHON) -m venv $(VENV_FLAGS) $(VENV) || \
 	  { echo "could not create a virtual environment: install python3-venv (sudo apt-get install python3-venv)"; exit 1; }
 	@touch $@
 
 $(TEST_SYSTEM_STAMP): $(SYSTEM_STAMP)
-	$(call system_packages,test)
+	@PYTHON=$(PYTHON) sh deploy/install_system_packages.sh test
 	@touch $@
 
 $(STAMP): pyproject.toml $(SYSTEM_STAMP)

@@ -3,8 +3,9 @@
 #   sh deploy/system_packages.sh runtime   # make demo and the table itself
 #   sh deploy/system_packages.sh test      # make test as well
 # Each need is checked by what it provides (a library, a command, a file), never by a package
-# name: names change between releases (libzbar0 is libzbar0t64 on Debian trixie), and a user
-# without sudo must not be told to install what is already there.
+# name, so a user without sudo is not told to install what is already there. A missing need is
+# named as this machine's apt offers it: names change between releases (trixie's libzbar0t64 and
+# kdegames-card-data were bookworm's libzbar0 and kdegames-card-data-kf5).
 set -u
 PYTHON=${PYTHON:-python3}
 need=""
@@ -14,10 +15,18 @@ has_lib() {  # $1: library name as the linker knows it (zbar for libzbar.so.0)
         "$PYTHON" -c "import ctypes.util, sys; sys.exit(not ctypes.util.find_library('$1'))" 2>/dev/null
 }
 has_command() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
+# The first of the names apt here has a candidate for; the first name when apt knows none of them
+# (its lists not fetched yet): the newest release's, which the Makefile asks again after apt-get update.
+want_one() {
+    for name; do
+        if LC_ALL=C apt-cache policy "$name" 2>/dev/null | grep -q '^ *Candidate: [^(]'; then want "$name"; return; fi
+    done
+    want "$1"
+}
 on_a_pi() { grep -qs "Raspberry Pi" /proc/device-tree/model; }
 
 "$PYTHON" -c 'import ensurepip' 2>/dev/null || want python3-venv
-has_lib zbar || want libzbar0
+has_lib zbar || want_one libzbar0t64 libzbar0
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || want fonts-dejavu-core
 if on_a_pi; then
     # picamera2 and lgpio come only from apt (no PyPI wheel fits); the venv sees them.
@@ -26,11 +35,9 @@ if on_a_pi; then
 fi
 if [ "${1:-runtime}" = test ]; then
     has_command mosquitto || want mosquitto
-    if ! has_command chromium && ! has_command chromium-browser; then
-        # Debian calls it chromium; Raspberry Pi OS bookworm chromium-browser
-        if apt-cache show chromium >/dev/null 2>&1; then want chromium; else want chromium-browser; fi
-    fi
-    [ -d /usr/share/carddecks ] || want kdegames-card-data-kf5
+    # Debian calls it chromium; Raspberry Pi OS bookworm chromium-browser
+    has_command chromium || has_command chromium-browser || want_one chromium chromium-browser
+    [ -d /usr/share/carddecks ] || want_one kdegames-card-data kdegames-card-data-kf5
     has_command rsvg-convert || want librsvg2-bin
 fi
 echo $need

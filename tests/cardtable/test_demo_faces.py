@@ -18,7 +18,7 @@ from vision.faces.designs import CARDDECKS, DesignArt, render_card
 from vision.script import Remove
 
 if shutil.which("rsvg-convert") is None or not CARDDECKS.is_dir():
-    pytest.skip("needs rsvg-convert (librsvg2-bin) and the card designs (kdegames-card-data-kf5)",
+    pytest.skip("needs rsvg-convert (librsvg2-bin) and the card designs (kdegames-card-data, -kf5 on bookworm)",
                 allow_module_level=True)
 
 ZONES = ["seat1", "seat2", "crib", "starter"]

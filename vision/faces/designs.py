@@ -1,6 +1,6 @@
 """Real deck designs for tests, the benchmark and the demo: the SVG decks Debian installs with
-``kdegames-card-data-kf5`` (``/usr/share/carddecks/svg-*/``), rendered card by card with
-``rsvg-convert`` and cached outside the repository (``$XDG_CACHE_HOME/cardtable/decks``).
+``kdegames-card-data`` (``kdegames-card-data-kf5`` before trixie) in ``/usr/share/carddecks/svg-*/``,
+rendered card by card with ``rsvg-convert`` and cached outside the repository (``$XDG_CACHE_HOME/cardtable/decks``).
 
 Each design's SVG holds one element per card: ``1_club`` ... ``10_spade``, ``jack_heart``,
 ``queen_diamond``, ``king_spade``, ``back`` and, in some designs, jokers. ``rsvg-convert
@@ -49,7 +49,8 @@ def svg_path(design: str) -> Path:
     folder = CARDDECKS / f"svg-{design}"
     files = sorted(folder.glob("*.svg*"))
     if not files:
-        raise OSError(f"no card design {design!r} in {CARDDECKS}: install kdegames-card-data-kf5")
+        raise OSError(f"no card design {design!r} in {CARDDECKS}: sudo apt-get install kdegames-card-data "
+                      "(kdegames-card-data-kf5 on Debian bookworm)")
     return files[0]
 
 

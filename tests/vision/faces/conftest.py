@@ -12,7 +12,7 @@ from vision.faces.designs import CARDDECKS, DESIGNS, write_deck_images
 from vision.faces.enrol import enrol_from_images
 
 if shutil.which("rsvg-convert") is None or not CARDDECKS.is_dir():
-    pytest.skip("needs rsvg-convert (librsvg2-bin) and the card designs (kdegames-card-data-kf5)",
+    pytest.skip("needs rsvg-convert (librsvg2-bin) and the card designs (kdegames-card-data, -kf5 on bookworm)",
                 allow_module_level=True)
 
 
