@@ -109,7 +109,7 @@ def test_the_fresh_root_script_is_valid_shell_and_says_its_usage():
 def test_the_editable_install_prints_no_setuptools_warning_box(tmp_path):
     """``make demo``'s first run installs this checkout editable; setuptools' "Editable
     installation ... be careful with folders" box must not be among the first things a newcomer sees."""
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--prefix", str(tmp_path),
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--ignore-installed", "--prefix", str(tmp_path),
                            "-e", str(CHECKOUT)], capture_output=True, text=True)
     if done.returncode != 0 and "setuptools" in done.stderr and "find" in done.stderr.lower():
         pytest.skip(f"pip cannot fetch setuptools here: {done.stderr.strip().splitlines()[-1]}")
