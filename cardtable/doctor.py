@@ -11,14 +11,18 @@ import os
 import pwd
 import shutil
 import struct
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardtable.config import DEFAULT_JOURNAL, ConfigError, TableConfig, load_config
+from cardtable.config import DEFAULT_JOURNAL, ConfigError, TableConfig, check_files, check_values, read_toml
 from cardtable.config_values import writable_file
 from cardtable.service_unit import DEVICE_GROUPS
+from engine.wording import join_words, plural
 
 OK, FIX, NOTE = "ok", "fix", "note"
+#: What a check that needs the config says without one (none given, or one with mistakes).
+NOT_LOOKED_AT = "not looked at without a config that can be read"
 #: Below this much free space on the journal's disk, a long evening of games is at risk.
 MIN_FREE_BYTES = 200 * 1024 * 1024
 _VIDIOC_ENUM_FMT = 0xC0405602     # _IOWR('V', 2, struct v4l2_fmtdesc), 64 bytes
@@ -44,14 +48,31 @@ def pi_model() -> str:
 
 
 def check_config(path: str | None) -> tuple[Finding, TableConfig | None]:
+    """The config's mistakes and the steps still to do (a calibration, the tags enrolled), each
+    step's command as the fix; the config itself whenever its values are right, so that the other
+    checks look at what it describes even while a step is still to do."""
     if path is None:
         return Finding("config", NOTE, "no config given: checking this machine only",
                        "cardtable doctor --config table.toml"), None
+    problems: list[str] = []
+    steps: list[str] = []
     try:
-        config = load_config(path)
+        config = check_values(read_toml(Path(path)), Path(path), problems)
     except ConfigError as err:
         return Finding("config", FIX, str(err), f"edit {path}, then: cardtable config check {path}"), None
-    return Finding("config", OK, f"{path}: {config.game} for {config.players}, input {config.input}"), config
+    if config is not None:
+        check_files(config, problems, steps)
+    if not problems and not steps:
+        return Finding("config", OK, f"{path}: {config.game} for {config.players}, input {config.input}"), config
+    fixes = [f"edit {path}, then: cardtable config check {path}"] * bool(problems) + [_command(s) for s in steps]
+    return Finding("config", FIX, str(ConfigError(path, problems, steps)), " ; ".join(fixes)), config
+
+
+def _command(step: str) -> str:
+    """The command a step still to do names ("vision.calibration: ... does not exist yet: run
+    cardtable calibrate --config table.toml"), or the whole step when it names none."""
+    _, run, command = step.rpartition(": run ")
+    return command if run else step
 
 
 def check_groups(config: TableConfig | None, *, user: str | None = None) -> Finding:
@@ -162,11 +183,13 @@ def _check_picamera() -> Finding:
     return Finding("camera", OK, "picamera2 is installed")
 
 
-def check_board(config: TableConfig | None) -> Finding:
-    """The reader board answers the handshake, and its firmware version."""
-    if config is None or config.input != "rfid":
-        return Finding("reader board", OK, "the table reads cards through the camera" if config else
-                       "no config: not looked for")
+def check_board(config: TableConfig | None, *, ports: Iterable | None = None) -> Finding:
+    """The reader board answers the handshake, and its firmware version (``ports``: where to look
+    for it with ``port = "auto"``, the machine's serial ports by default)."""
+    if config is None:
+        return Finding("reader board", NOTE, NOT_LOOKED_AT)
+    if config.input != "rfid":
+        return Finding("reader board", OK, "the table reads cards through the camera")
     import serial
 
     from firmware_bridge.detect import BoardNotFound, find_board, probe
@@ -180,7 +203,7 @@ def check_board(config: TableConfig | None) -> Finding:
     fix = ("plug the board in and flash the firmware (docs/firmware_bridge.md); "
            "cardtable bridge monitor shows what it says")
     try:
-        port, hello = find_board() if rfid.port == "auto" else (rfid.port, probe(rfid.port))
+        port, hello = find_board(ports) if rfid.port == "auto" else (rfid.port, probe(rfid.port))
     except BoardNotFound as err:
         return Finding("reader board", FIX, str(err), fix)
     except (serial.SerialException, OSError) as err:
@@ -248,11 +271,16 @@ def check_disk(config: TableConfig | None, *, minimum: int = MIN_FREE_BYTES) -> 
 
 def check_gpio(config: TableConfig | None) -> Finding:
     """On a Pi 5, gpiozero needs the lgpio pin factory, named, and lgpio from apt."""
-    if config is None or config.gpio is None:
+    if config is None:
+        return Finding("gpio", NOTE, NOT_LOOKED_AT)
+    if config.gpio is None:
         return Finding("gpio", OK, "no buttons or LEDs configured")
+    pins = config.gpio
+    parts = join_words([plural(len(pins.buttons), "button"), plural(len(pins.seat_leds), "seat LED")]
+                       + ["a buzzer"] * (pins.buzzer is not None))
     model = pi_model()
     if "Raspberry Pi" not in model:
-        return Finding("gpio", NOTE, "not a Raspberry Pi: buttons and LEDs run on simulated pins")
+        return Finding("gpio", NOTE, f"{parts}, but not a Raspberry Pi: they run on simulated pins")
     try:
         import lgpio  # noqa: F401
     except ImportError:
@@ -261,7 +289,7 @@ def check_gpio(config: TableConfig | None) -> Finding:
     if "Raspberry Pi 5" in model and os.environ.get("GPIOZERO_PIN_FACTORY") != "lgpio":
         return Finding("gpio", FIX, "a Pi 5 needs gpiozero's lgpio pin factory named",
                        "export GPIOZERO_PIN_FACTORY=lgpio   # cardtable install-service writes it in the unit")
-    return Finding("gpio", OK, f"{model}: lgpio is there")
+    return Finding("gpio", OK, f"{parts} on a {model}: lgpio is there")
 
 
 def run_checks(config_path: str | None) -> list[Finding]:

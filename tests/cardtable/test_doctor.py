@@ -90,3 +90,40 @@ def test_picamera2_built_for_another_numpy_is_explained(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     found = doctor.check_camera(table(tmp_path, vision=VisionConfig(camera="picamera")))
     assert found.status == doctor.FIX and "numpy" in found.detail and found.fix.startswith("make clean setup")
+
+
+def example(tmp_path, *, input_kind: str = "camera") -> Path:
+    """A fresh ``cardtable config example`` file, as a newcomer has it, read by the given input."""
+    path = tmp_path / "table.toml"
+    assert main(["config", "example", "--game", "cribbage", "--players", "2", "--out", str(path)]) == 0
+    path.write_text(path.read_text().replace('kind = "camera"', f'kind = "{input_kind}"'))
+    return path
+
+
+def test_a_fresh_example_config_is_checked_whole_and_its_step_is_the_fix(tmp_path):
+    """The example still needs calibrating: the fix is the calibrate command (not "edit the file"),
+    and the rest of the file is still checked: its buttons, LEDs and buzzer, its camera."""
+    path = example(tmp_path)
+    found, config = doctor.check_config(str(path))
+    assert found.status == doctor.FIX and "calibration.json does not exist yet" in found.detail
+    assert found.fix == f"cardtable calibrate --config {path}"
+    assert config is not None and config.gpio is not None
+    gpio = doctor.check_gpio(config)
+    assert "5 buttons, 2 seat LEDs, and a buzzer" in gpio.detail and "no buttons" not in gpio.detail, gpio
+    camera = doctor.check_camera(config, dev=tmp_path)
+    assert camera.status == doctor.FIX and "no camera at all" in camera.detail and "plug the camera in" in camera.fix
+
+
+def test_an_rfid_example_says_to_enrol_the_tags_and_looks_for_the_board(tmp_path):
+    found, config = doctor.check_config(str(example(tmp_path, input_kind="rfid")))
+    assert found.status == doctor.FIX and found.fix == "cardtable enroll rfid --deck standard"
+    board = doctor.check_board(config, ports=[])
+    assert board.status == doctor.FIX and "no reader board found" in board.detail, board
+
+
+def test_a_config_with_mistakes_says_that_the_rest_was_not_looked_at(tmp_path):
+    (tmp_path / "bad.toml").write_text("[game]\nname = 'cribbage'\nplayers = 9\n[gpio]\nseat_leds = [17, 27]\n")
+    found, config = doctor.check_config(str(tmp_path / "bad.toml"))
+    assert found.status == doctor.FIX and config is None
+    for check in (doctor.check_gpio, doctor.check_board):
+        assert "not looked at" in check(None).detail and "no buttons" not in check(None).detail
