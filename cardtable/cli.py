@@ -3,7 +3,8 @@
 Subcommands live in :mod:`cardtable.commands`, one module each, found automatically: a module
 defines ``register(subparsers)``, which adds its parser and sets ``func`` to a function taking the
 parsed arguments and returning an exit code. Errors print as "cardtable: error: ..." and exit 2;
-``--debug`` shows the traceback instead.
+``--debug`` shows the traceback instead. A reader that stops early (``cardtable replay 1 | head``)
+ends any command quietly.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import pkgutil
 import sys
 
@@ -44,8 +46,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()          # a reader that left early (| head) is met here, not at exit
+        return code
     except BrokenPipeError:
+        # Nobody reads the rest: stop quietly, and point stdout at /dev/null so that the
+        # interpreter's own last flush does not fail a second time.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (CardtableError, OSError) as err:
         if args.debug:

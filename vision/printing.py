@@ -73,6 +73,13 @@ def deck_pages(deck: str, marker: str, layout: str, paper: str) -> list[Image.Im
     raise InvalidInput(f"no layout {layout!r}: choose {' or '.join(LAYOUTS)}")
 
 
+#: The mat's instructions. Only seat 1 fixes which way it lies (the zones are placed from it),
+#: so they name no other seat: which seat faces the top edge depends on how many play.
+MAT_INSTRUCTIONS = ("Lay it flat in the middle of the table, this side up, with",
+                    "the bottom edge towards seat 1; then run: cardtable calibrate.",
+                    "Print at 100 % (no scaling): the markers must measure 50 mm.")
+
+
 def mat_page(paper: str) -> Image.Image:
     """The calibration mat: markers 96-99 at their known positions around the page centre, a
     centre cross and instructions.
@@ -94,9 +101,7 @@ def mat_page(paper: str) -> Image.Image:
     font = _font(round(4 * PX_PER_MM))
     draw.text((cx, cy - 22 * PX_PER_MM), "cardtable calibration mat", fill="black", font=font, anchor="mm")
     small = _font(round(3 * PX_PER_MM))
-    for i, line in enumerate(("Lay flat in the middle of the table: top edge towards seat 3,",
-                              "bottom edge towards seat 1; then run: cardtable calibrate.",
-                              "Print at 100 % (no scaling): the markers must measure 50 mm.")):
+    for i, line in enumerate(MAT_INSTRUCTIONS):
         draw.text((cx, cy + (16 + 5 * i) * PX_PER_MM), line, fill="black", font=small, anchor="mm")
     return page
 

@@ -67,3 +67,24 @@ def test_the_examples_of_the_view_and_the_out_paths_hold():
     for module in (cardtable.out_paths, cardtable.view):
         result = doctest.testmod(module)
         assert result.attempted and not result.failed
+
+
+@pytest.mark.parametrize("argv", [["games"], ["replay", "1"]])
+def test_a_reader_that_stops_early_ends_no_command_with_a_traceback(argv, tmp_path):
+    """``cardtable replay 1 | head``: the reader leaves before the output is written; the command
+    stops quietly (every command, not only replay)."""
+    import subprocess
+    import sys
+
+    from cardtable.sim.demo import run_demo
+
+    if argv[0] == "replay":
+        run_demo(input_kind="rfid", out_dir=tmp_path / "demo")
+        argv = [*argv, "--journal", str(tmp_path / "demo" / "journal.sqlite")]
+    read, write = os.pipe()
+    os.close(read)                       # no reader at all: the first write meets a broken pipe
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}   # as at a terminal
+    done = subprocess.run([sys.executable, "-m", "cardtable.cli", *argv], stdout=write, stderr=subprocess.PIPE,
+                          text=True, cwd=tmp_path, env=buffered)
+    os.close(write)
+    assert done.stderr == "" and done.returncode == 0, done.stderr

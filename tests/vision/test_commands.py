@@ -39,6 +39,21 @@ def test_print_stickers_and_mat(tmp_path):
     assert calibrate(cv2.resize(page, (page.shape[1] // 3, page.shape[0] // 3))).reprojection_error_px < 1.0
 
 
+def test_the_mat_names_only_the_seat_that_fixes_which_way_it_lies():
+    """A 2-seat table has no seat 3: the mat says where seat 1 sits (every default layout puts
+    seat 1 at the near edge, y towards it) and names no seat that a table may not have."""
+    import re
+
+    from vision.printing import MAT_INSTRUCTIONS
+    from vision.table_layout import default_layout
+
+    words = " ".join(MAT_INSTRUCTIONS)
+    assert "bottom edge towards seat 1" in words and not re.search(r"seat [2-9]", words), words
+    for players in range(2, 6):
+        ys = [y for _, y in default_layout(players)["seat1"]]
+        assert min(ys) > 0, players          # seat 1 is nearest the mat's bottom edge
+
+
 def test_replay_a_folder_of_frames_prints_json_events(tmp_path, capsys):
     camera = SyntheticCamera("standard", "qr", parse_script("0.2 place KD seat1"), resolution="720p", seed=5)
     folder = tmp_path / "frames"
