@@ -59,13 +59,14 @@ def seat_names(seats) -> str:
 
 
 def won(winners, score: int, others, margin: str = "") -> str:
-    """The end of a game won on points: "Seat 1 wins 121 to 87: a skunk", "Seat 1 and Seat 3 win 11 to 9".
+    """The end of a game won on points: "Seat 1 wins 121 to 87: a skunk", "Seat 1 and Seat 3 win 11 to 9",
+    "Seat 1 wins 67 to 57 and 47".
 
-    ``others`` are the scores beside the winner's that the sentence names.
+    ``others`` are the scores beside the winner's that the sentence names, said runner-up first.
     """
     verb = "wins" if len(winners) == 1 else "win"
     end = f": {margin}" if margin else ""
-    return f"{seat_names(winners)} {verb} {score} to {', '.join(map(str, others))}{end}"
+    return f"{seat_names(winners)} {verb} {score} to {join_words([str(s) for s in sorted(others, reverse=True)])}{end}"
 
 
 def won_with(winners, points: int) -> str:

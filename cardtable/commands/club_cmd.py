@@ -38,7 +38,8 @@ def run_serve(args) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     server = ClubServer(broker, club, store).start()
     page = WebServer(create_club_app(server.state), args.host, args.port, name="club").start()
-    print(f"The club's page: {page.url}/  (club {club}, broker {args.broker}, kept in {store.path})", flush=True)
+    print(f'The club\'s page: {page.url}/  (the club "{club}" on the broker {args.broker}, kept in {store.path})',
+          flush=True)
     try:
         stop.wait()
     except KeyboardInterrupt:

@@ -10,6 +10,7 @@ import sys
 import time
 
 from cardtable.sim.demo import INPUTS, check_players, run_demo
+from engine.errors import InvalidInput
 from engine.game import all_games, get_game
 
 
@@ -68,6 +69,9 @@ def run(args) -> int:
         said["warning"] = view.warning
 
     players = check_players(get_game(args.game), args.players)        # a wrong game or count: said first
+    if args.recognition == "faces" and args.input != "camera":
+        raise InvalidInput(f"--recognition faces is how the camera reads an unmarked deck; with --input "
+                           f"{args.input} the readers name each card: leave out --recognition, or use --input camera")
     faces = f" (faces of the {args.design} deck)" if args.recognition == "faces" else ""
     print(f"cardtable demo: {args.game}, {players} players, {args.input} input{faces}, seed {args.seed}", flush=True)
     from cardtable.web.network_demo import network_displays
@@ -77,8 +81,11 @@ def run(args) -> int:
                           out_dir=args.out, displays=([display] if display else []) + extra, on_move=narrate,
                           device_options={"design": args.design} if args.recognition == "faces" else None)
     print(f"\n{result.game}: {result.outcome}")
-    print(f"Scores: {', '.join(map(str, result.scores))} "
-          f"({'the same as the dealt game' if result.agrees else 'DIFFERENT from the dealt game'})")
+    # The table kept its own score from the cards it read; the bots' game, dealt by the engine,
+    # is the record it is checked against.
+    checked = "the bots' own record of the game has the same" if result.agrees else \
+        "DIFFERENT from the bots' own record of the game"
+    print(f"Scores: {', '.join(map(str, result.scores))} ({checked})")
     print(f"Journal: {result.journal} (game {result.game_id}; 'cardtable replay {result.game_id} "
           f"--journal {result.journal}')")
     if args.input == "camera":

@@ -379,10 +379,15 @@ class Cribbage(Game):
     # -- scoring ------------------------------------------------------------------------------
     def _peg(self, step: Step, seat: int, breakdown: Breakdown, reason: str) -> None:
         side = _side(step.state, seat)
-        step.add_points(side, breakdown.total)
-        step.say("score", seat, f"{who(seat)}: {breakdown.say()}", points=breakdown.total,
-                 breakdown=breakdown.items, detail=(("reason", reason),))
         target = step.state.options["target"]
+        # C9: the game ends the moment a side reaches the target, so the peg stops in the game
+        # hole: the whole count is said, but what it holds beyond the target is never pegged
+        # ("+4 Seat 1: ... is twelve, out at 121", then "Seat 1 wins 121 to 98").
+        pegged = min(breakdown.total, target - step.state.scores[side])
+        out = f", out at {target}" if pegged < breakdown.total else ""
+        step.add_points(side, pegged)
+        step.say("score", seat, f"{who(seat)}: {breakdown.say()}{out}", points=pegged,
+                 breakdown=breakdown.items, detail=(("reason", reason),))
         if step.state.scores[side] >= target:
             step.finish(self._outcome(step.state, side, target), seat)
 

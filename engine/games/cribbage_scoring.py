@@ -59,7 +59,7 @@ class Breakdown:
     def say(self) -> str:
         """The count as a player calls it: "fifteen two, fifteen four, and a pair is six"."""
         if not self.items:
-            return "nineteen (nothing)"
+            return "nothing to count"
         parts, running = [], 0
         for item in self.items:
             running += item.points

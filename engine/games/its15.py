@@ -125,11 +125,11 @@ class Its15(Game):
     state_type = Its15State
     card_actions = {"centre": CardSlot(1, "centre"), "stake": CardSlot(1, "pot"), "reveal": CardSlot(1)}
     options = (
-        Option("rounds", 10, "rounds in a game (seed: 10)"),
-        Option("value_ones", ITS15_VALUE_CARDS[1], "value cards worth 1 each player starts with (I1)"),
-        Option("value_twos", ITS15_VALUE_CARDS[2], "value cards worth 2 each player starts with (I1)"),
+        Option("rounds", 10, "rounds in a game"),                                          # seed text: 10
+        Option("value_ones", ITS15_VALUE_CARDS[1], "value cards worth 1 each player starts with"),  # I1
+        Option("value_twos", ITS15_VALUE_CARDS[2], "value cards worth 2 each player starts with"),  # I1
         Option("first_player", 1, "seat that starts round 1, the player whose age is closest to 15; "
-                                  "0 for a seat the seed draws (I10)"),
+                                  "0 for a seat the seed draws"),                                    # I10
     )
 
     # -- construction -----------------------------------------------------------------------

@@ -161,13 +161,13 @@ class LeQuinze(Game):
     card_actions = {"cut": CardSlot(1), "turn_up": CardSlot(1, "centre"), "play": CardSlot(1, "centre"),
                     "capture": CardSlot(1, "centre", taken=True)}
     options = (
-        Option("target", 11, "points to win, totalled after each deal (Q10)"),
-        Option("capture_optional", False, "a card that can take may stay on the table instead (Q3)"),
-        Option("escoba_de_mano", False, "four turned-up cards making 15 (or two 15s) go to the dealer as scopas (Q6)"),
-        Option("partnerships", False, "four players: opposite seats pool their cards and points (Q11)"),
+        Option("target", 11, "points to win, totalled after each deal"),                    # Q10
+        Option("capture_optional", False, "a card that can take may stay on the table instead"),   # Q3
+        Option("escoba_de_mano", False, "four turned-up cards making 15 (or two 15s) go to the dealer as scopas"),  # Q6
+        Option("partnerships", False, "four players: opposite seats pool their cards and points"),  # Q11
         Option("tie_break", "another deal", "a tie at the top after a deal: play another deal, or count the "
-               "last deal's points in the order cards, clubs, seven of clubs, sevens, scopas (Q10)",
-               ("another deal", "count order")),
+               "last deal's points in the order cards, clubs, seven of clubs, sevens, scopas",
+               ("another deal", "count order")),                                             # Q10
     )
 
     # -- construction -----------------------------------------------------------------------

@@ -36,9 +36,20 @@ def test_the_camera_demo_reads_every_card_through_the_vision_pipeline(game, play
 def test_demo_command_prints_the_result_and_where_things_were_written(tmp_path, capsys):
     assert main(["demo", "--input", "rfid", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "the same as the dealt game" in out
+    scores = next(line for line in out.splitlines() if line.startswith("Scores: "))
+    assert scores.endswith("(the bots' own record of the game has the same)"), scores
     assert f"Journal: {tmp_path / 'journal.sqlite'}" in out
     assert "Display snapshots:" in out
+
+
+def test_faces_recognition_with_readers_is_refused_in_a_sentence(tmp_path, capsys):
+    """The readers name every card, so --recognition faces (a camera's) would be silently ignored."""
+    assert main(["demo", "--input", "rfid", "--recognition", "faces", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == ("cardtable: error: --recognition faces is how the camera reads an unmarked deck; "
+                           "with --input rfid the readers name each card: leave out --recognition, "
+                           "or use --input camera")
+    assert not (tmp_path / "journal.sqlite").exists()
 
 
 LINE = re.compile(r"^  ([+-]\d+) Seat (\d+)\b")

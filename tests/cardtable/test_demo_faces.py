@@ -40,7 +40,7 @@ def test_a_faces_demo_game_finishes_as_dealt_and_says_how_many_cards_were_laid_a
     assert main(["demo", "--input", "camera", "--recognition", "faces", "--design", "dondorf", "--game", "fifteen",
                  "--seed", "1", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert "(the same as the dealt game)" in next(line for line in out if line.startswith("Scores: "))
+    assert "(the bots' own record of the game has the same)" in next(line for line in out if line.startswith("Scores: "))
     again = next(line for line in out if line.startswith("Cards laid again because the camera could not read them: "))
     assert again.endswith(": none") or re.fullmatch(r".*: (\d+) \((\d+) times in all\)", again)
     assert not any(line.startswith("WRONG cards") for line in out)

@@ -53,7 +53,7 @@ def test_nobs_is_the_jack_of_the_starters_suit_in_hand_not_the_starter():
 
 def test_breakdown_reads_like_a_player_counting():
     assert score_hand("5H 10S 9C 2D", "5D").say() == "fifteen two, fifteen four, and a pair is six"
-    assert score_hand("2H 4C 6S 8D", "QC").say() == "nineteen (nothing)"
+    assert score_hand("2H 4C 6S 8D", "QC").say() == "nothing to count"
     assert "a double run of three is" in score_hand("4H 5S 6C 6D", "KS").say()
 
 
@@ -208,6 +208,11 @@ def test_show_order_non_dealer_then_dealer_then_crib_and_game_stops_at_target():
     state, events = _play(state, *_auto_moves(state))
     assert GAME.is_terminal(state)
     assert GAME.outcome(state).winners == (0,)            # non-dealer counts 29 first and wins
+    # C9: the game ends the moment 121 is reached, so the peg stops in the game hole: a cribbage
+    # player says "won 121 to ...", never a score the board has no hole for.
+    assert state.scores[0] == 121 and GAME.outcome(state).text.startswith("Seat 1 wins 121 to ")
+    out = next(e for e in events if e.kind == "score" and e.text.endswith(", out at 121"))
+    assert out.points < sum(item.points for item in out.breakdown)      # counted whole, pegged to 121
     shows = [e for e in events if e.kind == "show"]
     assert len(shows) == 1 and shows[0].seat == 0
 

@@ -81,3 +81,18 @@ def test_a_refusal_for_the_wrong_seat_says_both_players_names(game):
     said = named(text, names)
     assert "\ue000" not in text and not SEAT_NUMBER.search(said), said
     assert names[prompt.seat] in said and names[wrong] in said
+
+
+def test_the_others_scores_in_a_result_come_runner_up_first():
+    from engine.wording import won
+
+    assert words(won((0,), 67, (47, 57))) == "Seat 1 wins 67 to 57 and 47"
+    assert words(won((1,), 121, (87,), "a skunk")) == "Seat 2 wins 121 to 87: a skunk"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
+def test_options_are_explained_in_words_without_rule_ids(game):
+    """``cardtable games`` and ``config example`` show these: the rule ids of RULES.md ("Q10",
+    "I1", "seed: 10") belong beside the code, not in what a player reads."""
+    for option in game.options:
+        assert not re.search(r"\([A-Z]{1,2}\d+\)|\bseed:", option.help), (option.name, option.help)

@@ -1,6 +1,7 @@
-"""The broker settings ``docs/club.md`` gives open Mosquitto 2 to tables on other machines: run
-with each of its ``/etc/mosquitto/conf.d/cardtable.conf`` files (on a free port), a real
-Mosquitto answers a CONNECT sent to this machine's network address, not only to 127.0.0.1."""
+"""Setting up a club's broker: the settings ``docs/club.md`` gives open Mosquitto 2 to tables on
+other machines (run with each of its ``/etc/mosquitto/conf.d/cardtable.conf`` files on a free
+port, a real Mosquitto answers a CONNECT sent to this machine's network address, not only to
+127.0.0.1), and ``club serve`` says in words which club and broker it serves."""
 
 from __future__ import annotations
 
@@ -101,3 +102,19 @@ def test_mosquitto_2_alone_refuses_a_table_on_the_network(broker):
     """What the docs warn about: ``mosquitto -p PORT`` listens on loopback only."""
     broker("-p", str(broker.port))
     assert connack(network_address(), broker.port) is None
+
+
+def test_club_serve_says_which_club_and_broker_in_words(mosquitto, tmp_path):
+    """It said "(club club, broker ...)" for the default club name."""
+    import sys
+
+    serve = subprocess.Popen([sys.executable, "-m", "cardtable.cli", "club", "serve", "--broker", mosquitto.url,
+                              "--port", "0", "--host", "127.0.0.1", "--db", str(tmp_path / "club.sqlite")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=die_with_parent)
+    try:
+        banner = serve.stdout.readline()
+    finally:
+        serve.terminate()
+        serve.wait(10)
+    assert "club club" not in banner, banner
+    assert f'(the club "club" on the broker {mosquitto.url}, kept in {tmp_path / "club.sqlite"})' in banner, banner
