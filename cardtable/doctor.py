@@ -49,8 +49,9 @@ def pi_model() -> str:
 
 def check_config(path: str | None) -> tuple[Finding, TableConfig | None]:
     """The config's mistakes and the steps still to do (a calibration, the tags enrolled), each
-    step's command as the fix; the config itself whenever its values are right, so that the other
-    checks look at what it describes even while a step is still to do."""
+    step's command as the fix; and the config itself whenever its values are right, so that the
+    other checks look at what it describes while a step or a problem of this machine's files (the
+    journal's folder, say) is still to be dealt with."""
     if path is None:
         return Finding("config", NOTE, "no config given: checking this machine only",
                        "cardtable doctor --config table.toml"), None
@@ -60,12 +61,13 @@ def check_config(path: str | None) -> tuple[Finding, TableConfig | None]:
         config = check_values(read_toml(Path(path)), Path(path), problems)
     except ConfigError as err:
         return Finding("config", FIX, str(err), f"edit {path}, then: cardtable config check {path}"), None
+    usable = config if not problems else None       # a wrong value was replaced by its default
     if config is not None:
         check_files(config, problems, steps)
     if not problems and not steps:
         return Finding("config", OK, f"{path}: {config.game} for {config.players}, input {config.input}"), config
     fixes = [f"edit {path}, then: cardtable config check {path}"] * bool(problems) + [_command(s) for s in steps]
-    return Finding("config", FIX, str(ConfigError(path, problems, steps)), " ; ".join(fixes)), config
+    return Finding("config", FIX, str(ConfigError(path, problems, steps)), " ; ".join(fixes)), usable
 
 
 def _command(step: str) -> str:

@@ -122,8 +122,9 @@ def test_an_rfid_example_says_to_enrol_the_tags_and_looks_for_the_board(tmp_path
 
 
 def test_a_config_with_mistakes_says_that_the_rest_was_not_looked_at(tmp_path):
-    (tmp_path / "bad.toml").write_text("[game]\nname = 'cribbage'\nplayers = 9\n[gpio]\nseat_leds = [17, 27]\n")
-    found, config = doctor.check_config(str(tmp_path / "bad.toml"))
-    assert found.status == doctor.FIX and config is None
+    for mistake in ("players = 9\n", "players = 2\n[gpio]\nseat_leds = [17, 99]\n"):
+        (tmp_path / "bad.toml").write_text("[game]\nname = 'cribbage'\n" + mistake)
+        found, config = doctor.check_config(str(tmp_path / "bad.toml"))
+        assert found.status == doctor.FIX and config is None, found
     for check in (doctor.check_gpio, doctor.check_board):
         assert "not looked at" in check(None).detail and "no buttons" not in check(None).detail
