@@ -78,26 +78,45 @@ def test_without_apt_lists_the_newest_names_are_said(needed):
     assert needed("test", "") == TRIXIE.split()
 
 
-def test_each_missing_package_is_installed_on_its_own_after_apt_update(tmp_path, needed):
-    """One package apt cannot install does not keep the others out, and the line to type names
-    only that one; apt's lists are fetched before the names are chosen."""
+@pytest.fixture
+def install(tmp_path, needed):
+    """``install(uid)``: deploy/install_system_packages.sh run as ``uid`` (no sudo here) on the
+    machine of :func:`needed` with apt as trixie's, whose apt-get cannot install chromium; returns
+    the run and the apt-get calls (without their quiet options)."""
     shutil.copy(CHECKOUT / "deploy" / "install_system_packages.sh", tmp_path)
-    (tmp_path / "id").write_text("#!/bin/sh\necho 0\n")                          # root: no sudo asked
     (tmp_path / "apt-get").write_text('#!/bin/sh\necho "$*" >> "$APT_LOG"\n'
                                       'for arg; do [ "$arg" != chromium ] || exit 100; done\n')
-    for tool in ("id", "apt-get"):
-        (tmp_path / tool).chmod(0o755)
+    (tmp_path / "apt-get").chmod(0o755)
     for tool in ("env", "dirname", "sh"):
         (tmp_path / tool).symlink_to(shutil.which(tool))
     log = tmp_path / "apt.log"
-    done = subprocess.run(["/bin/sh", str(tmp_path / "install_system_packages.sh"), "test"], capture_output=True,
-                          text=True, env={"PATH": str(tmp_path), "PYTHON": str(tmp_path / "python3"),
-                                          "APT_HAS": TRIXIE, "APT_LOG": str(log)})
-    calls = [line.split(" -o Dpkg::Use-Pty=0 ")[1] for line in log.read_text().splitlines()]
+    log.touch()
+
+    def run(uid: int):
+        (tmp_path / "id").write_text(f"#!/bin/sh\necho {uid}\n")
+        (tmp_path / "id").chmod(0o755)
+        done = subprocess.run(["/bin/sh", str(tmp_path / "install_system_packages.sh"), "test"], capture_output=True,
+                              text=True, env={"PATH": str(tmp_path), "PYTHON": str(tmp_path / "python3"),
+                                              "APT_HAS": TRIXIE, "APT_LOG": str(log)})
+        return done, [line.split(" -o Dpkg::Use-Pty=0 ")[1] for line in log.read_text().splitlines()]
+    return run
+
+
+def test_each_missing_package_is_installed_on_its_own_after_apt_update(install):
+    """One package apt cannot install does not keep the others out, and the line to type names
+    only that one; apt's lists are fetched before the names are chosen."""
+    done, calls = install(0)
     assert calls[0] == "update"
     assert calls[1:] == [f"install -y --no-install-recommends {name}" for name in TRIXIE.split()]
     assert done.returncode == 1
     assert "apt-get could not install chromium: run 'sudo apt-get install chromium'" in done.stdout
+
+
+def test_without_root_or_sudo_the_line_to_type_has_this_releases_names(install):
+    done, calls = install(1000)
+    assert done.returncode == 0 and calls == []
+    assert done.stdout.strip() == (f"note: this machine lacks {TRIXIE} and there is no root or sudo here: "
+                                   f"run 'sudo apt-get install {TRIXIE}'")
 
 
 def test_the_fresh_root_script_is_valid_shell_and_says_its_usage():
