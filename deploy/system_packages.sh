@@ -39,5 +39,8 @@ if [ "${1:-runtime}" = test ]; then
     has_command chromium || has_command chromium-browser || want_one chromium chromium-browser
     [ -d /usr/share/carddecks ] || want_one kdegames-card-data kdegames-card-data-kf5
     has_command rsvg-convert || want librsvg2-bin
+    # the node program that drives Playwright's browser tests links libatomic (Bookworm's
+    # chromium does not bring it along)
+    has_lib atomic || want libatomic1
 fi
 echo $need

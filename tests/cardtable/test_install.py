@@ -56,10 +56,10 @@ def needed(tmp_path):
     return run
 
 
-BOOKWORM = "python3-venv libzbar0 fonts-dejavu-core mosquitto chromium kdegames-card-data-kf5 librsvg2-bin"
+BOOKWORM = "python3-venv libzbar0 fonts-dejavu-core mosquitto chromium kdegames-card-data-kf5 librsvg2-bin libatomic1"
 #: trixie renamed two (the 64-bit time_t move and KDE 6); apt-cache still shows libzbar0 as a
 #: purely virtual name, with no candidate of its own.
-TRIXIE = "python3-venv libzbar0t64 fonts-dejavu-core mosquitto chromium kdegames-card-data librsvg2-bin"
+TRIXIE = "python3-venv libzbar0t64 fonts-dejavu-core mosquitto chromium kdegames-card-data librsvg2-bin libatomic1"
 
 
 def test_the_system_package_check_names_what_is_missing_as_apt_here_calls_it(needed):
