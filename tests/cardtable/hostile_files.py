@@ -1,6 +1,8 @@
-"""Helpers for the tests of hostile files: put a special file, bytes or a huge sparse file where
-the table reads one, and fail (rather than hang the suite) when reading it blocks."""
+"""Helpers for the tests of hostile files and full disks: put a special file, bytes or a huge
+sparse file where the table reads one, fail (rather than hang the suite) when reading it blocks,
+fill a disk."""
 
+import os
 import threading
 
 
@@ -17,8 +19,6 @@ def finishes(work, seconds: float = 30):
 def put_hostile(path, content) -> None:
     """Put ``content`` at ``path``: "fifo", "folder", "loop" (a symlink to itself), a /dev path
     (a symlink to it), "missing" (nothing), bytes, or an int (a sparse file of that many bytes)."""
-    import os
-
     if content == "fifo":
         os.mkfifo(path)
     elif content == "folder":
@@ -32,3 +32,15 @@ def put_hostile(path, content) -> None:
             file.truncate(content)
     elif content != "missing":
         path.write_bytes(content)
+
+
+def fill(folder) -> None:
+    """Fill the filesystem holding ``folder`` to the last byte (a file ``filler`` in it)."""
+    fd = os.open(folder / "filler", os.O_WRONLY | os.O_CREAT)
+    try:
+        while os.write(fd, bytes(4096)):
+            pass
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
