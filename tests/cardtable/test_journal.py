@@ -520,3 +520,54 @@ def test_undo_and_replay_after_opening_check_only_the_new_rows(tmp_path, monkeyp
     opened.journal.replay(controller.game_id)
     assert len(made) < 20, len(made)
     opened.journal.close()
+
+
+def _shown(path):
+    """Everything the readers show of a journal: each game's record and replayed actions."""
+    with Journal(path, read_only=True) as journal:
+        records = journal.games()
+        return ([(r.id, r.result, r.finished, r.actions, r.damage) for r in records],
+                [[str(a) for a, _ in journal.replay(r.id).steps] for r in records], journal.problems)
+
+
+EDITS = st.one_of(
+    st.tuples(st.just("games"), st.sampled_from(["result", "finished", "seal", "head", "ending", "seed", "players",
+                                                  "started", "options"]),
+              st.one_of(st.none(), st.integers(-2, 5), st.floats(allow_nan=False), st.text(max_size=12))),
+    st.tuples(st.just("actions"), st.sampled_from(["action", "at", "undone", "seal", "undo_seal", "seq"]),
+              st.one_of(st.none(), st.integers(-2, 50), st.floats(allow_nan=False), st.text(max_size=12))),
+    st.tuples(st.just("meta"), st.just("value"), st.one_of(st.none(), st.text(max_size=12))),
+    st.tuples(st.sampled_from(["games", "actions", "meta"]), st.just("DELETE"), st.none()),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edits=st.lists(st.tuples(EDITS, st.integers(0, 10**6)), min_size=1, max_size=3),
+       unkeyed=st.booleans())
+def test_a_forged_journal_is_shown_as_it_was_or_said_damaged_never_otherwise(tmp_path_factory, finished, edits,
+                                                                           unkeyed):
+    """Any edits by someone without the key (values changed, rows deleted, the unkeyed chain
+    recomputed over them): every reader either shows exactly what the table wrote, or says the
+    journal is damaged; and no reader writes to the file."""
+    path = _copy(finished, tmp_path_factory.mktemp("forged") / "journal.sqlite")
+    original = _shown(path)
+    with closing(sqlite3.connect(path)) as db, db:
+        for (table, column, value), pick in edits:
+            rowids = [r[0] for r in db.execute(f"SELECT rowid FROM {table}")]
+            if not rowids:
+                continue
+            rowid = rowids[pick % len(rowids)]
+            if column == "DELETE":
+                db.execute(f"DELETE FROM {table} WHERE rowid = ?", (rowid,))
+            else:
+                try:
+                    db.execute(f"UPDATE {table} SET {column} = ? WHERE rowid = ?", (value, rowid))
+                except sqlite3.IntegrityError:
+                    continue
+        if unkeyed:
+            _reseal_unkeyed(db)
+    before = path.read_bytes()
+    records, steps, problems = _shown(path)
+    damaged = problems or any(record[-1] for record in records)
+    assert damaged or (records, steps) == original[:2]
+    assert path.read_bytes() == before
