@@ -76,7 +76,7 @@ DB_ERRORS = (sqlite3.Error, UnicodeDecodeError)
 LOW_SPACE = 4 * 1024 * 1024
 
 SETUP_DAMAGED = "its setup is damaged"
-ENDING_CHANGED = "its result, its end or its undos were changed by hand (they do not match the table's seal)"
+ENDING_CHANGED = "its result, its end or its undos were changed by hand: they do not match the table's seal"
 
 
 class JournalError(CardtableError, OSError):
@@ -193,6 +193,8 @@ class Journal:
         self.refuse_writes: str | None = None
         #: why no seal of this journal can be checked (its key is missing), or None
         self._unchecked: str | None = None
+        #: an older journal written before seals, read as it is (to show it, never to play on)
+        self._no_seals = False
         self._chains: dict[object, _Chain] = {}
         if read_only:
             self._db = self._connect_to_read(None)
@@ -291,6 +293,7 @@ class Journal:
         if not write:
             self.notices.append(f"the journal was written by an older cardtable ({old}); the table upgrades it "
                                 f"to keyed seals when it opens it")
+            self._no_seals = unsealed
             return Seals(None)
         games = self._game_rows()
         seals = self._new_key(None if unsealed else Seals(None), games)
@@ -543,6 +546,9 @@ class Journal:
         """The game's chain: checked whole the first time, then only the rows added since."""
         if self._unchecked:
             return _Chain(game.seal, (), "", self._unchecked)
+        if self._no_seals:
+            rows, problem = self._action_rows(game.id)
+            return _Chain(game.seal, tuple(rows), game.head, problem)
         known = self._chains.get(game.id)
         if known is not None and known.game_seal == game.seal and known.damage is None:
             rows, problem = self._action_rows(game.id, after=len(known.rows))

@@ -86,7 +86,8 @@ def run_history(args) -> int:
     with _open(args) as journal:
         games = journal.games()
         if not games:
-            print("the journal has no games yet")
+            print("the journal shows no game (see the problems below)" if journal.problems
+                  else "the journal has no games yet")
         for g in games:
             started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
             state = g.result or "unfinished"

@@ -120,8 +120,11 @@ def test_undo_is_sealed_and_survives_reopening(tmp_path):
         assert not journal.damaged() and journal.replay(1).state == _state_after(9)
 
 
-def test_a_journal_written_before_seals_gets_them_once_and_visibly(tmp_path, written):
+def test_a_journal_written_before_seals_gets_them_once_and_visibly(tmp_path, written, capsys):
     path = _as_old_format(_copy(written, tmp_path / "journal.sqlite"), sealed=False)
+    assert _cli("history", "--journal", str(path)) == 0           # shown as it is, with a note
+    shown = capsys.readouterr()
+    assert "30 actions  unfinished\n" in shown.out and "damaged" not in shown.out and "without seals" in shown.err
     opened, controller = _resume(path)
     assert "was written by an older cardtable (without seals)" in controller.warning
     assert controller.state == _state_after(30)
