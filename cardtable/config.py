@@ -42,7 +42,7 @@ from cardtable.config_values import (choice, flag, close_hint, file_path, is_who
 from cardtable.rfid_config import RfidSpec, parse_rfid
 from cardtable.os_errors import in_words
 from engine.errors import InvalidInput
-from engine.outside_files import UnreadableFile, read_bytes, read_toml as read_toml_file
+from engine.outside_files import UnreadableFile, read_bytes, read_toml as read_toml_file, special_kind
 from engine.game import MODES, Game, Option, get_game
 from firmware_bridge.registry import TagRegistry, default_path
 from hardware.display.config import DisplaySpec, parse_display, reserved_pins
@@ -297,7 +297,10 @@ def check_files(config: TableConfig, problems: list[str], steps: list[str]) -> N
             prefix = "display" if len(config.displays) == 1 else f"display[{i}]"
             writable_folder(display["folder"], f"{prefix}.folder", problems)
     where = f"--config {config.path}"
-    if config.input == "camera" and config.vision.recognition == "faces" and not config.vision.faces.exists():
+    faces = config.vision.faces if config.input == "camera" and config.vision.recognition == "faces" else None
+    if faces is not None and (kind := special_kind(faces)) is not None:
+        problems.append(f"vision.faces: {faces} is not a regular file ({kind}); name the enrolled deck's file")
+    elif faces is not None and not faces.exists():
         steps.append(f"vision.faces: {config.vision.faces.name} does not exist yet: run cardtable enroll faces "
                      f"--deck {config.vision.deck} (--from-images DIR, or with the camera)")
     if config.input == "camera" and config.vision.calibration is not None:

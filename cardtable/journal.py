@@ -274,6 +274,9 @@ class Journal:
             self.problems.append(f"the journal's seals cannot be checked: {self._unchecked}")
             return Seals(None)
         stated = self._meta("format")
+        if key is not None and os.stat(self.key_file).st_mode & 0o077:
+            self.notices.append(f"The journal's key {self.key_file} can be read by other users, who could forge "
+                                f"its seals: chmod 600 {self.key_file}")
         if key is not None:
             if stated != FORMAT and (stated is not None or not self._is_empty()):
                 self.problems.append(f"the journal was changed by hand: it has a key ({self.key_file}) but says it "

@@ -304,6 +304,13 @@ def test_special_files_as_config_calibration_or_registry_are_named_not_waited_on
     assert code == 1 and "rfid.registry: " in out and "is not a regular file (a FIFO)" in out, out
 
 
+def test_an_enrolled_deck_that_is_a_fifo_is_named_not_waited_on(table, capsys):
+    put_hostile(table / "deck.npz", "fifo")
+    code, out = finishes(lambda: check(table, CAMERA.replace('camera = "usb:0"', 'camera = "usb:0"\n'
+                                                             'recognition = "faces"\nfaces = "deck.npz"'), capsys))
+    assert code == 1 and "vision.faces: " in out and "is not a regular file (a FIFO)" in out, out
+
+
 def test_a_huge_file_is_refused_before_it_is_read(table, capsys):
     (table / "calibration.json").unlink()
     put_hostile(table / "calibration.json", 4 << 30)   # a sparse 4 GiB file: refused by its size

@@ -574,3 +574,11 @@ def test_a_forged_journal_is_shown_as_it_was_or_said_damaged_never_otherwise(tmp
     damaged = problems or any(record[-1] for record in records)
     assert damaged or (records, steps) == original[:2]
     assert path.read_bytes() == before
+
+
+def test_a_key_other_users_can_read_is_said_at_start(tmp_path):
+    path = _write_game(tmp_path / "journal.sqlite", 3)
+    Path(f"{path}.key").chmod(0o644)
+    opened, controller = _resume(path)
+    assert f"can be read by other users, who could forge its seals: chmod 600 {path}.key" in controller.warning
+    opened.journal.close()
