@@ -597,7 +597,14 @@ class Journal:
         removed from a keyed journal are said in :attr:`problems`."""
         rows = self._game_rows()
         self._said(self._roster_problem(rows))
-        return [record for row in rows if (record := self._record(row)) is not None]
+        records = []
+        for row in rows:
+            record = self._record(row)
+            if record is None:
+                self._said(f"game {row.id!r} cannot be shown: {SETUP_DAMAGED}")
+            else:
+                records.append(record)
+        return records
 
     def game(self, game_id: int) -> GameRecord:
         """The game ``game_id`` (only its own rows are read and checked)."""
@@ -609,12 +616,14 @@ class Journal:
         return record
 
     def latest_unfinished(self, game: str | None = None) -> GameRecord | None:
-        """The newest game not finished (of ``game``, when given), whose setup checks out."""
-        for row in reversed(self._game_rows()):
-            if row.finished is None and (game is None or row.game == game):
-                record = self._record(row)
-                if record is not None and record.finished is None and record.damage != SETUP_DAMAGED:
-                    return record
+        """The newest game not finished (of ``game``, when given), whose setup checks out (only
+        the unfinished games' rows are read: a finished game changed to look unfinished fails its
+        ending)."""
+        rows = self._game_rows("WHERE finished IS NULL" + (" AND game = ?" if game else ""), (game,) if game else ())
+        for row in reversed(rows):
+            record = self._record(row)
+            if record is not None and record.finished is None and record.damage != SETUP_DAMAGED:
+                return record
         return None
 
     def raw_actions(self, game_id: int | None) -> list[tuple[int, str]]:
@@ -626,10 +635,18 @@ class Journal:
 
     def replay(self, game_id: int) -> Replay:
         """Rebuild a game by applying its live actions in order; bad rows are skipped and listed,
-        and nothing after a damaged row is used."""
+        and nothing after a damaged row is used.
+
+        :raises InvalidInput: for a game the journal does not have, or whose damaged setup no game
+            can start from.
+        """
         record = self.game(game_id)
-        game = get_game(record.game)
-        state = game.new_game(record.players, options=record.options, mode=record.mode, seed=record.seed)
+        try:
+            game = get_game(record.game)
+            state = game.new_game(record.players, options=record.options, mode=record.mode, seed=record.seed)
+        except InvalidInput as err:
+            raise InvalidInput(f"game {game_id} of the journal {self.path} cannot be replayed: "
+                               f"{record.damage or 'its setup'}: {err}") from None
         replay = Replay(record, state)
         if record.damage:
             replay.problems.append(f"game {game_id}: {record.damage}; it is kept up to action {record.actions}")
