@@ -30,7 +30,9 @@ calibrate --config table.toml"), not a mistake, but the table cannot start befor
 from __future__ import annotations
 
 import importlib
-import tomllib
+import ipaddress
+import socket
+import ssl
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +40,9 @@ from pathlib import Path
 from cardtable.config_values import (choice, flag, close_hint, file_path, is_whole, shown, text_list, unknown_keys, whole,
                                      writable_file, writable_folder)
 from cardtable.rfid_config import RfidSpec, parse_rfid
+from cardtable.os_errors import in_words
 from engine.errors import InvalidInput
+from engine.outside_files import UnreadableFile, read_bytes, read_toml as read_toml_file, special_kind
 from engine.game import MODES, Game, Option, get_game
 from firmware_bridge.registry import TagRegistry, default_path
 from hardware.display.config import DisplaySpec, parse_display, reserved_pins
@@ -279,14 +283,24 @@ def _plugged(target: str, section: Mapping, problems: list[str]) -> object:
 
 
 def check_files(config: TableConfig, problems: list[str], steps: list[str]) -> None:
-    """What this machine must hold for the table to start: the input's files, writable outputs."""
+    """What this machine must hold for the table to start: the input's files, writable outputs,
+    the web page's address, the club's certificate authority."""
     writable_file(config.journal, "journal.path", problems)
+    web, club = config.sections.get("web"), config.sections.get("club")
+    if web is not None and (why := _not_bindable(web.host)):
+        problems.append(f"web.host: {web.host!r} is not an address of this machine ({why}): "
+                        f"\"0.0.0.0\" serves every network, \"127.0.0.1\" this machine only")
+    if club is not None and club.broker is not None and club.broker.ca_file:
+        _check_ca_file(Path(club.broker.ca_file), problems)
     for i, display in enumerate(config.displays):
         if display["kind"] == "png":
             prefix = "display" if len(config.displays) == 1 else f"display[{i}]"
             writable_folder(display["folder"], f"{prefix}.folder", problems)
     where = f"--config {config.path}"
-    if config.input == "camera" and config.vision.recognition == "faces" and not config.vision.faces.exists():
+    faces = config.vision.faces if config.input == "camera" and config.vision.recognition == "faces" else None
+    if faces is not None and (kind := special_kind(faces)) is not None:
+        problems.append(f"vision.faces: {faces} is not a regular file ({kind}); name the enrolled deck's file")
+    elif faces is not None and not faces.exists():
         steps.append(f"vision.faces: {config.vision.faces.name} does not exist yet: run cardtable enroll faces "
                      f"--deck {config.vision.deck} (--from-images DIR, or with the camera)")
     if config.input == "camera" and config.vision.calibration is not None:
@@ -316,6 +330,40 @@ def check_files(config: TableConfig, problems: list[str], steps: list[str]) -> N
             problems.append(f"rfid.registry: {err}")
 
 
+def _not_bindable(host: str) -> str | None:
+    """Why the web page could not listen on ``host`` here, or None (a numeric address is never
+    looked up by name)."""
+    numeric = all(part.isdigit() for part in host.split(".")) or ":" in host
+    try:
+        if numeric:
+            ipaddress.ip_address(host)
+        family, kind, _, _, address = socket.getaddrinfo(host, 0, type=socket.SOCK_STREAM,
+                                                         flags=socket.AI_PASSIVE)[0]
+        with socket.socket(family, kind) as probe:
+            probe.bind(address)
+    except ValueError:
+        return "not a valid IP address"
+    except OSError as err:
+        return err.strerror or str(err)
+    return None
+
+
+def _check_ca_file(path: Path, problems: list[str]) -> None:
+    """The club broker's certificate authority: a readable file holding a PEM certificate."""
+    try:
+        text = read_bytes(path, "certificate authority").decode("ascii", "replace")
+    except InvalidInput as err:
+        problems.append(f"club.ca_file: {err}")
+        return
+    except OSError as err:
+        problems.append(f"club.ca_file: {in_words(err)}")
+        return
+    try:
+        ssl.create_default_context(cadata=text)
+    except (ssl.SSLError, ValueError):          # no PEM block at all, or a damaged one
+        problems.append(f"club.ca_file: {path} holds no certificate (a PEM file, -----BEGIN CERTIFICATE-----)")
+
+
 def check_config(data: Mapping, path: Path) -> ConfigCheck:
     """Check a parsed TOML document: its values, then this machine's files for it."""
     problems: list[str] = []
@@ -327,30 +375,21 @@ def check_config(data: Mapping, path: Path) -> ConfigCheck:
 
 
 def read_toml(path: Path) -> dict:
-    """A TOML file's document (a leading byte-order mark is allowed).
+    """A TOML file's document, read the one safe way (:mod:`engine.outside_files`: a regular file
+    of at most 1 MiB, UTF-8 with a leading byte-order mark allowed, nested at most 32 deep).
 
     :raises ConfigError: saying in words why it cannot be read.
     """
     try:
-        raw = path.read_bytes()
+        return read_toml_file(path, "configuration")
     except FileNotFoundError:
         raise ConfigError(str(path), ["the file does not exist; cardtable config example --out FILE writes one"]) from None
-    except IsADirectoryError:
-        raise ConfigError(str(path), ["it is a folder, not a configuration file; name the .toml file in it"]) from None
     except PermissionError:
         raise ConfigError(str(path), ["this user may not read it (check its owner and permissions)"]) from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = raw[:err.start].count(b"\n") + 1
-        raise ConfigError(str(path), [f"it is not UTF-8 text (line {line} holds the byte {raw[err.start]:#04x}); "
-                                      "save it as UTF-8"]) from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(str(path), [f"not valid TOML: {err}"]) from None
-    except RecursionError:
-        raise ConfigError(str(path), ["not valid TOML: its lists or tables are nested too deeply"]) from None
+    except UnreadableFile as err:
+        raise ConfigError(str(path), [f"it {err.reason}"]) from None
+    except OSError as err:
+        raise ConfigError(str(path), [in_words(err)]) from None
 
 
 def load_config(path: str | Path) -> TableConfig:

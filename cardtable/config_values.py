@@ -10,8 +10,11 @@ import difflib
 import math
 import os
 import tempfile
+import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+
+from engine.outside_files import special_kind
 
 #: Longest text a config may put on a display or in a path.
 MAX_TEXT = 40
@@ -54,8 +57,8 @@ def whole(value: object, key: str, problems: list[str], low: int, high: int) -> 
 
 def seconds(value: object, key: str, problems: list[str], low: float, high: float) -> float | None:
     """Seconds greater than ``low``, at most ``high`` (finite: TOML has nan and inf)."""
-    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
-            or not low < value <= high):
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or (isinstance(value, float) and not math.isfinite(value)) or not low < value <= high):
         problems.append(f"{key}: expected seconds from more than {low:g} to {high:g}, got {shown(value)}")
         return None
     return float(value)
@@ -92,9 +95,21 @@ def text(value: object, key: str, problems: list[str], what: str = "text", *, lo
     return None
 
 
+def spoken(value: str) -> str:
+    """A text as a person reads it aloud: case, spacing and look-alike letters (full-width, ligatures)
+    do not count, so "Ann", "ann" and "Ann " are one name.
+
+    >>> spoken(" Ann  Lee ") == spoken("ANN LEE") == spoken("Ａｎｎ Lee")
+    True
+    """
+    return " ".join(unicodedata.normalize("NFKC", value).casefold().split())
+
+
 def text_list(value: object, key: str, problems: list[str], what: str, *, longest: int = MAX_TEXT,
-              count: int | None = None) -> tuple[str, ...] | None:
-    """A list of distinct texts (``count`` of them when given), each checked by :func:`text`."""
+              count: int | None = None, alike=spoken) -> tuple[str, ...] | None:
+    """A list of distinct texts (``count`` of them when given), each checked by :func:`text`; two
+    texts are the same when ``alike`` makes them equal (by default as :func:`spoken`; ``str`` for
+    exact names such as serial ports)."""
     if not isinstance(value, list):
         problems.append(f"{key}: expected a list of {what}s, e.g. [\"a\", \"b\"], got {shown(value)}")
         return None
@@ -105,8 +120,12 @@ def text_list(value: object, key: str, problems: list[str], what: str, *, longes
     items = tuple(text(v, f"{key}[{i}]", problems, f"a {what}", longest=longest) for i, v in enumerate(value))
     if len(problems) > before:
         return None
-    for item in sorted({i for i in items if items.count(i) > 1}):
-        problems.append(f"{key}: two {what}s are both {item!r}")
+    first: dict[str, int] = {}
+    for n, item in enumerate(items):
+        same = items[first.setdefault(alike(item), n)]
+        if first[alike(item)] != n:
+            problems.append(f"{key}: two {what}s are both {item!r}" if same == item
+                            else f"{key}: {same!r} and {item!r} are the same {what} to a person at the table")
     return None if len(problems) > before else items
 
 
@@ -125,8 +144,12 @@ def file_path(value: object, key: str, problems: list[str], base: Path) -> Path 
 
 def writable_file(target: Path, key: str, problems: list[str]) -> None:
     """Say why ``target`` could not be created or written (its folder is made when missing)."""
-    if target.is_dir():
+    kind = special_kind(target)
+    if kind == "a folder":
         problems.append(f"{key}: {target} is a folder; name a file in it")
+        return
+    if kind is not None:
+        problems.append(f"{key}: {target} is not a regular file ({kind}); name a file the table may write")
         return
     folder = target.parent
     while not folder.exists() and folder != folder.parent:

@@ -1,8 +1,18 @@
-"""The controller's outputs at a real or simulated table: displays, seat LEDs and the buzzer."""
+"""The controller's outputs at a real or simulated table: displays, seat LEDs and the buzzer.
+
+A display that fails while showing (PNG snapshots on a disk that filled up) does not stop the
+table: the failure is logged once and said on every view the displays show from then on, and
+the other displays and the game go on.
+"""
 
 from __future__ import annotations
 
+import logging
+from dataclasses import replace
+
 from hardware.view import TableView
+
+log = logging.getLogger(__name__)
 
 
 class TableOutputs:
@@ -12,13 +22,32 @@ class TableOutputs:
         self.displays = list(displays)
         self.panel = panel
         self.last_view: TableView | None = None
+        #: what stopped on a display (each said once in the log, and on every view since)
+        self.troubles: list[str] = []
 
     def show(self, view: TableView) -> None:
         if view == self.last_view:
             return
         self.last_view = view
+        if self._show_everywhere(view):
+            self._show_everywhere(view)                   # again, saying what stopped
+
+    def _show_everywhere(self, view: TableView) -> bool:
+        """Show ``view`` (with what stopped) on every display; whether a new trouble arose."""
+        if self.troubles:
+            view = replace(view, warning=". ".join(filter(None, [view.warning.rstrip(". "), *self.troubles])))
+        new = False
         for display in self.displays:
-            display.show(view)
+            try:
+                display.show(view)
+            except OSError as err:                        # a full disk: that display stops, the table goes on
+                said = str(err) if err.errno is None else f"the {getattr(display, 'name', 'display')} stopped: " \
+                                                           f"{err.strerror or err}"
+                if said not in self.troubles:
+                    log.warning("%s", said)
+                    self.troubles.append(said)
+                    new = True
+        return new
 
     def turn(self, seat: int | None) -> None:
         if self.panel is not None:

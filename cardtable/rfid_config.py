@@ -55,7 +55,7 @@ def parse_rfid(section: Mapping[str, object], problems: list[str], *, base_dir: 
         readers = text_list(section["readers"], "rfid.readers", problems, "zone name") or ()
     ports: tuple[str, ...] = ()
     if "ports" in section:
-        ports = text_list(section["ports"], "rfid.ports", problems, "serial port", longest=4096) or ()
+        ports = text_list(section["ports"], "rfid.ports", problems, "serial port", longest=4096, alike=str) or ()
         if not compat:
             problems.append("rfid.ports: only for compat = true (one stock single-reader board per port); "
                             "the cardtable firmware serves all readers on one port")

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from engine.decks import Deck, PhysicalCard, get_deck
 from engine.errors import InvalidInput
+from engine.outside_files import read_json
 from firmware_bridge.compat import normalise_uid
 
 FORMAT = "cardtable-rfid-tags"
@@ -130,10 +131,11 @@ class TagRegistry:
 
     @classmethod
     def load(cls, path: Path | str, *, deck: str | None = None, create: bool = False) -> TagRegistry:
-        """Read a registry file; with ``create``, a missing file gives an empty registry of ``deck``.
+        """Read a registry file (the one safe way: :func:`engine.outside_files.read_json`); with
+        ``create``, a missing file gives an empty registry of ``deck``.
 
-        :raises InvalidInput: when the file is not a tag registry, is damaged, or holds another
-            deck than ``deck``.
+        :raises InvalidInput: when the file is not a tag registry (or no regular file, too large,
+            not UTF-8, nested too deeply), is damaged, or holds another deck than ``deck``.
         :raises OSError: when the file cannot be read.
         """
         path = Path(path)
@@ -141,11 +143,9 @@ class TagRegistry:
             if deck is None:
                 raise InvalidInput("name the deck of a new tag registry")
             return cls(get_deck(deck), path=path)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except ValueError as err:
-            raise InvalidInput(f"{path} is not a tag registry (bad JSON: {err})") from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("tags"), dict):
+        data = read_json(path, "tag registry")
+        if (not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("tags"), dict)
+                or not all(isinstance(card, str) for card in data["tags"].values())):
             raise InvalidInput(f"{path} is not a cardtable RFID tag registry")
         if data.get("version") != VERSION:
             raise InvalidInput(f"{path} is tag registry version {data.get('version')}; this cardtable reads {VERSION}")

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from engine.errors import InvalidInput
+from engine.outside_files import read_json
 from vision.decoders import ArucoDecoder
 from vision.markers import MAT_MARKER_CENTRES, MAT_MARKER_IDS, MAT_MARKER_MM
 
@@ -69,19 +70,19 @@ def save_calibration(calibration: Calibration, path: str | Path) -> None:
 
 
 def load_calibration(path: str | Path) -> Calibration:
-    """Read a calibration file.
+    """Read a calibration file (the one safe way: :func:`engine.outside_files.read_json`).
 
-    :raises OSError: when the file cannot be read.
-    :raises InvalidInput: when it is not a cardtable calibration.
+    :raises OSError: when the file is missing or may not be read.
+    :raises InvalidInput: when it is not a cardtable calibration (or no regular file, too large,
+        not UTF-8, nested too deeply).
     """
-    text = Path(path).read_text()
+    data = read_json(path, "calibration")
     try:
-        data = json.loads(text)
         if data.get("format") != FORMAT:
             raise ValueError("format")
         matrix = np.asarray(data["image_to_table"], dtype=np.float64)
         if matrix.shape != (3, 3) or not np.isfinite(matrix).all():
             raise ValueError("matrix")
         return Calibration(matrix, tuple(int(v) for v in data["image_size"]), float(data["reprojection_error_px"]))
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, OverflowError):
         raise InvalidInput(f"{path} is not a cardtable calibration file: run 'cardtable calibrate' again") from None

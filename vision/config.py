@@ -26,10 +26,14 @@ calibration does not exist yet; the application checks the files themselves.
 from __future__ import annotations
 
 import difflib
+import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import cv2
+import numpy as np
 
 from engine.decks import DECKS
 from engine.errors import InvalidInput
@@ -45,6 +49,11 @@ RECOGNITIONS = ("markers", "faces")
 _TIMES = {"place_after": (0.0, 0, 60, True), "remove_after": (30.0, 0, 600, False), "fps": (30.0, 0, 240, False)}
 _MAX_POINTS = 64
 _MAX_PIXELS = 16384
+_MAX_WHOLE = 2**53
+#: how far from the mat's centre a zone may reach, in table mm (a table 3 m across)
+MAX_REACH_MM = 1500
+#: the highest camera number of usb:N
+_MAX_USB = 63
 
 
 @dataclass(frozen=True)
@@ -79,7 +88,10 @@ def _shown(value: object) -> str:
 
 
 def _number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    """A finite number that a float holds (TOML's whole numbers may be far larger)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return abs(value) <= _MAX_WHOLE if isinstance(value, int) else math.isfinite(value)
 
 
 def _choice(section: Mapping, key: str, choices, default: str, problems: list[str]) -> str:
@@ -114,7 +126,9 @@ def _area(points: tuple[tuple[float, float], ...]) -> float:
     return abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]))) / 2
 
 
-def _zones(value: object, problems: list[str]) -> dict[str, tuple[tuple[float, float], ...]]:
+def _zones(value: object, problems: list[str], units: str,
+           resolution: tuple[int, int]) -> dict[str, tuple[tuple[float, float], ...]]:
+    """The zone polygons; one that lies off the table or the image, or overlaps another, is said."""
     if not isinstance(value, Mapping):
         problems.append("vision.zones: expected a [vision.zones] table of zone name = [[x, y], ...] polygons")
         return {}
@@ -128,9 +142,45 @@ def _zones(value: object, problems: list[str]) -> dict[str, tuple[tuple[float, f
             problems.append(f"vision.zones.{name}: the points enclose no area (they lie on one line)")
         elif not name.isprintable() or not name.strip():
             problems.append(f"vision.zones: {name!r} is not a usable zone name")
+        elif (far := _beyond(points, units, resolution)) is not None:
+            problems.append(f"vision.zones.{name}: {far}")
         else:
             zones[name] = points
+    for (one, a), (other, b) in itertools.combinations(zones.items(), 2):
+        shared = overlap(a, b)
+        if shared > 0.01:
+            problems.append(f"vision.zones: {one} and {other} overlap ({shared:.0%} of {other if _area(b) <= _area(a) else one}): "
+                            f"a card there would be in both; draw them apart")
     return zones
+
+
+def _beyond(points: tuple[tuple[float, float], ...], units: str, resolution: tuple[int, int]) -> str | None:
+    """Why a zone lies where no card can be seen: off the table (mm) or off the image (px)."""
+    for x, y in points:
+        if units == "mm" and math.hypot(x, y) > MAX_REACH_MM:
+            return (f"the point [{x:g}, {y:g}] is {math.hypot(x, y) / 1000:.1f} m from the mat's centre: zones are "
+                    f"in table millimetres from the mat's centre, at most {MAX_REACH_MM} mm away")
+        if units == "px" and not (0 <= x <= resolution[0] and 0 <= y <= resolution[1]):
+            return (f"the point [{x:g}, {y:g}] is outside the {resolution[0]}x{resolution[1]} image: "
+                    f"zones in pixels lie inside the camera's picture")
+    return None
+
+
+def overlap(a: tuple[tuple[float, float], ...], b: tuple[tuple[float, float], ...]) -> float:
+    """The share of the smaller of two polygons that the other covers (0 to 1), drawn on a grid
+    of a 200th of their joint extent (any polygon, convex or not)."""
+    points = np.float64(a + b)
+    low, size = points.min(axis=0), np.ptp(points, axis=0).max() or 1.0
+    scale = 199 / size
+
+    def mask(polygon) -> np.ndarray:
+        image = np.zeros((200, 200), np.uint8)
+        cv2.fillPoly(image, [np.round((np.float64(polygon) - low) * scale).astype(np.int32)], 1)
+        return image
+
+    first, second = mask(a), mask(b)
+    smaller = min(int(first.sum()), int(second.sum())) or 1
+    return int((first & second).sum()) / smaller
 
 
 def _calibration(section: Mapping, base_dir: Path, problems: list[str]) -> Path | None:
@@ -193,17 +243,22 @@ def parse_vision(section: Mapping[str, object], problems: list[str], *, base_dir
     if not isinstance(camera, str) or not camera.strip() or not camera.isprintable():
         problems.append(f"vision.camera: expected text such as 'usb:0', got {_shown(camera)}")
         camera = "usb:0"
+    elif camera.startswith("usb:") and not (camera[4:].isdigit() and int(camera[4:]) <= _MAX_USB):
+        problems.append(f"vision.camera: {camera!r} is no camera: write usb:0, usb:1, ... (the camera's number, "
+                        f"0 to {_MAX_USB}; cardtable doctor lists them)")
+        camera = "usb:0"
+    units, resolution = _choice(section, "zone_units", ZONE_UNITS, "mm", problems), _resolution(section, problems)
     config = VisionConfig(
         deck=_choice(section, "deck", tuple(DECKS), deck, problems),
         marker=_choice(section, "marker", MARKER_KINDS, "qr", problems),
         decoder=_choice(section, "decoder", DECODER_NAMES, "zxing", problems),
         calibration=_calibration(section, Path(base_dir), problems),
-        zone_units=_choice(section, "zone_units", ZONE_UNITS, "mm", problems),
-        zones=_zones(section.get("zones", {}), problems),
+        zone_units=units,
+        zones=_zones(section.get("zones", {}), problems, units, resolution),
         place_after=place_after,
         remove_after=remove_after,
         camera=camera,
-        resolution=_resolution(section, problems),
+        resolution=resolution,
         fps=_time(section, "fps", problems),
         recognition=_choice(section, "recognition", RECOGNITIONS, "markers", problems),
         faces=_faces(section, deck, Path(base_dir), problems),

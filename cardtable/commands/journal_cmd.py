@@ -5,7 +5,9 @@ writes (``out/demo/journal.sqlite`` under the current folder or the checkout), a
 Until a game is over they show what the table has seen, as the display does: face-down cards
 (discards to the crib, cards dealt through a reader) and the shuffle seed stay hidden; a finished
 game, or ``--reveal``, shows the whole record. A damaged journal is read as far as it checks out
-and the damage is said; these commands never repair a file or set it aside (that is for `run`).
+and the damage is said; these commands open the journal read-only: they never repair a file, set
+it aside, seal or upgrade it (that is for `run`), and check its seals with the table's key beside
+it (``journal.sqlite.key``: run them as the table's user).
 """
 
 from __future__ import annotations
@@ -72,16 +74,20 @@ def _open(args) -> Journal:
     if not args.journal:
         print(f"journal: {path} (another one: --journal FILE)", file=sys.stderr)
     try:
-        return Journal(path)
+        journal = Journal(path, read_only=True)
     except JournalError as err:
         raise JournalError(f"{err}; 'cardtable run' keeps a damaged journal aside and starts a new one") from None
+    for notice in journal.notices:
+        print(f"note: {notice}", file=sys.stderr)
+    return journal
 
 
 def run_history(args) -> int:
     with _open(args) as journal:
         games = journal.games()
         if not games:
-            print("the journal has no games yet")
+            print("the journal shows no game (see the problems below)" if journal.problems
+                  else "the journal has no games yet")
         for g in games:
             started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
             state = g.result or "unfinished"

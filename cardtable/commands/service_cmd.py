@@ -2,7 +2,9 @@
 this config, installed and enabled so the table starts at boot.
 
 Run it as the table's user: the folders the table writes are made as that user, and only the two
-steps that need root (placing the unit, ``systemctl enable``) go through ``sudo``.
+steps that need root (placing the unit, ``systemctl enable``) go through ``sudo``. A unit that
+would run the table as root is refused, naming the user to give with ``--user`` (the owner of the
+config, else pi): root would undo the sandbox and could forge the journal's seals.
 """
 
 from __future__ import annotations
@@ -73,10 +75,28 @@ def verify(text: str) -> list[str]:
     return [line for line in done.stderr.splitlines() if line.strip()]
 
 
+def table_user(given: str | None, config: TableConfig) -> str:
+    """The user the table runs as: ``--user``, else the one who ran sudo, else this one.
+
+    :raises InvalidInput: when that is root, naming the user to give instead.
+    """
+    user = given or os.environ.get("SUDO_USER") or getpass.getuser()
+    try:
+        is_root = pwd.getpwnam(user).pw_uid == 0
+    except KeyError:
+        return user                                       # plan_for says there is no such user
+    if is_root:
+        owner = pwd.getpwuid(config.path.stat().st_uid).pw_name if config.path.exists() else "root"
+        suggested = owner if owner != "root" else "pi"
+        raise InvalidInput(f"the table would run as root, which takes away its sandbox and lets anything it "
+                           f"reads write the whole system: name the user it runs as, e.g. --user {suggested} "
+                           f"(one who owns the config and is in the device groups)")
+    return user
+
+
 def run(args) -> int:
     config = load_config(args.config)
-    user = args.user or os.environ.get("SUDO_USER") or getpass.getuser()
-    plan = plan_for(config, user)
+    plan = plan_for(config, table_user(args.user, config))
     text = unit_text(plan)
     if args.print:
         print(text, end="")

@@ -1,11 +1,15 @@
 """PNG snapshots: each shown view written as a numbered PNG in a folder, or under a given name.
 
 Used by the demo (a record of the game as the table showed it) and for reviewing layouts.
-A view equal to the last one shown is not written again.
+A view equal to the last one shown is not written again. When a PNG cannot be written (the disk
+is full, the folder went away) the snapshots stop: the half-written file is removed, the failure
+is raised once as :class:`DeviceUnavailable` with a sentence for the table, and every later view
+is left unwritten, so only the snapshots stop and nothing else does.
 """
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 from hardware.display.base import ClosingDisplay
@@ -29,6 +33,8 @@ class SnapshotDisplay(ClosingDisplay):
         self.mode = mode
         self.prefix = prefix
         self.written: list[Path] = []
+        #: why the snapshots stopped (a full disk), or None while they are written
+        self.stopped: str | None = None
         self._last: TableView | None = None
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -36,22 +42,31 @@ class SnapshotDisplay(ClosingDisplay):
             raise DeviceUnavailable(f"display.folder: cannot create {self.folder}: {exc.strerror}") from exc
 
     def show(self, view: TableView) -> None:
-        """Write ``view`` as the next numbered PNG, unless it equals the last one shown.
+        """Write ``view`` as the next numbered PNG, unless it equals the last one shown or the
+        snapshots have stopped.
 
-        :raises DeviceUnavailable: after :meth:`close`.
+        :raises DeviceUnavailable: after :meth:`close`, and once when a PNG cannot be written.
         """
         self._check_open()
-        if view != self._last:
+        if view != self._last and self.stopped is None:
             self.save(view, f"{self.prefix}_{len(self.written) + 1:05d}")
             self._last = view
 
     def save(self, view: TableView, name: str) -> Path:
         """Write ``view`` as ``<name>.png`` in the folder and return its path.
 
-        :raises DeviceUnavailable: after :meth:`close`.
+        :raises DeviceUnavailable: after :meth:`close`, or when it cannot be written (then the
+            snapshots stop).
         """
         self._check_open()
         path = self.folder / f"{name}.png"
-        render(view, *self.size, self.mode).save(path)
+        try:
+            render(view, *self.size, self.mode).save(path)
+        except OSError as err:
+            path.unlink(missing_ok=True)
+            why = (f"the disk holding {self.folder} is full" if err.errno == errno.ENOSPC
+                   else f"{self.folder}: {err.strerror or err}")
+            self.stopped = f"PNG snapshots stopped: {why}"
+            raise DeviceUnavailable(self.stopped) from err
         self.written.append(path)
         return path

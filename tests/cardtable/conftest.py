@@ -1,4 +1,8 @@
-"""Fixtures for the application tests: a journal in a temporary folder, recording outputs."""
+"""Fixtures for the application tests: a journal in a temporary folder, recording outputs, a
+real small filesystem."""
+
+import os
+import subprocess
 
 import pytest
 
@@ -30,3 +34,15 @@ def journal(tmp_path):
 @pytest.fixture
 def outputs():
     return RecordingOutputs()
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A real 1 MiB filesystem (tmpfs), or a skip where mounting is not allowed."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)],
+                                           capture_output=True).returncode:
+        pytest.skip("mounting a small filesystem needs root")
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], check=True)

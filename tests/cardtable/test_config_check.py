@@ -7,8 +7,10 @@ import pytest
 from cardtable.cli import main
 from cardtable.config import ConfigError, check_values, load_config
 from cardtable.sim.devices import demo_registry
+from hostile_files import finishes, put_hostile
 from vision.calibration import Calibration, save_calibration
 
+HUGE = "1" + "0" * 310            # a whole number no float can hold (TOML reads it exactly)
 GOOD = """
 [game]
 name = "cribbage"
@@ -89,6 +91,15 @@ def test_a_file_that_is_not_utf8_is_named_not_a_traceback(table, capsys):
     ('registry = "tags.json"', 'registry = "nothere.json"',
      "rfid.registry: nothere.json does not exist yet: run cardtable enroll rfid --deck standard --registry"),
     ('kind = "rfid"', 'kind = ["rfid"]', "input.kind: expected one of camera, rfid, got ['rfid']"),
+    # issue 24: what a hostile or unlucky value does
+    ('port = "/dev/ttyACM0"', f'port = "/dev/ttyACM0"\nremove_after = {HUGE}', "rfid.remove_after: expected seconds"),
+    ('names = ["Ann", "Bob"]', 'names = ["Ann", "ann"]', "table.names: 'Ann' and 'ann' are the same name"),
+    ('names = ["Ann", "Bob"]', 'names = ["Ann", "Ann "]', "table.names: 'Ann' and 'Ann ' are the same name"),
+    ('path = "journal.sqlite"', 'path = "/dev/null"', "journal.path: /dev/null is not a regular file (a device)"),
+    ("[journal]", '[web]\nhost = "999.1.1.1"\n[journal]',
+     "web.host: '999.1.1.1' is not an address of this machine"),
+    ("[journal]", '[club]\nbroker = "mqtts://127.0.0.1:8883"\nca_file = "/nope.pem"\n[journal]',
+     "club.ca_file: /nope.pem does not exist"),
 ])
 def test_each_defect_is_named(table, capsys, old, new, problem):
     assert old in GOOD
@@ -145,18 +156,30 @@ def test_a_good_camera_config_is_accepted_and_its_deck_is_the_games(table, capsy
      "vision.resolution: calibration.json was made at 1920x1080, not 1280x720: calibrate again"),
     ('camera = "usb:0"', "camera = \"usb:0\"\nremove_after = nan", "vision.remove_after: expected seconds from"),
     ("[vision.zones]", "[vision.zones]\nnowhere = 5", "vision.zones.nowhere: expected a list of at least three"),
+    # issue 24: what a hostile or unlucky value does
+    ("seat1 = [[-200, 110], [200, 110], [200, 250], [-200, 250]]", f"seat1 = [[0, 0], [200, 0], [0, {HUGE}]]",
+     "vision.zones.seat1: expected a list of at least three [x, y] points"),
+    ('camera = "usb:0"', f'camera = "usb:0"\nremove_after = {HUGE}', "vision.remove_after: expected seconds"),
+    ('camera = "usb:0"', 'camera = "usb:-1"', "vision.camera: 'usb:-1' is no camera: write usb:0, usb:1, ..."),
+    ("seat2 = [[-200, -250], [200, -250], [200, -110], [-200, -110]]",
+     "seat2 = [[-200, 110], [200, 110], [200, 250], [-200, 250]]",
+     "vision.zones: seat1 and seat2 overlap (100% of seat2): a card there would be in both"),
+    ("crib = [[0, -90], [70, -90], [70, 90], [0, 90]]", "crib = [[0, 5000], [70, 5000], [70, 5180], [0, 5180]]",
+     "vision.zones.crib: the point [0, 5000] is 5.0 m from the mat's centre"),
+    ('calibration = "calibration.json"', 'calibration = "/dev/zero"',
+     "vision.calibration: /dev/zero is not a regular file (a device)"),
 ])
 def test_each_camera_defect_is_named(table, capsys, old, new, problem):
     assert old in CAMERA
     code, out = check(table, CAMERA.replace(old, new), capsys)
-    assert code == 1
+    assert code == 1 and "Traceback" not in out
     assert problem in out, out
 
 
 def test_a_calibration_file_that_is_damaged_is_named(table, capsys):
     (table / "calibration.json").write_text("{")
     code, out = check(table, CAMERA, capsys)
-    assert code == 1 and "vision.calibration: " in out and "not a cardtable calibration" in out, out
+    assert code == 1 and "vision.calibration: " in out and "calibration.json is not valid JSON" in out, out
 
 
 def test_every_problem_is_said_at_once(table, capsys):
@@ -237,3 +260,59 @@ def test_teaching_must_be_true_or_false(tmp_path):
     problems: list[str] = []
     check_values({"game": {"name": "cribbage"}, "table": {"teaching": "yes"}}, tmp_path / "t.toml", problems)
     assert any(p.startswith("table.teaching:") for p in problems)
+
+
+# -- issue 24: what a hostile or unlucky file does to config check and run -----------------------
+def test_a_ca_file_that_is_no_certificate_is_named(table, capsys):
+    (table / "ca.pem").write_text("not a certificate\n")
+    code, out = check(table, GOOD.replace("[journal]", '[club]\nbroker = "mqtts://127.0.0.1:8883"\n'
+                                          f'ca_file = "{table / "ca.pem"}"\n[journal]'), capsys)
+    assert code == 1 and "club.ca_file: " in out and "holds no certificate" in out, out
+
+
+def test_a_journal_that_is_a_fifo_is_named(table, capsys):
+    put_hostile(table / "journal.fifo", "fifo")
+    code, out = finishes(lambda: check(table, GOOD.replace('path = "journal.sqlite"', 'path = "journal.fifo"'),
+                                       capsys))
+    assert code == 1 and "journal.path: " in out and "is not a regular file (a FIFO)" in out, out
+
+
+@pytest.mark.parametrize("raw, problem", [
+    (b"\xff\xfe{\x00}\x00", "is not UTF-8 text (line 1 holds the byte 0xff): save it as UTF-8"),
+    (b"[" * 200_000, "nested too deeply"),
+    (b'{"format": "cardtable-calibration-1", "image_size": [1920, 1080], "reprojection_error_px": 0.1, '
+     b'"image_to_table": [[1, 0, 0], [0, 1, 0], [0, 0, 1' + b"0" * 400 + b"]]}", "not a cardtable calibration"),
+])
+def test_a_hostile_calibration_file_is_named_by_check_and_run(table, capsys, raw, problem):
+    (table / "calibration.json").write_bytes(raw)
+    code, out = check(table, CAMERA, capsys)
+    assert code == 1 and "Traceback" not in out
+    assert "vision.calibration: " in out and problem in out, out
+    assert main(["run", "--config", str(table / "table.toml")]) == 2
+    assert problem in capsys.readouterr().err
+
+
+def test_special_files_as_config_calibration_or_registry_are_named_not_waited_on(table, capsys):
+    assert main(["config", "check", "/dev/zero"]) == 1
+    assert "it is not a regular file (a device)" in capsys.readouterr().out
+    put_hostile(table / "fifo", "fifo")
+    assert finishes(lambda: main(["config", "check", str(table / "fifo")])) == 1
+    assert "is not a regular file (a FIFO)" in capsys.readouterr().out
+    code, out = finishes(lambda: check(table, CAMERA.replace("calibration.json", "fifo"), capsys))
+    assert code == 1 and "vision.calibration: " in out and "is not a regular file (a FIFO)" in out, out
+    code, out = finishes(lambda: check(table, GOOD.replace("tags.json", "fifo"), capsys))
+    assert code == 1 and "rfid.registry: " in out and "is not a regular file (a FIFO)" in out, out
+
+
+def test_an_enrolled_deck_that_is_a_fifo_is_named_not_waited_on(table, capsys):
+    put_hostile(table / "deck.npz", "fifo")
+    code, out = finishes(lambda: check(table, CAMERA.replace('camera = "usb:0"', 'camera = "usb:0"\n'
+                                                             'recognition = "faces"\nfaces = "deck.npz"'), capsys))
+    assert code == 1 and "vision.faces: " in out and "is not a regular file (a FIFO)" in out, out
+
+
+def test_a_huge_file_is_refused_before_it_is_read(table, capsys):
+    (table / "calibration.json").unlink()
+    put_hostile(table / "calibration.json", 4 << 30)   # a sparse 4 GiB file: refused by its size
+    code, out = check(table, CAMERA, capsys)
+    assert code == 1 and "vision.calibration: " in out and "is 4096 MiB" in out, out

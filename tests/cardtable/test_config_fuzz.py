@@ -1,6 +1,8 @@
 """Random config documents built from the real keys: checking never raises, and a config the
 check accepts builds everything ``run`` needs (the game, the camera pipeline or the tag registry,
-the button panel on mock pins) without an error."""
+the button panel on mock pins) without an error. Random bytes, special files (FIFOs, devices,
+folders, symlink loops), other encodings, deep nesting and huge sizes as the config, the
+calibration or the tag registry are refused in words, without waiting or reading without end."""
 
 import tomllib
 
@@ -20,6 +22,7 @@ from engine.decks import DECKS
 from engine.game import all_games
 from firmware_bridge.registry import default_path
 from hardware.gpio import TablePanel
+from hostile_files import finishes, put_hostile
 from vision.calibration import Calibration, save_calibration
 from vision.pipeline import Pipeline
 
@@ -119,3 +122,44 @@ def test_any_bytes_are_read_or_refused_in_words(folder, raw):
         load_config(folder / "raw.toml")
     except ConfigError as err:
         assert err.problems or err.steps
+
+
+# -- hostile files: special files, encodings, deep nesting, huge sizes (issue 24) -----------------
+CAMERA_TABLE = example_config(GAMES["cribbage"], 2)
+RFID_TABLE = CAMERA_TABLE.replace('kind = "camera"', 'kind = "rfid"') + '\n[rfid]\nregistry = "tags.json"\n'
+SPECIAL = ["fifo", "/dev/zero", "/dev/null", "/dev/urandom", "folder", "loop", "missing"]
+ENCODINGS = ["utf-16", "utf-32", "latin-1", "cp1252", "shift_jis"]
+contents = st.one_of(
+    st.sampled_from(SPECIAL),
+    st.binary(max_size=300),
+    st.tuples(st.text(min_size=1, max_size=60), st.sampled_from(ENCODINGS)).map(
+        lambda t: t[0].encode(t[1], "replace")),
+    st.tuples(st.sampled_from(["[", '{"a":', "a = [", "x = {y = "]), st.integers(20, 300_000)).map(
+        lambda t: (t[0] * t[1]).encode()),
+    st.integers(min_value=(1 << 20) - 2, max_value=8 << 30),          # a sparse file of this many bytes
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(target=st.sampled_from(["table.toml", "calibration.json", "tags.json"]), content=contents)
+def test_a_hostile_file_as_config_calibration_or_registry_is_refused_in_words(folder, tmp_path_factory, target,
+                                                                              content):
+    table = tmp_path_factory.mktemp("hostile")
+    (table / "table.toml").write_text(RFID_TABLE if target == "tags.json" else CAMERA_TABLE, encoding="utf-8")
+    (table / "calibration.json").write_bytes((folder / "calibration.json").read_bytes())
+    demo_registry("standard").save(table / "tags.json")
+    (table / target).unlink()
+    put_hostile(table / target, content)
+    event(f"{target}: {content if isinstance(content, str) else type(content).__name__}")
+
+    def load():
+        try:
+            return load_config(table / "table.toml")
+        except ConfigError as err:
+            return err
+
+    found = finishes(load)
+    assert isinstance(found, ConfigError), "a hostile file was accepted"
+    assert found.problems or found.steps
+    said = "\n".join(found.problems + found.steps)
+    assert "Errno" not in said and "Traceback" not in said

@@ -19,6 +19,7 @@ from cardtable.cli import main
 from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal, open_for_play
 from crash_script import script
+from hostile_files import fill
 from engine.errors import InvalidInput
 from engine.game import get_game
 from engine.serialize import action_from_text, loads
@@ -55,6 +56,13 @@ def _cli(*argv):
     return main(list(argv))
 
 
+def _copy(journal, path):
+    """A copy of the journal file at ``path``, with the table's key file beside it."""
+    path.write_bytes(journal.read_bytes())
+    Path(f"{path}.key").write_bytes(Path(f"{journal}.key").read_bytes())
+    return path
+
+
 @pytest.fixture(scope="module")
 def written(tmp_path_factory):
     return _write_game(tmp_path_factory.mktemp("game") / "journal.sqlite")
@@ -62,8 +70,7 @@ def written(tmp_path_factory):
 
 # -- integrity: a changed card is found, named, and play resumes before it -----------------------
 def test_a_changed_card_is_found_named_and_the_damaged_file_kept(tmp_path, written):
-    path = tmp_path / "journal.sqlite"
-    path.write_bytes(written.read_bytes())
+    path = _copy(written, tmp_path / "journal.sqlite")
     with closing(sqlite3.connect(path)) as db, db:
         text = db.execute("SELECT action FROM actions WHERE seq = 7").fetchone()[0]
         card = json.loads(text)["cards"][0]["$card"]
@@ -73,7 +80,7 @@ def test_a_changed_card_is_found_named_and_the_damaged_file_kept(tmp_path, writt
     opened, controller = _resume(path)
     assert controller.resumed and controller.state == _state_after(6)
     assert "game 1: action 7 is damaged, kept up to action 6" in controller.warning
-    aside = [p for p in tmp_path.iterdir() if ".damaged-" in p.name]
+    aside = [p for p in tmp_path.iterdir() if ".damaged-" in p.name and p.suffix != ".key"]
     assert len(aside) == 1 and aside[0].read_bytes() == damaged
     assert str(aside[0]) in controller.warning
     # play goes on from there and the repaired journal checks out
@@ -84,8 +91,7 @@ def test_a_changed_card_is_found_named_and_the_damaged_file_kept(tmp_path, writt
 
 
 def test_an_undo_mark_set_by_hand_is_damage_not_an_undo(tmp_path, written):
-    path = tmp_path / "journal.sqlite"
-    path.write_bytes(written.read_bytes())
+    path = _copy(written, tmp_path / "journal.sqlite")
     with closing(sqlite3.connect(path)) as db, db:
         db.execute("UPDATE actions SET undone = 1 WHERE seq = 30")
     with Journal(path) as journal:
@@ -94,8 +100,7 @@ def test_an_undo_mark_set_by_hand_is_damage_not_an_undo(tmp_path, written):
 
 
 def test_lost_last_rows_are_found(tmp_path, written):
-    path = tmp_path / "journal.sqlite"
-    path.write_bytes(written.read_bytes())
+    path = _copy(written, tmp_path / "journal.sqlite")
     with closing(sqlite3.connect(path)) as db, db:
         db.execute("DELETE FROM actions WHERE seq > 27")
     opened, controller = _resume(path)
@@ -115,14 +120,18 @@ def test_undo_is_sealed_and_survives_reopening(tmp_path):
         assert not journal.damaged() and journal.replay(1).state == _state_after(9)
 
 
-def test_a_journal_written_before_seals_gets_them(tmp_path, written):
-    path = tmp_path / "journal.sqlite"
-    path.write_bytes(written.read_bytes())
-    with closing(sqlite3.connect(path)) as db, db:                 # the old layout: no seal columns
-        db.executescript("ALTER TABLE actions DROP COLUMN seal; ALTER TABLE actions DROP COLUMN undo_seal;"
-                         "ALTER TABLE games DROP COLUMN seal;")
-    with Journal(path) as journal:
-        assert not journal.damaged() and journal.replay(1).state == _state_after(30)
+def test_a_journal_written_before_seals_gets_them_once_and_visibly(tmp_path, written, capsys):
+    path = _as_old_format(_copy(written, tmp_path / "journal.sqlite"), sealed=False)
+    assert _cli("history", "--journal", str(path)) == 0           # shown as it is, with a note
+    shown = capsys.readouterr()
+    assert "30 actions  unfinished\n" in shown.out and "damaged" not in shown.out and "without seals" in shown.err
+    opened, controller = _resume(path)
+    assert "was written by an older cardtable (without seals)" in controller.warning
+    assert controller.state == _state_after(30)
+    opened.journal.close()
+    again, controller = _resume(path)
+    assert "older cardtable" not in controller.warning and controller.state == _state_after(30)
+    again.journal.close()
 
 
 # -- a flipped bit anywhere ----------------------------------------------------------------------
@@ -130,7 +139,7 @@ def test_a_journal_written_before_seals_gets_them(tmp_path, written):
 @given(spot=st.integers(min_value=0, max_value=10**9), bit=st.integers(min_value=0, max_value=7))
 def test_a_flipped_bit_anywhere_never_stops_the_commands_or_the_table(tmp_path_factory, written, spot, bit):
     folder = tmp_path_factory.mktemp("flip")
-    path = folder / "journal.sqlite"
+    path = _copy(written, folder / "journal.sqlite")
     data = bytearray(written.read_bytes())
     used = [i for i, byte in enumerate(data) if byte]       # a flip in free space changes nothing
     data[used[spot % len(used)]] ^= 1 << bit
@@ -163,8 +172,7 @@ def test_random_bytes_as_a_journal_never_stop_the_table(tmp_path_factory, data):
         inner, max_size=4),
     max_leaves=12).map(json.dumps)), min_size=1, max_size=4))
 def test_random_rows_with_good_seals_are_skipped_and_nothing_accepted_is_lost(tmp_path_factory, written, rows):
-    path = tmp_path_factory.mktemp("rows") / "journal.sqlite"
-    path.write_bytes(written.read_bytes())
+    path = _copy(written, tmp_path_factory.mktemp("rows") / "journal.sqlite")
     with Journal(path) as journal:
         for text in rows:
             _append_sealed(journal, text)
@@ -179,20 +187,11 @@ def test_random_rows_with_good_seals_are_skipped_and_nothing_accepted_is_lost(tm
 
 def _append_sealed(journal, text):
     """A row of any text, sealed as the journal seals (as if this version had written it)."""
-    from cardtable.journal import _seal
-
-    def work(db):
-        seq, prev = db.execute("SELECT seq, seal FROM actions WHERE game_id = 1 ORDER BY seq DESC LIMIT 1").fetchone()
-        seal = _seal(prev, 1, seq + 1, text, 0.0)
-        db.execute("INSERT INTO actions (game_id, seq, action, at, seal) VALUES (1, ?, ?, 0.0, ?)", (seq + 1, text, seal))
-        db.execute("UPDATE games SET head = ? WHERE id = 1", (seal,))
-
-    journal._write(work)
+    journal._write(lambda db: journal._append_text(db, 1, text))
 
 
 def test_deeply_nested_json_is_a_bad_row_not_a_crash(tmp_path, written):
-    path = tmp_path / "journal.sqlite"
-    path.write_bytes(written.read_bytes())
+    path = _copy(written, tmp_path / "journal.sqlite")
     with Journal(path) as journal:
         _append_sealed(journal, "[" * 100_000 + "]" * 100_000)
         _append_sealed(journal, json.dumps({"kind": "play"}))          # a row that is not an action
@@ -234,39 +233,15 @@ def test_a_failed_start_leaves_no_game_in_the_journal(tmp_path):
 
 
 def test_no_such_game_names_the_journal_option(tmp_path, written, capsys):
-    path = tmp_path / "journal.sqlite"
-    path.write_bytes(written.read_bytes())
+    path = _copy(written, tmp_path / "journal.sqlite")
     assert _cli("replay", "99", "--journal", str(path)) == 2
     assert f"'cardtable history --journal {path}' lists them" in capsys.readouterr().err
-
-
-@pytest.fixture
-def small_disk(tmp_path):
-    """A real 1 MiB filesystem (tmpfs), or a skip where mounting is not allowed."""
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)],
-                                           capture_output=True).returncode:
-        pytest.skip("mounting a small filesystem needs root")
-    yield mount
-    subprocess.run(["umount", "-l", str(mount)], check=True)
-
-
-def _fill(folder):
-    fd = os.open(folder / "filler", os.O_WRONLY | os.O_CREAT)
-    try:
-        while os.write(fd, bytes(4096)):
-            pass
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def test_a_full_disk_is_said_the_game_kept_and_play_goes_on_once_freed(small_disk):
     path = _write_game(small_disk / "journal.sqlite", 20)
     opened, controller = _resume(path)
-    _fill(small_disk)
+    fill(small_disk)
     refused = None
     for action in ACTIONS[20:]:                       # the WAL has room for a few: until it has none
         if controller.submit(action) is None:
@@ -379,8 +354,7 @@ def test_run_starts_on_a_damaged_journal_and_keeps_it_aside(tmp_path, written):
 
     from firmware_bridge.twin import Twin
 
-    path = tmp_path / "journal.sqlite"
-    path.write_bytes(written.read_bytes())
+    path = _copy(written, tmp_path / "journal.sqlite")
     with closing(sqlite3.connect(path)) as db, db:
         db.execute("UPDATE actions SET action = replace(action, 'engine', 'engjne') WHERE seq = 12")
     with Twin(readers=3, heartbeat=0.3) as twin:
@@ -388,7 +362,7 @@ def test_run_starts_on_a_damaged_journal_and_keeps_it_aside(tmp_path, written):
         stopper.start()
         assert main(["run", "--config", _config(tmp_path, twin.port)]) == 0
         stopper.join()
-    assert len(list(tmp_path.glob("journal.sqlite.damaged-*"))) == 1
+    assert len([p for p in tmp_path.glob("journal.sqlite.damaged-*") if p.suffix != ".key"]) == 1
     with Journal(path) as journal:
         assert not journal.damaged() and journal.replay(1).state == _state_after(11)
 
@@ -420,3 +394,197 @@ def test_a_folder_where_the_journal_should_be_is_said_and_left_alone(tmp_path):
     assert opened.cannot_write and (folder / "keep").is_dir()
     assert "The journal cannot be used" in controller.warning
     assert controller.submit(ACTIONS[0]) is None and "the game is kept up to action 0" in controller.warning
+
+
+# -- the seal: keyed, over everything a reader shows, never written by a reader (issue 24) ----------
+def _old_seal(*parts):
+    import hashlib
+
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=True).encode()).hexdigest()
+
+
+def _reseal_unkeyed(db):
+    """Seal every row again as the unkeyed SHA-256 chain of the older format (anyone can)."""
+    for row in db.execute("SELECT id, game, players, options, mode, seed, started FROM games").fetchall():
+        seal = _old_seal("game", *row)
+        db.execute("UPDATE games SET seal = ? WHERE id = ?", (seal, row[0]))
+        for seq, text, at, undone in db.execute("SELECT seq, action, at, undone FROM actions WHERE game_id = ? "
+                                                "ORDER BY seq", (row[0],)).fetchall():
+            seal = _old_seal(seal, row[0], seq, text, at)
+            db.execute("UPDATE actions SET seal = ?, undo_seal = ? WHERE game_id = ? AND seq = ?",
+                       (seal, _old_seal(seal, "undone") if undone else None, row[0], seq))
+        db.execute("UPDATE games SET head = ? WHERE id = ?", (seal, row[0]))
+
+
+def _as_old_format(path, *, sealed=True):
+    """The journal as an older cardtable wrote it: no key, the unkeyed chain (or no seals)."""
+    Path(f"{path}.key").unlink()
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute("DELETE FROM meta")
+        if sealed:
+            _reseal_unkeyed(db)
+        else:
+            db.execute("UPDATE games SET seal = NULL, head = NULL")
+            db.execute("UPDATE actions SET seal = NULL, undo_seal = NULL")
+    return path
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    return _dealer_game(tmp_path_factory.mktemp("finished") / "journal.sqlite", None)
+
+
+def _change_a_card(db):
+    text = db.execute("SELECT action FROM actions WHERE seq = 7").fetchone()[0]
+    card = json.loads(text)["cards"][0]["$card"]
+    db.execute("UPDATE actions SET action = ? WHERE seq = 7", (text.replace(card, "9H" if card != "9H" else "8H"),))
+
+
+FORGERIES = {
+    "a forged result": (lambda db: db.execute("UPDATE games SET result = 'Seat 2 wins 121-3'"), "its result"),
+    "finished = NULL": (lambda db: db.execute("UPDATE games SET finished = NULL"), "its result"),
+    "DELETE FROM games": (lambda db: db.execute("DELETE FROM games"), "games were removed"),
+    "DROP TABLE games": (lambda db: db.execute("DROP TABLE games"), "games were removed"),
+    "a changed card, seal = NULL": (lambda db: (_change_a_card(db), db.execute("UPDATE actions SET seal = NULL"),
+                                                db.execute("UPDATE games SET seal = NULL, head = NULL")),
+                                    "damaged"),
+    "a recomputed unkeyed chain": (lambda db: (_change_a_card(db), _reseal_unkeyed(db)), "damaged"),
+    "the meta rows deleted": (lambda db: db.execute("DELETE FROM meta"), "changed by hand"),
+}
+
+
+@pytest.mark.parametrize("forgery", sorted(FORGERIES))
+def test_every_forgery_is_said_by_every_reader_and_the_table_and_never_resealed(tmp_path, finished, capsys,
+                                                                                 forgery):
+    change, said = FORGERIES[forgery]
+    path = _copy(finished, tmp_path / "journal.sqlite")
+    with closing(sqlite3.connect(path)) as db, db:
+        change(db)
+    before = path.read_bytes()
+    assert _cli("history", "--journal", str(path)) == 0
+    out = capsys.readouterr().out
+    assert said in out and "Seat 2 wins 121-3" not in out, out
+    assert "no games yet" not in out or "problem:" in out
+    for command in (("replay", "1"), ("export", "1")):
+        _cli(*command, "--journal", str(path))
+        assert "Seat 2 wins 121-3" not in capsys.readouterr().out
+    assert path.read_bytes() == before                      # no reader writes, least of all a seal
+    assert _cli("history", "--journal", str(path)) == 0 and said in capsys.readouterr().out
+    opened = open_for_play(path)
+    assert any("damaged" in notice for notice in opened.notices), opened.notices
+    opened.journal.close()
+
+
+def test_the_key_is_made_for_this_user_only_beside_the_journal(tmp_path, capsys):
+    path = _write_game(tmp_path / "journal.sqlite", 3)
+    key = Path(f"{path}.key")
+    assert key.is_file() and key.stat().st_mode & 0o777 == 0o600
+    copy = tmp_path / "copy.sqlite"
+    copy.write_bytes(path.read_bytes())                    # the journal without its key
+    assert _cli("history", "--journal", str(copy)) == 0
+    assert f"its key {copy}.key is missing" in capsys.readouterr().out
+
+
+def test_an_old_format_journal_is_upgraded_once_visibly_and_then_needs_the_key(tmp_path, written, capsys):
+    path = _as_old_format(_copy(written, tmp_path / "journal.sqlite"))
+    assert _cli("history", "--journal", str(path)) == 0      # read as it is: said, not upgraded
+    assert "older cardtable" in capsys.readouterr().err and not Path(f"{path}.key").exists()
+    opened, controller = _resume(path)
+    assert "was written by an older cardtable (with seals anyone could recompute)" in controller.warning
+    assert f"sealed with the table's key {path}.key" in controller.warning
+    assert controller.state == _state_after(30)
+    opened.journal.close()
+    with closing(sqlite3.connect(path)) as db, db:          # now the unkeyed chain is a forgery
+        _change_a_card(db)
+        _reseal_unkeyed(db)
+    assert _cli("history", "--journal", str(path)) == 0
+    assert "damaged" in capsys.readouterr().out
+
+
+def test_undo_and_replay_after_opening_check_only_the_new_rows(tmp_path, monkeypatch):
+    """Incremental verification: once a journal of many games is checked, an undo, a replay and
+    the next action seal and check a handful of rows, not the whole history."""
+    import hmac
+
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        for game in range(12):
+            controller = Controller(TableSetup("cribbage", 2, seed=SEED), journal, resume=False)
+            for action in ACTIONS[:20]:
+                assert controller.submit(action) is not None
+    made = []
+    real = hmac.new
+    monkeypatch.setattr(hmac, "new", lambda *a, **k: made.append(1) or real(*a, **k))
+    opened, controller = _resume(path)
+    assert controller.resumed and len(made) >= 12 * 21        # each game's chain, once
+    made.clear()
+    assert controller.undo() and controller.state == _state_after(19)
+    assert controller.submit(ACTIONS[19]) is not None
+    opened.journal.replay(controller.game_id)
+    assert len(made) < 20, len(made)
+    opened.journal.close()
+
+
+def _shown(path):
+    """Everything the readers show of a journal: each game's record and replayed actions."""
+    def replayed(journal, game_id):
+        try:
+            return [str(a) for a, _ in journal.replay(game_id).steps]
+        except InvalidInput as err:                       # said in words (a damaged setup)
+            return str(err)
+
+    with Journal(path, read_only=True) as journal:
+        records = journal.games()
+        return ([(r.id, r.result, r.finished, r.actions, r.damage) for r in records],
+                [replayed(journal, r.id) for r in records], journal.problems)
+
+
+EDITS = st.one_of(
+    st.tuples(st.just("games"), st.sampled_from(["result", "finished", "seal", "head", "ending", "seed", "players",
+                                                  "started", "options"]),
+              st.one_of(st.none(), st.integers(-2, 5), st.floats(allow_nan=False), st.text(max_size=12))),
+    st.tuples(st.just("actions"), st.sampled_from(["action", "at", "undone", "seal", "undo_seal", "seq"]),
+              st.one_of(st.none(), st.integers(-2, 50), st.floats(allow_nan=False), st.text(max_size=12))),
+    st.tuples(st.just("meta"), st.just("value"), st.one_of(st.none(), st.text(max_size=12))),
+    st.tuples(st.sampled_from(["games", "actions", "meta"]), st.just("DELETE"), st.none()),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edits=st.lists(st.tuples(EDITS, st.integers(0, 10**6)), min_size=1, max_size=3),
+       unkeyed=st.booleans())
+def test_a_forged_journal_is_shown_as_it_was_or_said_damaged_never_otherwise(tmp_path_factory, finished, edits,
+                                                                           unkeyed):
+    """Any edits by someone without the key (values changed, rows deleted, the unkeyed chain
+    recomputed over them): every reader either shows exactly what the table wrote, or says the
+    journal is damaged; and no reader writes to the file."""
+    path = _copy(finished, tmp_path_factory.mktemp("forged") / "journal.sqlite")
+    original = _shown(path)
+    with closing(sqlite3.connect(path)) as db, db:
+        for (table, column, value), pick in edits:
+            rowids = [r[0] for r in db.execute(f"SELECT rowid FROM {table}")]
+            if not rowids:
+                continue
+            rowid = rowids[pick % len(rowids)]
+            if column == "DELETE":
+                db.execute(f"DELETE FROM {table} WHERE rowid = ?", (rowid,))
+            else:
+                try:
+                    db.execute(f"UPDATE {table} SET {column} = ? WHERE rowid = ?", (value, rowid))
+                except sqlite3.IntegrityError:
+                    continue
+        if unkeyed:
+            _reseal_unkeyed(db)
+    before = path.read_bytes()
+    records, steps, problems = _shown(path)
+    damaged = problems or any(record[-1] for record in records)
+    assert damaged or (records, steps) == original[:2]
+    assert path.read_bytes() == before
+
+
+def test_a_key_other_users_can_read_is_said_at_start(tmp_path):
+    path = _write_game(tmp_path / "journal.sqlite", 3)
+    Path(f"{path}.key").chmod(0o644)
+    opened, controller = _resume(path)
+    assert f"can be read by other users, who could forge its seals: chmod 600 {path}.key" in controller.warning
+    opened.journal.close()

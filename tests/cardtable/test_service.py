@@ -2,7 +2,8 @@
 verify, written for this user, checkout and config; deploy/cardtable.service is the same text
 for the user pi."""
 
-import getpass
+import os
+import pwd
 import re
 import shutil
 import subprocess
@@ -68,17 +69,24 @@ path = "data/journal.sqlite"
     return path
 
 
+#: an ordinary user to run the table as: this one, or (the tests may run as root, which is refused)
+#: the first login user of this machine (systemd calls nobody unsafe)
+TABLE_USER = pwd.getpwuid(os.getuid()).pw_name if os.getuid() else next(
+    (u.pw_name for u in sorted(pwd.getpwall(), key=lambda u: u.pw_uid) if 1000 <= u.pw_uid < 65534), "root")
+
+
 def test_install_service_writes_the_unit_for_this_user_checkout_and_config(config, tmp_path, capsys):
-    assert main(["install-service", "--config", str(config), "--print"]) == 0
+    assert main(["install-service", "--config", str(config), "--print", "--user", TABLE_USER]) == 0
     text = capsys.readouterr().out
-    assert f"User={getpass.getuser()}\n" in text
+    assert f"User={TABLE_USER}\n" in text
     assert f"ExecStart={CHECKOUT}/.venv/bin/cardtable run --config {config}\n" in text
     assert f"WorkingDirectory={CHECKOUT}\n" in text
     assert f"ReadWritePaths={tmp_path / 'data'} {tmp_path / 'shots'}\n" in text
     assert "/home/pi" not in text
     units = tmp_path / "units"
     units.mkdir()
-    assert main(["install-service", "--config", str(config), "--unit-dir", str(units), "--no-enable"]) == 0
+    assert main(["install-service", "--config", str(config), "--unit-dir", str(units), "--no-enable",
+                 "--user", TABLE_USER]) == 0
     out = capsys.readouterr().out
     assert (units / "cardtable.service").read_text() == text
     assert (tmp_path / "data").is_dir() and (tmp_path / "shots").is_dir()
@@ -87,7 +95,7 @@ def test_install_service_writes_the_unit_for_this_user_checkout_and_config(confi
 
 @needs_systemd
 def test_systemd_accepts_the_unit_it_writes(config, tmp_path, capsys):
-    assert main(["install-service", "--config", str(config), "--print"]) == 0
+    assert main(["install-service", "--config", str(config), "--print", "--user", TABLE_USER]) == 0
     unit = tmp_path / "cardtable.service"
     unit.write_text(capsys.readouterr().out)
     done = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True)
@@ -105,5 +113,22 @@ def test_on_a_pi5_the_unit_names_the_lgpio_pin_factory(config, monkeypatch, caps
     from cardtable.commands import service_cmd
 
     monkeypatch.setattr(service_cmd, "pi_model", lambda: "Raspberry Pi 5 Model B Rev 1.0")
-    assert main(["install-service", "--config", str(config), "--print"]) == 0
+    assert main(["install-service", "--config", str(config), "--print", "--user", TABLE_USER]) == 0
     assert "\nEnvironment=GPIOZERO_PIN_FACTORY=lgpio\n" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("given", [[], ["--user", "root"]])
+def test_a_service_run_as_root_is_refused_naming_the_user_to_give(config, monkeypatch, capsys, given):
+    """Run as root (with sudo or not), the table would run as root: refused, and the user to name
+    is said (the config's owner when that is not root, else pi)."""
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(os, "getuid", lambda: 0)
+    monkeypatch.delenv("SUDO_USER", raising=False)
+    monkeypatch.setattr("getpass.getuser", lambda: "root")
+    units = config.parent / "units"
+    units.mkdir()
+    assert main(["install-service", "--config", str(config), "--unit-dir", str(units), "--no-enable", *given]) == 2
+    err = capsys.readouterr().err
+    owner = pwd.getpwuid(config.stat().st_uid).pw_name
+    assert "would run as root" in err and f"--user {owner if owner != 'root' else 'pi'}" in err
+    assert not (units / "cardtable.service").exists()

@@ -37,7 +37,7 @@ def test_a_tag_cannot_be_two_cards_and_a_card_keeps_its_tag_unless_replaced():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("not json", "bad JSON"),
+    ("not json", "is not valid JSON"),
     ('{"format": "other", "tags": {}}', "not a cardtable RFID tag registry"),
     ('{"format": "cardtable-rfid-tags", "version": 9, "deck": "standard", "tags": {}}', "version 9"),
     ('{"format": "cardtable-rfid-tags", "version": 1, "deck": "standard", "tags": {"04A23B1C": "ZZ"}}', "no card 'ZZ'"),
