@@ -6,8 +6,8 @@ what to do now), and the same words twice wait once. A refusal that arrives whil
 prompt or a warning is being said interrupts it (:meth:`SpeechPolicy.add` says so).
 
 A table can make sentences faster than they can be said (a burst of plays, a camera catching up).
-When what waits would take longer than ``max_backlog`` seconds to say, or has waited that long,
-it is summarised rather than said sentence by sentence minutes late: the moves become one
+When the chatter waiting (moves, prompts, warnings) would take longer than ``max_backlog`` seconds
+to say, or the oldest sentence has waited that long, what waits is summarised rather than said sentence by sentence minutes late: the moves become one
 sentence ("After four moves, Ann plays the five of hearts"), the scores one sentence that adds up
 every seat's points ("Ann scored eight, and Bob two"), the ends the last two (the hand's and the
 game's), the warnings the newest. Refusals and points are never dropped.
@@ -38,10 +38,11 @@ class SpeechPolicy:
     """The sentences waiting to be said, and which comes next.
 
     :param words_per_minute: the voice's rate, to tell how long a sentence takes to say.
-    :param max_backlog: seconds of waiting sentences (or of waiting) before they are summarised.
+    :param max_backlog: seconds of waiting chatter (or of waiting) before what waits is summarised:
+        long enough for a cribbage show's counts, each with its breakdown, said in full.
     """
 
-    def __init__(self, *, words_per_minute: int = 160, max_backlog: float = 6.0) -> None:
+    def __init__(self, *, words_per_minute: int = 160, max_backlog: float = 20.0) -> None:
         self.words_per_minute = words_per_minute
         self.max_backlog = max_backlog
         self.waiting: list[Waiting] = []
@@ -51,9 +52,9 @@ class SpeechPolicy:
         """About how long ``text`` takes to say."""
         return len(text.split()) * 60 / self.words_per_minute + PAUSE
 
-    def backlog(self) -> float:
-        """About how long what waits takes to say."""
-        return sum(self.seconds(w.utterance.text) for w in self.waiting)
+    def backlog(self, kinds: tuple[str, ...] = CHATTER) -> float:
+        """About how long the waiting sentences of ``kinds`` take to say."""
+        return sum(self.seconds(w.utterance.text) for w in self.waiting if w.utterance.kind in kinds)
 
     def add(self, utterance: Utterance, now: float) -> bool:
         """Queue ``utterance``; True when what is being said now should stop for it (a refusal
@@ -97,11 +98,10 @@ def summarised(waiting: list[Waiting]) -> list[Waiting]:
     since = min(w.since for w in waiting)
     kept = of(REFUSAL)
     plays = of(PLAY)
-    if len(plays) > 1:
+    if len(plays) > 2:
         last = plays[-1].utterance
         text = last.text[:1].lower() + last.text[1:] if last.text.startswith("The ") else last.text
-        moves = "one move" if len(plays) == 2 else f"{len(plays) - 1} moves"
-        kept.append(Waiting(replace(last, text=spoken(f"After {moves}, {text}")), since))
+        kept.append(Waiting(replace(last, text=spoken(f"After {len(plays) - 1} moves, {text}")), since))
     else:
         kept += plays
     scores = of(SCORE)

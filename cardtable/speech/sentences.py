@@ -41,7 +41,7 @@ _CODE = r"(?:10|[2-9AJQKT])[SHDC]"
 _CARDS = re.compile(rf"\b(?:([Tt])he )?({_CODE}(?: {_CODE})*)\b")
 _COUNT = re.compile(r"\s*\(count (\d+)\)")
 _ASIDE = re.compile(r"\s*\(([^()]*)\)")
-_NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
+_NUMBER = re.compile(r"(?<!\d\.)(?<!\w)\d+(?!\w|\.\d)")      # whole numbers, not 1.5 or 3rd
 
 
 @dataclass(frozen=True)

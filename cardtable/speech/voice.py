@@ -14,7 +14,9 @@ argument.
 from __future__ import annotations
 
 import logging
+import os
 import shutil
+import signal
 import subprocess
 import threading
 import time
@@ -65,8 +67,8 @@ class _Stoppable:
         self._stopped = False
 
     def _start(self, command: Sequence[str], **kwargs) -> subprocess.Popen:
-        with self._lock:
-            process = subprocess.Popen(command, **kwargs)
+        with self._lock:                                  # its own group: stop ends what it started too
+            process = subprocess.Popen(command, start_new_session=True, **kwargs)
             self._running.append(process)
             return process
 
@@ -88,7 +90,10 @@ class _Stoppable:
             self._stopped = True
             for process in self._running:
                 if process.poll() is None:
-                    process.kill()
+                    try:
+                        os.killpg(process.pid, signal.SIGKILL)
+                    except ProcessLookupError:            # it ended meanwhile
+                        pass
 
 
 class SoundVoice(_Stoppable):

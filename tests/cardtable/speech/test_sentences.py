@@ -84,6 +84,7 @@ def test_the_prompt_says_whose_turn_and_the_count_and_a_refusal_is_said_as_one(j
 
 def test_the_count_and_the_scores_are_said_as_numbers_in_words():
     assert spoken("Ann to play (count 21)") == "Ann to play, the count is twenty-one"
+    assert spoken("Ann to play (count 15). The scores") == "Ann to play, the count is fifteen. The scores"
     assert spoken("Ann wins 121 to 87: a skunk") == "Ann wins one hundred and twenty-one to eighty-seven: a skunk"
     assert spoken("Turned up: the 10H") == "Turned up: the ten of hearts"
     assert spoken("Seat 1: take AH QD with the 5C").endswith("the ace of hearts and the queen of diamonds with the five of clubs")
