@@ -19,7 +19,7 @@ from typing import Protocol
 
 from cardtable.speech.policy import SpeechPolicy
 from cardtable.speech.sentences import REPEAT, SWITCH, Utterance, event_utterances, turn_and_scores, view_utterances
-from cardtable.speech.spec import KINDS
+from cardtable.speech.spec import KINDS, SpeechSpec
 from engine.game import Event
 from hardware.view import TableView
 
@@ -129,3 +129,16 @@ class Speaker:
         if self._thread is not threading.current_thread():
             self._thread.join(timeout=2)
         self.voice.close()
+
+
+def open_speaker(spec: SpeechSpec) -> tuple[Speaker | None, str]:
+    """The table's voice for ``[speech]``: a :class:`Speaker` heard through the sound player, or
+    ``None`` and the sentence that tells the table why it cannot speak (it plays on silent)."""
+    from cardtable.speech.voice import SoundVoice
+    from hardware.errors import DeviceUnavailable
+
+    try:
+        voice = SoundVoice(spec)
+    except DeviceUnavailable as err:
+        return None, str(err)
+    return Speaker(voice, say=spec.say, policy=SpeechPolicy(words_per_minute=spec.rate)), ""

@@ -22,14 +22,15 @@ def test_make_install_writes_a_launcher_that_runs_this_checkout(tmp_path):
 
 
 def test_the_system_package_check_finds_what_is_installed_here():
-    """This machine has libzbar, the fonts, mosquitto, chromium, the card decks and rsvg-convert."""
+    """This machine has libzbar, the fonts, espeak-ng, aplay, mosquitto, chromium, the card decks and rsvg-convert."""
     for need in ("runtime", "test"):
         done = subprocess.run(["sh", "deploy/system_packages.sh", need], cwd=CHECKOUT, capture_output=True, text=True)
         assert done.returncode == 0 and done.stdout.strip() == "", done.stdout
 
 
 def test_the_system_package_check_names_what_is_missing(tmp_path):
-    """With a Python whose ctypes finds no library and no ldconfig, libzbar0 is named."""
+    """With a Python whose ctypes finds no library and no ldconfig, libzbar0 is named (and with no
+    command on the PATH, the speech packages)."""
     fake = tmp_path / "python3"
     fake.write_text("#!/bin/sh\nexit 1\n")
     fake.chmod(0o755)
@@ -37,7 +38,7 @@ def test_the_system_package_check_names_what_is_missing(tmp_path):
     (tmp_path / "check.sh").write_text(script)
     done = subprocess.run(["/bin/sh", str(tmp_path / "check.sh"), "runtime"], capture_output=True, text=True,
                           env={"PATH": f"{tmp_path}:/nonexistent", "PYTHON": str(fake)})
-    assert done.stdout.split() == ["python3-venv", "libzbar0"]
+    assert done.stdout.split() == ["python3-venv", "libzbar0", "espeak-ng", "alsa-utils"]
 
 
 def test_the_fresh_root_script_is_valid_shell_and_says_its_usage():

@@ -173,3 +173,14 @@ def test_the_table_never_waits_for_speech_and_a_refusal_cuts_chatter_short():
         assert len(voice.texts) < 10                              # the backlog of moves was summarised
     finally:
         speaker.close()
+
+
+def test_a_table_that_cannot_speak_plays_on_and_says_why(tmp_path, monkeypatch):
+    from cardtable.speech.speaker import open_speaker
+
+    speaker, silent = open_speaker(SpeechSpec(enabled=True, rate=200))
+    assert silent == "" and speaker.policy.words_per_minute == 200
+    speaker.close()
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert open_speaker(SpeechSpec(enabled=True)) == (None, "espeak-ng is not installed, so the table cannot "
+                                                      "speak: sudo apt install espeak-ng")
