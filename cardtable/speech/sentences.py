@@ -94,17 +94,27 @@ def event_utterances(events: Iterable[Event], names: Sequence[str]) -> list[Utte
 def view_utterances(before: TableView | None, after: TableView, *, refused: int | None | bool = False,
                     already: Iterable[str] = ()) -> list[Utterance]:
     """What the table says of a new view: its warning when it is new or a play was just refused
-    (``refused``: ``False``, or the refused seat, ``None`` for none in particular), then its prompt
+    (``refused``: ``False``, or the refused seat, ``None`` for none in particular; said to that
+    seat by name when it does not name them), then its prompt
     when it changed. ``already`` are the words said of the same action's events (a revoke caught
     is an event and the warning: said once)."""
     said = []
     warning = spoken(after.warning) if after.warning else ""
     new_warning = before is None or after.warning != before.warning
     if warning and warning not in set(already) and (new_warning or refused is not False):
-        said.append(Utterance(WARNING, warning) if refused is False else Utterance(REFUSAL, warning, refused))
+        said.append(Utterance(WARNING, warning) if refused is False
+                    else Utterance(REFUSAL, _to(after, refused, warning), refused))
     if after.prompt and not after.finished and (before is None or after.prompt != before.prompt):
         said.append(Utterance(PROMPT, spoken(after.prompt)))
     return said
+
+
+def _to(view: TableView, seat: int | None, refusal: str) -> str:
+    """A refusal said to the seat refused, when it does not name them: "Bob, it is not your turn: ..."
+    (the seat's LED blinks; a player who cannot see it hears their name)."""
+    if seat is None or not 0 <= seat < len(view.seats) or view.seats[seat].name in refusal:
+        return refusal
+    return f"{spoken(view.seats[seat].name)}, {refusal[:1].lower()}{refusal[1:]}"
 
 
 def turn_and_scores(view: TableView) -> str:

@@ -80,7 +80,8 @@ class Speaker:
         if self._view is None:
             return
         now = turn_and_scores(self._view)
-        self._queue([Utterance(REPEAT, f"{self.last} {now}" if self.last and self.last not in now else now)])
+        last = self.last if self.last[-1:] in (".", "!", "?") else f"{self.last}."
+        self._queue([Utterance(REPEAT, f"{last} {now}" if self.last and self.last not in now else now)])
 
     def _queue(self, utterances: Iterable[Utterance]) -> None:
         with self._cond:

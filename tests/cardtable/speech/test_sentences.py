@@ -77,7 +77,8 @@ def test_the_prompt_says_whose_turn_and_the_count_and_a_refusal_is_said_as_one(j
     lay("5H", "seat2")                                            # Bob, out of turn
     again = view_utterances(before, c.view(), refused=1)
     assert [(u.kind, u.seat) for u in again] == [(REFUSAL, 1)]
-    assert "not your turn" in again[0].text and "the five of hearts" in again[0].text and "5H" not in again[0].text
+    assert again[0].text.startswith("Bob, it is not your turn: Ann to play")     # said to Bob, by name
+    assert "the five of hearts" in again[0].text and "5H" not in again[0].text
     assert view_utterances(c.view(), c.view(), refused=1)[0].kind == REFUSAL     # laid again: said again
     assert view_utterances(c.view(), c.view()) == []                              # nothing new: nothing said
 

@@ -104,7 +104,8 @@ def test_the_say_button_repeats_a_sentence_before_the_turn_and_scores(speaking):
     lay(c, "5H", "seat2")                                         # refused: the last sentence said
     refusal = said(speaker, files)[-1]
     press(c, "say")
-    assert said(speaker, files)[-1] == f"{refusal} Ann to play, the count is zero. The scores: Ann zero and Bob zero"
+    assert refusal == "Bob, it is not your turn: Ann to play, the count is zero. Take back the five of hearts to go on"
+    assert said(speaker, files)[-1] == f"{refusal}. Ann to play, the count is zero. The scores: Ann zero and Bob zero"
 
 
 def test_a_card_dealt_face_down_is_never_said(tmp_path, journal):
