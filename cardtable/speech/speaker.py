@@ -99,8 +99,8 @@ class Speaker:
                 if self._closed:
                     return
                 utterance = self.policy.next(self.clock())
-            try:
-                said = utterance is not None and self.voice.say(utterance.text)
+            try:                                          # unless a refusal cut it short meanwhile
+                said = utterance is self.policy.current and self.voice.say(utterance.text)
             except Exception:  # a voice that fails never ends the speaker (nor the table)
                 log.exception("could not say %r", utterance.text)
                 said = False
