@@ -26,7 +26,7 @@ from engine.wording import join_words, named, number_words
 from hardware.view import TableView
 
 REFUSAL, WARNING, SCORE, END, PLAY, PROMPT = "refusal", "warning", "score", "end", "play", "prompt"
-#: What the ``say`` button asks for: the last sentence again, whose turn it is and the scores.
+#: What a button asks to hear: the ``say`` button's answer, the choice the left/right buttons highlight.
 REPEAT = "repeat"
 #: The ``[speech]`` switch (:data:`cardtable.speech.spec.KINDS`) each kind of sentence answers to
 #: (a repeat is asked for, so always said).
@@ -95,9 +95,9 @@ def view_utterances(before: TableView | None, after: TableView, *, refused: int 
                     already: Iterable[str] = ()) -> list[Utterance]:
     """What the table says of a new view: its warning when it is new or a play was just refused
     (``refused``: ``False``, or the refused seat, ``None`` for none in particular; said to that
-    seat by name when it does not name them), then its prompt
-    when it changed. ``already`` are the words said of the same action's events (a revoke caught
-    is an event and the warning: said once)."""
+    seat by name when it does not name them), its prompt when it changed, and the choice the
+    left/right buttons highlight when that changed. ``already`` are the words said of the same
+    action's events (a revoke caught is an event and the warning: said once)."""
     said = []
     warning = spoken(after.warning) if after.warning else ""
     new_warning = before is None or after.warning != before.warning
@@ -106,6 +106,9 @@ def view_utterances(before: TableView | None, after: TableView, *, refused: int 
                     else Utterance(REFUSAL, _to(after, refused, warning), refused))
     if after.prompt and not after.finished and (before is None or after.prompt != before.prompt):
         said.append(Utterance(PROMPT, spoken(after.prompt)))
+    chosen = after.selected is not None and 0 <= after.selected < len(after.choices)
+    if chosen and (before is None or (before.selected, before.choices) != (after.selected, after.choices)):
+        said.append(Utterance(REPEAT, spoken(after.choices[after.selected].replace("_", " "))))
     return said
 
 

@@ -73,7 +73,7 @@ class Speaker:
         said = event_utterances(self._events, names)
         said += view_utterances(self._view, view, refused=self._refused, already=[u.text for u in said])
         self._events, self._refused, self._view = [], _NOT_REFUSED, view
-        self._queue(u for u in said if SWITCH[u.kind] in self.kinds)
+        self._queue(u for u in said if u.kind == REPEAT or SWITCH[u.kind] in self.kinds)   # a repeat is asked for
 
     def say_again(self) -> None:
         """Say the last sentence again, then whose turn it is and the scores."""

@@ -3,12 +3,13 @@ a player says them (cards and numbers in words, players by name), from public ev
 
 import random
 import re
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from cardtable.controller import Controller, TableSetup
-from cardtable.speech.sentences import (END, PLAY, PROMPT, REFUSAL, SCORE, WARNING, Utterance, event_utterances,
+from cardtable.speech.sentences import (END, PLAY, PROMPT, REFUSAL, REPEAT, SCORE, WARNING, Utterance, event_utterances,
                                         scores_said, spoken, turn_and_scores, view_utterances)
 from engine.bots import GreedyBot
 from engine.cards import standard_52
@@ -17,6 +18,7 @@ from engine.game import Event, all_games
 from engine.simulate import play_at_table
 from engine.table_events import ButtonPress, TableEvent
 from engine.wording import who, words
+from hardware.view import SeatView, TableView
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Eve"]
 CODE = re.compile(r"\b(?:10|[2-9AJQKT])[SHDC]\b|\b[BG](?:10|[1-9])\b|\bV[12][RBYPO]\b")
@@ -136,3 +138,13 @@ def test_any_text_can_be_said(text):
 
 def test_an_utterance_is_a_value():
     assert Utterance(PLAY, "a") == Utterance(PLAY, "a") and Utterance(PLAY, "a") != Utterance(PROMPT, "a")
+
+
+def test_the_choice_the_left_and_right_buttons_highlight_is_said():
+    seats = (SeatView("Ann", 0), SeatView("Bob", 0))
+    before = TableView("Le Quinze", seats, "Ann: take AH QD or 2S JH with the 5C", choices=("AH QD", "2S JH"))
+    after = replace(before, selected=1)
+    assert view_utterances(before, after) == [Utterance(REPEAT, "the two of spades and the jack of hearts")]
+    assert view_utterances(after, after) == []
+    offer = TableView("Fifteen", seats, "Bob: take one, or give", choices=("take_one", "give"), selected=0)
+    assert view_utterances(replace(offer, selected=None), offer)[-1] == Utterance(REPEAT, "take one")
