@@ -4,19 +4,21 @@ gpiozero mock pin, no hidden card ever said, and the table never waiting for spe
 
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
 from cardtable.controller import Controller, TableSetup
 from cardtable.outputs import TableOutputs
-from cardtable.speech.sentences import PLAY, Utterance
 from cardtable.speech.speaker import Speaker
 from cardtable.speech.spec import SpeechSpec
 from cardtable.speech.voice import WavFiles
 from engine.decks import get_deck
+from engine.game import Event
 from engine.table_events import ButtonPress, TableEvent
 from hardware.gpio import RefusalPattern, TablePanel
+from hardware.view import SeatView, TableView
 
 DECK = get_deck("standard")
 
@@ -159,19 +161,22 @@ class HeldVoice:
 def test_the_table_never_waits_for_speech_and_a_refusal_cuts_chatter_short():
     voice = HeldVoice()
     speaker = Speaker(voice)
+    view = TableView("Cribbage", (SeatView("Ann", 0), SeatView("Bob", 0)), "Ann to play (count 0)")
     try:
-        speaker._queue([Utterance(PLAY, "Ann plays the five of hearts")])
-        assert voice.started.wait(5)
+        speaker.show(view)
+        assert voice.started.wait(5)                              # saying the prompt, and held there
         started = time.perf_counter()
-        for n in range(100):                                      # while the voice is busy
-            speaker._queue([Utterance(PLAY, f"Bob plays card {n}")])
+        for n in range(100):                                      # a burst while the voice is busy
+            speaker.happened([Event("play", n % 2, text=f"{['Ann', 'Bob'][n % 2]} plays card {n}")])
+            speaker.show(replace(view, prompt=f"Seat {2 - n % 2} to play (count {n})"))
         assert time.perf_counter() - started < 0.5
-        from cardtable.speech.sentences import REFUSAL
-        speaker._queue([Utterance(REFUSAL, "Bob, it is not your turn", 1)])
-        assert voice.stops == 1
+        speaker.refuse(1)
+        speaker.show(replace(view, warning="it is not your turn"))
+        assert voice.stops == 1                                   # the prompt was cut short
         assert speaker.drain(10)
         assert voice.texts[1] == "Bob, it is not your turn"
-        assert len(voice.texts) < 10                              # the backlog of moves was summarised
+        assert voice.texts[2:] == ["After ninety-nine moves, Bob plays card ninety-nine",   # summarised
+                                   "Ann to play, the count is zero"]                        # the newest prompt
     finally:
         speaker.close()
 
