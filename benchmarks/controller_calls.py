@@ -16,14 +16,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardtable.controller import Controller, TableSetup  # noqa: E402
+from cardtable.controller import Controller, NoOutputs, TableSetup  # noqa: E402
 from cardtable.journal import Journal  # noqa: E402
 from cardtable.sim.simulation import table_moves  # noqa: E402
 from engine.game import all_games  # noqa: E402
 from engine.table_events import ButtonPress, TableEvent  # noqa: E402
 
 
-class CountingOutputs:
+class CountingOutputs(NoOutputs):
     """Outputs that count what they are asked to show."""
 
     def __init__(self) -> None:

@@ -52,9 +52,9 @@ def _percentiles(values: list[float]) -> tuple[float, float]:
     return statistics.median(ordered) * 1000, ordered[int(0.95 * (len(ordered) - 1))] * 1000
 
 
-def _table(journal_dir: str, swipe: bool) -> tuple[Controller, TableOutputs]:
+def _table(journal_dir: str, swipe: bool, speaker=None) -> tuple[Controller, TableOutputs]:
     display = open_display({"kind": "luma", "driver": "dummy", "width": 320, "height": 240, "mode": "RGB"})
-    outputs = TableOutputs([display])
+    outputs = TableOutputs([display], speaker=speaker)
     journal = Journal(Path(journal_dir) / "journal.sqlite")
     setup = TableSetup("cribbage", 2, seed=3, swipe=swipe)
     return Controller(setup, journal, outputs, resume=False), outputs
@@ -113,8 +113,9 @@ def _whole_frame(pipeline):
     return process
 
 
-def reader_latencies(cards: int, poll: float | None) -> list[float]:
-    """Wall time from the twin writing a TAG line to the display showing the card."""
+def reader_latencies(cards: int, poll: float | None, speaker=None) -> list[float]:
+    """Wall time from the twin writing a TAG line to the display showing the card (``speaker``:
+    the table also speaks, as ``benchmarks/speech_bench.py`` measures)."""
     from firmware_bridge.bridge import Bridge
     from firmware_bridge.twin import Twin
 
@@ -122,7 +123,7 @@ def reader_latencies(cards: int, poll: float | None) -> list[float]:
     registry = demo_registry(GAME.deck)
     latencies = []
     with tempfile.TemporaryDirectory() as tmp, Twin(readers=len(ZONES), heartbeat=0.5) as twin:
-        controller, outputs = _table(tmp, swipe=True)
+        controller, outputs = _table(tmp, swipe=True, speaker=speaker)
         shown = threading.Condition()
         items: queue.Queue = queue.Queue()
         stop = threading.Event()

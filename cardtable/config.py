@@ -52,7 +52,8 @@ from vision import table_layout
 from vision.config import VisionConfig, parse_vision
 
 #: Sections parsed by other parts of the application: name -> "module:function" (see above).
-PLUGGED_SECTIONS: dict[str, str] = {"web": "cardtable.web.spec:parse_web", "club": "cardtable.club.spec:parse_club"}
+PLUGGED_SECTIONS: dict[str, str] = {"web": "cardtable.web.spec:parse_web", "club": "cardtable.club.spec:parse_club",
+                                    "speech": "cardtable.speech.spec:parse_speech"}
 SECTIONS = ("game", "table", "input", "vision", "rfid", "gpio", "display", "journal")
 INPUT_KINDS = ("camera", "rfid")
 DEFAULT_JOURNAL = "~/.local/share/cardtable/journal.sqlite"

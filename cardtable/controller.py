@@ -36,15 +36,17 @@ from hardware.view import TableView
 
 log = logging.getLogger(__name__)
 
-UNDO, OK, LEFT, RIGHT, HINT = "undo", "ok", "left", "right", "hint"
+UNDO, OK, LEFT, RIGHT, HINT, SAY = "undo", "ok", "left", "right", "hint", "say"
 
 
 class Outputs(Protocol):
-    """Where the controller's answers go: a display, the seat LEDs, the buzzer."""
+    """Where the controller's answers go: a display, the seat LEDs, the buzzer, the voice."""
 
     def show(self, view: TableView) -> None: ...
     def turn(self, seat: int | None) -> None: ...
     def refuse(self, seat: int | None) -> None: ...
+    def happened(self, events: list[Event]) -> None: ...
+    def say_again(self) -> None: ...
 
 
 class NoOutputs:
@@ -58,6 +60,12 @@ class NoOutputs:
 
     def refuse(self, seat: int | None) -> None:
         pass
+
+    def happened(self, events: list[Event]) -> None:
+        """The events of an accepted action, before the view that shows it."""
+
+    def say_again(self) -> None:
+        """The ``say`` button: the last sentence again, whose turn it is, the scores."""
 
 
 def _of_session(name: str) -> property:
@@ -180,6 +188,9 @@ class Controller:
             return self._undo()[1]
         if name == HINT:
             return self._hint()
+        if name == SAY:
+            self.outputs.say_again()
+            return None
         prompt = self.session.prompt
         choices = prompt.choices
         if self.score_log.press(name, choices_pending=bool(choices)):
@@ -224,6 +235,7 @@ class Controller:
             return None, self._refuse(self.session.kept_text(str(err)), action.seat, cards)
         self.choice_index = None
         self.taking = ()
+        self.outputs.happened(events)
         return events, next((e.text for e in reversed(events) if e.kind in ("revoke", "false_go")), "")
 
     def _undo(self) -> tuple[bool, str]:

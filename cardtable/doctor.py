@@ -296,9 +296,11 @@ def check_gpio(config: TableConfig | None) -> Finding:
 
 def run_checks(config_path: str | None) -> list[Finding]:
     """Every check, the config's first."""
+    from cardtable.speech.check import check_speech   # it builds on this module's findings
+
     first, config = check_config(config_path)
     checks = (check_groups, check_buses, check_gpio, check_camera, check_board, check_display, check_journal,
-              check_disk)
+              check_disk, check_speech)
     return [first] + [check(config) for check in checks]
 
 

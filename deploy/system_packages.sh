@@ -28,6 +28,10 @@ on_a_pi() { grep -qs "Raspberry Pi" /proc/device-tree/model; }
 "$PYTHON" -c 'import ensurepip' 2>/dev/null || want python3-venv
 has_lib zbar || want_one libzbar0t64 libzbar0
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || want fonts-dejavu-core
+# The table's voice ([speech], optional: a table without it plays on silent, and doctor says so):
+# espeak-ng speaks, aplay (ALSA, which Raspberry Pi OS routes to PipeWire or PulseAudio) plays it.
+has_command espeak-ng || want espeak-ng
+has_command aplay || has_command paplay || has_command pw-play || want alsa-utils
 if on_a_pi; then
     # picamera2 and lgpio come only from apt (no PyPI wheel fits); the venv sees them.
     [ -e /usr/lib/python3/dist-packages/picamera2 ] || want python3-picamera2

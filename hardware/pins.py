@@ -23,6 +23,7 @@ KNOWN_BUTTONS: dict[str, str] = {
     "undo": "take back the last accepted action",
     "log": "page back through the scoring log, one score at a time",
     "hint": "say which cards may be played now (the rule, never a hand); at a teaching table, advice too",
+    "say": "with [speech] on: say the last sentence again, whose turn it is and the scores",
     "go": "cribbage: say go (no card can be played)",
     "pass": "pass (bidding, or declining an offer)",
     "stand": "All Fours: the eldest hand stands",

@@ -10,7 +10,7 @@ import sys
 import time
 
 from cardtable.sim.demo import INPUTS, check_players, run_demo
-from engine.errors import InvalidInput
+from engine.errors import CardtableError, InvalidInput
 from engine.game import all_games, get_game
 
 
@@ -39,6 +39,8 @@ def register(subparsers) -> None:
                         "e.g. mqtt://127.0.0.1:1883 (see 'cardtable club serve')")
     parser.add_argument("--table", default="T1", help="this table's name in the club (default T1)")
     parser.add_argument("--club-name", default="club", help="the club's name on the broker (default 'club')")
+    parser.add_argument("--speech", default=None, metavar="DIR",
+                        help="say the game with espeak-ng: each sentence as a WAV file in DIR, with transcript.tsv")
     parser.add_argument("--stay", type=float, default=None, metavar="S",
                         help="with --web, seconds to keep the page up after the game (default: until Ctrl-C)")
     parser.set_defaults(func=run)
@@ -76,10 +78,12 @@ def run(args) -> int:
     print(f"cardtable demo: {args.game}, {players} players, {args.input} input{faces}, seed {args.seed}", flush=True)
     from cardtable.web.network_demo import network_displays
 
+    speaker = _speaker(args.speech) if args.speech else None
     with network_displays(args) as extra:
         result = run_demo(args.game, players=players, seed=args.seed, input_kind=args.input,
                           out_dir=args.out, displays=([display] if display else []) + extra, on_move=narrate,
-                          device_options={"design": args.design} if args.recognition == "faces" else None)
+                          device_options={"design": args.design} if args.recognition == "faces" else None,
+                          speaker=speaker)
     print(f"\n{result.game}: {result.outcome}")
     # The table kept its own score from the cards it read; the bots' game, dealt by the engine,
     # is the record it is checked against.
@@ -95,6 +99,28 @@ def run(args) -> int:
             print(f"WRONG cards: the camera placed {' '.join(result.wrong)}, which did not lie on the table")
     if result.snapshots:
         print(f"Display snapshots: {result.snapshots[0].parent}/ ({len(result.snapshots)} PNGs)")
+    if speaker is not None:
+        print(f"Speech: {args.speech}/ ({len(speaker.voice.written)} WAV files; what was said: "
+              f"{speaker.voice.folder / speaker.voice.TRANSCRIPT})")
     print(f"Took {result.seconds:.1f} s")
     sys.stdout.flush()
     return 0 if result.agrees else 1
+
+
+def _speaker(folder: str):
+    """A speaker writing each sentence as a WAV file in ``folder``.
+
+    :raises DeviceUnavailable: espeak-ng is not installed.
+    :raises CannotWrite: ``folder`` cannot be made.
+    """
+    from cardtable.out_paths import cannot_write
+    from cardtable.speech.speaker import Speaker
+    from cardtable.speech.spec import SpeechSpec
+    from cardtable.speech.voice import WavFiles
+
+    try:
+        return Speaker(WavFiles(SpeechSpec(enabled=True), folder))
+    except CardtableError:                                # no espeak-ng: said as it is
+        raise
+    except OSError as err:
+        raise cannot_write(folder, err, folder=True) from err

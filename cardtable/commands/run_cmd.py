@@ -44,9 +44,12 @@ def run(args) -> int:
         closers.append(opened.journal)
         network = TableNetwork(config, items.put)
         closers.append(network)
+        speaker, silent = _speaker(config)
+        closers += [speaker] if speaker is not None else []
         controller = Controller(table_setup(config), opened.journal,
-                                TableOutputs([displays, *network.displays], panel), resume=not args.new,
-                                notices=tuple(opened.notices), cannot_write=opened.cannot_write)
+                                TableOutputs([displays, *network.displays], panel, speaker), resume=not args.new,
+                                notices=tuple(opened.notices) + ((silent,) if silent else ()),
+                                cannot_write=opened.cannot_write)
         supervisor = Supervisor(items.put)   # an input that ends is started again, or run exits non-zero
         closers.append(supervisor)
         if config.input == "camera":
@@ -72,6 +75,16 @@ def run(args) -> int:
         for thing in reversed(closers):
             thing.close()
     return 0
+
+
+def _speaker(config: TableConfig):
+    """The speaker when ``[speech]`` is on, and the sentence saying why the table is silent when it cannot speak."""
+    speech = config.sections["speech"]
+    if not speech.enabled:
+        return None, ""
+    from cardtable.speech.speaker import open_speaker
+
+    return open_speaker(speech)
 
 
 def table_setup(config: TableConfig):

@@ -66,8 +66,10 @@ def open_devices(input_kind: str, game, zones: list[str], **options):
 
 def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: int = 1,
              input_kind: str = "camera", out_dir: str | Path = "out/demo", displays=(),
-             on_move=None, device_options: dict | None = None) -> DemoResult:
-    """Play a whole game; returns the result and where the journal and snapshots are.
+             on_move=None, device_options: dict | None = None, speaker=None) -> DemoResult:
+    """Play a whole game; returns the result and where the journal and snapshots are. A
+    ``speaker`` (:class:`cardtable.speech.speaker.Speaker`) says the game, each move's sentences
+    before the next move.
 
     :raises InvalidInput: a player count the game is not played by.
     :raises CannotWrite: ``out_dir`` cannot be made or written in.
@@ -89,7 +91,7 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
     moves, dealt = table_moves(game, players, seed=seed, buttons=frozenset(DEMO_BUTTONS), swipe=devices.swipe)
     buttons = SimButtons(players)
     snapshots = SnapshotDisplay(out / "snapshots", 320, 240, "RGB", prefix="lcd")
-    outputs = TableOutputs(displays, panel=buttons.panel)
+    outputs = TableOutputs(displays, panel=buttons.panel, speaker=speaker)
     journal = Journal(out / "journal.sqlite")
     result = None
     try:
@@ -108,6 +110,8 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
                 inputs = devices.gather(move.cards)
             for item in inputs:
                 controller.handle(item)
+            if speaker is not None:
+                speaker.drain()
             if on_move:
                 on_move(move, controller)
             if controller.finished or unread:             # play cannot go on without that card

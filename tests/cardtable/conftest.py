@@ -6,10 +6,11 @@ import subprocess
 
 import pytest
 
+from cardtable.controller import NoOutputs
 from cardtable.journal import Journal
 
 
-class RecordingOutputs:
+class RecordingOutputs(NoOutputs):
     """Outputs that remember what the controller asked of them."""
 
     def __init__(self):

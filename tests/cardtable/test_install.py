@@ -23,7 +23,7 @@ def test_make_install_writes_a_launcher_that_runs_this_checkout(tmp_path):
 
 
 def test_the_system_package_check_finds_what_is_installed_here():
-    """This machine has libzbar, the fonts, mosquitto, chromium, the card decks and rsvg-convert."""
+    """This machine has libzbar, the fonts, espeak-ng, aplay, mosquitto, chromium, the card decks and rsvg-convert."""
     for need in ("runtime", "test"):
         done = subprocess.run(["sh", "deploy/system_packages.sh", need], cwd=CHECKOUT, capture_output=True, text=True)
         assert done.returncode == 0 and done.stdout.strip() == "", done.stdout
@@ -56,16 +56,16 @@ def needed(tmp_path):
     return run
 
 
-BOOKWORM = "python3-venv libzbar0 fonts-dejavu-core mosquitto chromium kdegames-card-data-kf5 librsvg2-bin libatomic1"
+BOOKWORM = "python3-venv libzbar0 fonts-dejavu-core espeak-ng alsa-utils mosquitto chromium kdegames-card-data-kf5 librsvg2-bin libatomic1"
 #: trixie renamed two (the 64-bit time_t move and KDE 6); apt-cache still shows libzbar0 as a
 #: purely virtual name, with no candidate of its own.
-TRIXIE = "python3-venv libzbar0t64 fonts-dejavu-core mosquitto chromium kdegames-card-data librsvg2-bin libatomic1"
+TRIXIE = "python3-venv libzbar0t64 fonts-dejavu-core espeak-ng alsa-utils mosquitto chromium kdegames-card-data librsvg2-bin libatomic1"
 
 
 def test_the_system_package_check_names_what_is_missing_as_apt_here_calls_it(needed):
     """Each need is asked for under the name this machine's apt can install: bookworm's names on
     bookworm, trixie's on trixie, and chromium-browser where only that is offered."""
-    assert needed("runtime", BOOKWORM) == ["python3-venv", "libzbar0", "fonts-dejavu-core"]
+    assert needed("runtime", BOOKWORM) == ["python3-venv", "libzbar0", "fonts-dejavu-core", "espeak-ng", "alsa-utils"]
     assert needed("test", BOOKWORM) == BOOKWORM.split()
     assert needed("test", TRIXIE) == TRIXIE.split()
     raspberry_pi_os = BOOKWORM.replace("chromium", "chromium-browser")
