@@ -13,7 +13,6 @@ from PIL import Image
 from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal, open_for_play
 from cardtable.outputs import TableOutputs
-from conftest import RecordingOutputs
 from crash_script import script
 from hardware.display.snapshots import SnapshotDisplay
 from hostile_files import fill
@@ -22,10 +21,10 @@ SEED = 11
 ACTIONS = script(SEED)
 
 
-def _play_while_the_snapshots_fill(folder, journal, fill_after, caplog):
+def _play_while_the_snapshots_fill(folder, journal, other, fill_after, caplog):
     """Play 16 actions with PNG snapshots in ``folder`` and another display; ``fill_after(n)``
-    runs after each action. Returns the controller and what the other display showed."""
-    snapshots, other = SnapshotDisplay(folder, 320, 240), RecordingOutputs()
+    runs after each action; ``other`` records what another display showed."""
+    snapshots = SnapshotDisplay(folder, 320, 240)
     controller = Controller(TableSetup("cribbage", 2, seed=SEED), journal, TableOutputs([snapshots, other]))
     with caplog.at_level(logging.WARNING):
         for n, action in enumerate(ACTIONS[:16]):
@@ -43,14 +42,14 @@ def _check_stopped_and_said(controller, snapshots, other, caplog):
         Image.open(png).verify()
 
 
-def test_png_snapshots_on_a_disk_that_fills_mid_game_stop_and_the_game_goes_on(small_disk, tmp_path, caplog):
+def test_png_snapshots_on_a_disk_that_fills_mid_game_stop_and_the_game_goes_on(small_disk, tmp_path, outputs, caplog):
     with Journal(tmp_path / "journal.sqlite") as journal:
-        found = _play_while_the_snapshots_fill(small_disk / "shots", journal,
+        found = _play_while_the_snapshots_fill(small_disk / "shots", journal, outputs,
                                                lambda n: n == 5 and fill(small_disk), caplog)
         _check_stopped_and_said(*found, caplog)
 
 
-def test_png_snapshots_that_fail_with_enospc_stop_and_the_game_goes_on(tmp_path, monkeypatch, caplog):
+def test_png_snapshots_that_fail_with_enospc_stop_and_the_game_goes_on(tmp_path, monkeypatch, outputs, caplog):
     full = {"now": False}
     save = Image.Image.save
 
@@ -63,7 +62,7 @@ def test_png_snapshots_that_fail_with_enospc_stop_and_the_game_goes_on(tmp_path,
 
     monkeypatch.setattr(Image.Image, "save", save_or_fail)
     with Journal(tmp_path / "journal.sqlite") as journal:
-        found = _play_while_the_snapshots_fill(tmp_path / "shots", journal,
+        found = _play_while_the_snapshots_fill(tmp_path / "shots", journal, outputs,
                                                lambda n: full.update(now=n >= 5), caplog)
         _check_stopped_and_said(*found, caplog)
 

@@ -109,7 +109,7 @@ def test_a_fresh_example_config_is_checked_whole_and_its_step_is_the_fix(tmp_pat
     assert found.fix == f"cardtable calibrate --config {path}"
     assert config is not None and config.gpio is not None
     gpio = doctor.check_gpio(config)
-    assert "5 buttons, 2 seat LEDs, and a buzzer" in gpio.detail and "no buttons" not in gpio.detail, gpio
+    assert "6 buttons, 2 seat LEDs, and a buzzer" in gpio.detail and "no buttons" not in gpio.detail, gpio
     camera = doctor.check_camera(config, dev=tmp_path)
     assert camera.status == doctor.FIX and "no camera at all" in camera.detail and "plug the camera in" in camera.fix
 
