@@ -130,8 +130,9 @@ class Recent:
             if points is None or event.seat is None or not self.front:
                 continue
             side = event.seat % len(self.front)
-            self.back[side] = self.front[side]
-            self.front[side] += points
+            if points:                          # nothing scored moves no peg
+                self.back[side] = self.front[side]
+                self.front[side] += points
             if self.shows and event.fact("reason") in ("hand", "crib", "muggins"):
                 last = self.shows[-1]
                 items = event.breakdown or (ScoreItem(event.fact("reason"), points),)
