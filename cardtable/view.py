@@ -69,7 +69,7 @@ def item_words(item: ScoreItem) -> str:
 
 def _shown(counted: Counted, names: list[str]) -> ShownHand:
     return ShownHand(
-        label=f"{names[counted.seat]}'s {counted.whose}", cards=card_text(counted.cards),
+        owner=names[counted.seat], whose=counted.whose, cards=card_text(counted.cards),
         starter=str(counted.starter) if counted.starter else "", points=counted.points,
         items=tuple(ShownItem(item.label or item.category, item.points, card_text(item.cards))
                     for item in counted.items))
@@ -118,7 +118,7 @@ def build_view(game: Game, state, names: list[str], *, score_log: tuple[str, ...
     shown = tuple(_shown(counted, names) for counted in (recent.shows if recent is not None else ()))
     if laying and prompt.seat is not None:
         starter = recent.starter if recent is not None and recent.starter else ""
-        shown += (ShownHand(f"{names[prompt.seat]}'s crib", card_text(laying), str(starter)),)
+        shown += (ShownHand(names[prompt.seat], "crib", card_text(laying), str(starter)),)
     return TableView(
         game=game.title, seats=seats, prompt=text, choices=prompt.choices, selected=choice_index,
         status=public.status,

@@ -46,11 +46,17 @@ class ShownHand:
     """A hand or crib laid face up in the show: whose, its cards, the starter counted with it, and
     what it scored (``points`` is ``None`` while it is being laid out or waits for its claim)."""
 
-    label: str                # "Ann's hand", "Bob's crib"
+    owner: str                # "Ann"
+    whose: str                # "hand" or "crib"
     cards: tuple[str, ...]
     starter: str = ""
     points: int | None = None
     items: tuple[ShownItem, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """"Ann's hand", "Bob's crib"."""
+        return f"{self.owner}'s {self.whose}"
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,6 @@ def view_data(view: TableView) -> dict:
         "target": view.target,
         "sides": [asdict(side) for side in view.sides],
         "board": board_data(view),
-        "shown": [asdict(hand) for hand in view.shown],
+        "shown": [asdict(hand) | {"label": hand.label} for hand in view.shown],
         "last_move": view.last_move,
     }

@@ -101,7 +101,7 @@ def test_the_board_the_show_and_the_last_move_on_the_page(browser, page, journal
 
 def test_the_crib_laid_out_so_far_waits_for_its_count(browser, page, journal):
     view = views_of_a_game(journal)[-1]
-    laying = replace(view, shown=view.shown[:2] + (ShownHand("Bob's crib", ("5D", "5S"), "2H"),))
+    laying = replace(view, shown=view.shown[:2] + (ShownHand("Bob", "crib", ("5D", "5S"), "2H"),))
     tab = browser.new_page(viewport=PHONE, bypass_csp=True)
     tab.goto(page.url + "/")
     page.show(laying)
