@@ -95,3 +95,20 @@ def test_the_shown_hand_waiting_for_its_count():
     _, frame = render_frame(laying, 320, 240)
     said = frame.text_of("show")
     assert said.startswith("Bob's crib") and "5\u2666" in said or "5D" in said
+
+
+def test_the_terminal_shows_the_show_the_pegs_and_the_last_move():
+    import io
+
+    from rich.console import Console
+
+    console = Console(record=True, width=80, file=io.StringIO())
+    with open_display({"kind": "terminal"}, console=console) as terminal:
+        terminal.show(SHOW)
+    text = console.export_text()
+    assert "Bob's hand 16" in text and "Ann's crib 7" in text and "+6 a double run of three" in text
+    assert SHOW.last_move in text
+    track = [line for line in text.splitlines() if "Ann" in line and "46" in line and "\u25cf" in line]
+    assert track, text                                   # Ann's lane: front peg ● and back peg ○
+    lane = track[0]
+    assert lane.index("\u25cb") < lane.index("\u25cf")   # the back peg behind the front one
