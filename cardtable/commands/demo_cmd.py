@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 import time
 
-from cardtable.sim.demo import INPUTS, check_players, run_demo
+from cardtable.sim.demo import INPUTS, check_names, check_players, run_demo
 from engine.game import all_games, get_game
 
 
@@ -27,6 +27,9 @@ def register(subparsers) -> None:
     parser.add_argument("--design", default="dondorf",
                         help="with --recognition faces: the deck design drawn, from /usr/share/carddecks "
                              "(default: %(default)s)")
+    parser.add_argument("--names", default="", metavar="NAMES",
+                        help='the players\' names, one a seat, separated by commas: --names "Ann,Bob" '
+                             '(default: Seat 1, Seat 2, ...)')
     parser.add_argument("--seed", type=int, default=1, help="the shuffle's seed, to replay a game (default: %(default)s)")
     parser.add_argument("--out", default="out/demo", help="folder for the journal and display snapshots (default: %(default)s)")
     parser.add_argument("--pace", type=float, default=None, metavar="S",
@@ -68,6 +71,7 @@ def run(args) -> int:
         said["warning"] = view.warning
 
     players = check_players(get_game(args.game), args.players)        # a wrong game or count: said first
+    names = check_names(args.names, players) if args.names else ()
     faces = f" (faces of the {args.design} deck)" if args.recognition == "faces" else ""
     print(f"cardtable demo: {args.game}, {players} players, {args.input} input{faces}, seed {args.seed}", flush=True)
     from cardtable.web.network_demo import network_displays
@@ -75,7 +79,8 @@ def run(args) -> int:
     with network_displays(args) as extra:
         result = run_demo(args.game, players=players, seed=args.seed, input_kind=args.input,
                           out_dir=args.out, displays=([display] if display else []) + extra, on_move=narrate,
-                          device_options={"design": args.design} if args.recognition == "faces" else None)
+                          device_options={"design": args.design} if args.recognition == "faces" else None,
+                          names=names)
     print(f"\n{result.game}: {result.outcome}")
     print(f"Scores: {', '.join(map(str, result.scores))} "
           f"({'the same as the dealt game' if result.agrees else 'DIFFERENT from the dealt game'})")
