@@ -9,8 +9,9 @@ no spectator may see. An unfinished game is given as far as it has been played.
 
 from __future__ import annotations
 
-from engine.game import Event, get_game
 from cardtable.journal import GameRecord, Journal
+from cardtable.view import item_words
+from engine.game import Event, get_game
 
 #: event kinds that are said to the whole table (besides any event that moves points)
 PUBLIC_KINDS = frozenset({"score", "revoke", "false_go", "game_over", "round_won", "deal_over", "hand_over"})
@@ -23,12 +24,17 @@ def game_key(record: GameRecord) -> str:
 
 
 def event_data(event: Event) -> dict:
-    return {
-        "seat": event.seat, "points": event.points, "text": event.text,
-        "breakdown": [f"{item.label or item.category} {item.points}"
-                      + (f": {' '.join(map(str, item.cards))}" if item.cards else "")
-                      for item in event.breakdown],
-    }
+    """One public event: its sentence and the cards that made its points, in words ("a pair for 2:
+    jack of diamonds and jack of hearts"; an item without cards, "one for the go", is the sentence's)."""
+    return {"seat": event.seat, "points": event.points, "text": event.text,
+            "breakdown": [item_words(item) for item in event.breakdown if item.cards]}
+
+
+def list_entry(record: GameRecord) -> dict:
+    """A game as the history lists it: by the game's name ("It's 15"), not its internal one."""
+    return {"id": record.id, "game": record.game, "title": get_game(record.game).title, "players": record.players,
+            "mode": record.mode, "started": record.started, "finished": record.finished,
+            "result": record.result or "", "actions": record.actions}
 
 
 def game_record(journal: Journal, record: GameRecord) -> dict:
