@@ -9,6 +9,7 @@ import re
 
 import pytest
 from test_page_browser import PHONE, keep
+from web_helpers import open_tab
 
 from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal
@@ -47,9 +48,7 @@ def history(tmp_path):
 
 
 def test_the_history_names_the_games_and_opens_one_where_it_was_tapped(browser, history, tmp_path):
-    tab = browser.new_page(viewport=PHONE, device_scale_factor=2, bypass_csp=True)
-    tab.set_default_timeout(10000)
-    tab.goto(history.url + "/history")
+    tab = open_tab(browser, history.url + "/history", PHONE, scale=2)
     tab.wait_for_selector(".games button")
     listed = tab.locator(".games button").all_inner_texts()
     assert [text.split(" \u00b7 ")[0] for text in listed] == ["It's 15", "Le Quinze", "Cribbage"]

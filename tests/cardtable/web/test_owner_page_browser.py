@@ -9,6 +9,7 @@ import re
 
 import pytest
 from test_page_browser import PHONE, keep
+from web_helpers import open_tab
 
 from cardtable.view import build_view
 from cardtable.web.page import TablePage
@@ -25,9 +26,7 @@ def page(tmp_path):
 
 
 def test_the_owner_page_says_what_runs_and_its_options_in_words(browser, page, tmp_path):
-    tab = browser.new_page(viewport=PHONE, device_scale_factor=2, bypass_csp=True)
-    tab.set_default_timeout(10000)
-    tab.goto(page.url + "/owner")
+    tab = open_tab(browser, page.url + "/owner", PHONE, scale=2)
     tab.fill("input[name=pin]", "2468")
     tab.click("button[type=submit]")
     tab.wait_for_selector("#current .seat-score")

@@ -70,3 +70,11 @@ class Mosquitto:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait(5)
+
+
+def open_tab(browser, url: str, viewport: dict, *, scale: float = 1):
+    """A new page of ``browser`` at ``viewport`` size that has loaded ``url`` (waits of 10 s at most)."""
+    tab = browser.new_page(viewport=viewport, device_scale_factor=scale, bypass_csp=True)
+    tab.set_default_timeout(10000)
+    tab.goto(url)
+    return tab
