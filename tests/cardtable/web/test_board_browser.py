@@ -5,43 +5,25 @@ Screenshots go to ``$CARDTABLE_SCREENSHOTS`` (when set) for people to look at.""
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 
 import pytest
 from test_page_browser import PHONE, TV, keep
+from web_helpers import Outputs, play_with_bots
 
 from cardtable.controller import Controller, TableSetup
 from cardtable.web.page import TablePage
-from engine.bots import GreedyBot
 from hardware.view import ShownHand
 
 TABLET = {"width": 820, "height": 1180}
 SIZES = {"phone": PHONE, "tablet": TABLET, "tv": TV}
 
 
-class Views:
-    def __init__(self):
-        self.views = []
-
-    def show(self, view):
-        self.views.append(view)
-
-    def turn(self, seat):
-        pass
-
-    def refuse(self, seat):
-        pass
-
-
 def views_of_a_game(journal, players=2, names=("Ann", "Bob")):
     """A dealt cribbage game between bots, view by view, up to the first show after 30 points."""
-    outputs = Views()
+    outputs = Outputs()
     c = Controller(TableSetup("cribbage", players, mode="dealer", names=names, seed=3), journal, outputs)
-    bots = [GreedyBot(random.Random(n)) for n in range(players)]
-    while not (outputs.views[-1].shown and max(s.score for s in outputs.views[-1].sides) >= 30):
-        seat = c.game.prompt(c.state).seat
-        c.submit(bots[seat].choose(c.game, c.state, seat))
+    play_with_bots(c, lambda: outputs.views[-1].shown and max(s.score for s in outputs.views[-1].sides) >= 30)
     return outputs.views
 
 

@@ -7,12 +7,11 @@ Screenshots go to ``$CARDTABLE_SCREENSHOTS`` (when set)."""
 from __future__ import annotations
 
 import json
-import random
 import re
 
 import pytest
 from test_page_browser import PHONE, TV, keep
-from web_helpers import open_tab
+from web_helpers import Outputs, open_tab, play_with_bots
 
 from cardtable.club.server import ClubState, create_club_app
 from cardtable.club.store import ClubStore
@@ -22,20 +21,6 @@ from cardtable.journal import Journal
 from cardtable.web.records import game_key, game_record
 from cardtable.web.server import WebServer
 from cardtable.web.viewdata import view_data
-from engine.bots import GreedyBot
-
-
-class Last:
-    view = None
-
-    def show(self, view):
-        self.view = view
-
-    def turn(self, seat):
-        pass
-
-    def refuse(self, seat):
-        pass
 
 
 @pytest.fixture
@@ -43,23 +28,20 @@ def club(tmp_path):
     """A club that has heard one finished game of Ann and Bob's at T1 (its view and its record)."""
     store = ClubStore(tmp_path / "club.sqlite")
     state = ClubState(store, "club")
-    last = Last()
+    last = Outputs()
     with Journal(tmp_path / "journal.sqlite") as journal:
         c = Controller(TableSetup("cribbage", 2, options={"target": 61}, mode="dealer", names=("Ann", "Bob"), seed=2),
                        journal, last, resume=False)
-        bots = [GreedyBot(random.Random(n)) for n in range(2)]
-        while not c.finished:
-            seat = c.game.prompt(c.state).seat
-            c.submit(bots[seat].choose(c.game, c.state, seat))
+        play_with_bots(c)
         record = journal.games()[-1]
         data = game_record(journal, record, ["Ann", "Bob"]) | {"names": ["Ann", "Bob"], "at": record.started}
         key = game_key(record)
-    view = view_data(last.view) | {"key": key, "at": record.started}
+    view = view_data(last.views[-1]) | {"key": key, "at": record.started}
     state.receive(table_topic("club", "T1", "status"), b"online")
     state.receive(table_topic("club", "T1", "view"), json.dumps(view).encode())
     state.receive(table_topic("club", "T1", "game", key), json.dumps(data).encode())
     server = WebServer(create_club_app(state), "127.0.0.1", 0, name="club").start()
-    yield server, last.view
+    yield server, last.views[-1]
     server.close()
     store.close()
 

@@ -4,31 +4,18 @@ Screenshots go to ``$CARDTABLE_SCREENSHOTS`` (when set)."""
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 from test_page_browser import PHONE, keep
-from web_helpers import open_tab
+from web_helpers import Outputs, open_tab, play_with_bots
 
 from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal
 from cardtable.web.page import TablePage
-from engine.bots import GreedyBot
 
 CODE = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])[SHDC](?![A-Za-z0-9])")
 GAMES = [("cribbage", 2, {"target": 61}), ("quinze", 2, {}), ("its15", 3, {"rounds": 3})]
-
-
-class Quiet:
-    def show(self, view):
-        pass
-
-    def turn(self, seat):
-        pass
-
-    def refuse(self, seat):
-        pass
 
 
 @pytest.fixture
@@ -36,12 +23,8 @@ def history(tmp_path):
     path = tmp_path / "journal.sqlite"
     with Journal(path) as journal:
         for name, players, options in GAMES:
-            c = Controller(TableSetup(name, players, options=options, mode="dealer", seed=2), journal, Quiet(),
-                           resume=False)
-            bots = [GreedyBot(random.Random(n)) for n in range(players)]
-            while not c.finished:
-                seat = c.game.prompt(c.state).seat
-                c.submit(bots[seat].choose(c.game, c.state, seat))
+            play_with_bots(Controller(TableSetup(name, players, options=options, mode="dealer", seed=2), journal,
+                                      Outputs(), resume=False))
     page = TablePage(host="127.0.0.1", port=0, journal_path=path)
     yield page
     page.close()

@@ -78,3 +78,31 @@ def open_tab(browser, url: str, viewport: dict, *, scale: float = 1):
     tab.set_default_timeout(10000)
     tab.goto(url)
     return tab
+
+
+class Outputs:
+    """A controller's outputs in a test: every view shown is kept."""
+
+    def __init__(self) -> None:
+        self.views: list = []
+
+    def show(self, view) -> None:
+        self.views.append(view)
+
+    def turn(self, seat) -> None:
+        pass
+
+    def refuse(self, seat) -> None:
+        pass
+
+
+def play_with_bots(controller, until=lambda: False) -> None:
+    """Greedy bots play ``controller``'s dealt game until it ends or ``until()`` is true."""
+    import random
+
+    from engine.bots import GreedyBot
+
+    bots = [GreedyBot(random.Random(n)) for n in range(controller.setup.players)]
+    while not controller.finished and not until():
+        seat = controller.game.prompt(controller.state).seat
+        controller.submit(bots[seat].choose(controller.game, controller.state, seat))
