@@ -7,8 +7,9 @@ import random
 import pytest
 
 from cardtable.controller import Controller, TableSetup
+from cardtable.recent import Recent, side_scores
 from cardtable.view import build_view, item_words
-from engine.bots import GreedyBot
+from engine.bots import GreedyBot, play_game
 from engine.cards import parse_card
 from engine.decks import get_deck
 from engine.game import ScoreItem, all_games, get_game
@@ -151,3 +152,24 @@ def test_a_breakdown_in_words():
     item = ScoreItem("pairs", 2, (parse_card("JD"), parse_card("JH")), "a pair")
     assert item_words(item) == "a pair for 2: jack of diamonds and jack of hearts"
     assert item_words(ScoreItem("go", 1, (), "one for the go")) == "one for the go"
+
+
+def test_le_quinze_says_the_table_in_words_and_its_last_capture():
+    """The prompt listed the table as codes ("on the table: 3D JD"); the cards are shown beside it."""
+    import re
+
+    game = get_game("quinze")
+    recent = Recent(side_scores(game, game.new_game(2, seed=3)))
+    prompts, moves = [], []
+
+    def check(action, events, state):
+        recent.add(events)
+        view = build_view(game, state, ["Ann", "Bob"], recent=recent)
+        prompts.append(view.prompt)
+        moves.append(view.last_move)
+    play_game(game, game.new_game(2, seed=3), [GreedyBot(random.Random(n)) for n in range(2)], on_step=check)
+    code = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])[SHDC](?![A-Za-z0-9])")
+    playing = [p for p in prompts if " to play" in p]
+    assert playing and not [p for p in playing if code.search(p)]
+    assert any(re.fullmatch(r"(Ann|Bob) to play: \d cards? on the table, worth \d+", p) for p in playing)
+    assert any(" takes " in move for move in moves)            # the last capture is in view
