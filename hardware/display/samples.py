@@ -62,8 +62,8 @@ VIEWS: dict[str, TableView] = {
         prompt="Seat 1, eldest hand: look at your cards, then stand to play the trump turned up, "
                "or beg the dealer for a new trump",
         choices=("Stand", "Beg"), selected=1, centre_label="Trump", centre_cards=("QS",),
-        score_log=("+1 Seat 2 scores 1: high", "+1 Seat 1 scores 1: low",
-                   "+2 Seat 2 scores 2: jack, and game")),
+        score_log=("+1 Seat 2: high", "+1 Seat 1: low",
+                   "+2 Seat 2: jack, and game")),
     "refused_play": TableView(
         game="Le Quinze", status="Round 4 of 10",
         seats=(SeatView("Alice", 12), SeatView("Benoît", 9, is_turn=True, is_dealer=True),

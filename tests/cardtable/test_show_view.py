@@ -173,3 +173,18 @@ def test_le_quinze_says_the_table_in_words_and_its_last_capture():
     assert playing and not [p for p in playing if code.search(p)]
     assert any(re.fullmatch(r"(Ann|Bob) to play: \d cards? on the table, worth \d+", p) for p in playing)
     assert any(" takes " in move for move in moves)            # the last capture is in view
+
+
+@pytest.mark.parametrize("name", ["allfives", "fifteen"])
+def test_a_score_line_says_its_points_once(name):
+    """All Fives said "+15 Seat 1 scores 15: ..."."""
+    import re
+
+    from cardtable.view import score_lines
+
+    game = get_game(name)
+    lines = []
+    play_game(game, game.new_game(2, seed=5), [GreedyBot(random.Random(n)) for n in range(2)],
+              on_step=lambda action, events, state: lines.extend(score_lines(events)))
+    assert lines and not [line for line in lines if re.search(r"\b(scores|loses) \d", line)]
+    assert all(re.match(r"[+-]\d+ Seat \d: \S", line) for line in lines), lines[:3]
