@@ -1,8 +1,10 @@
 // The live table: one EventSource on /events; each "view" message redraws the page (or the overlay).
 "use strict";
 
-function seatNode(s) {
+function seatNode(s, index, sides) {
   const seat = el("div", "seat" + (s.turn ? " turn" : "") + (s.dealer ? " dealer" : ""));
+  // partners (fewer sides than seats: a seat's side is its number modulo the sides) share a colour
+  if (sides) seat.classList.add("side", "side-" + (index % sides));
   const head = el("div", "seat-head");
   head.append(el("span", "name", s.name));
   if (s.dealer) head.append(el("span", "chip", "Dealer"));
@@ -53,7 +55,8 @@ function render(view) {
   if (warning) warning.hidden = !view.warning;
   setText("last-move", view.last_move);
   const seats = document.getElementById("seats");
-  seats.replaceChildren(...(view.seats || []).map(seatNode));
+  const sides = (view.sides || []).length < (view.seats || []).length ? view.sides.length : 0;
+  seats.replaceChildren(...(view.seats || []).map((s, i) => seatNode(s, i, sides)));
   seats.style.setProperty("--seats", Math.max(1, (view.seats || []).length));
   drawBoard(document.getElementById("board"), view.board);
   setText("centre-label", view.centre && view.centre.label);

@@ -100,6 +100,8 @@ def test_four_players_peg_as_partners_and_the_overlay_has_the_board(browser, pag
     page.show(view)
     overlay.wait_for_selector("#board .peg")
     assert overlay.locator("#board .lane-name").all_inner_texts() == ["Ann & Cy", "Bob & Di"]
+    colours = overlay.eval_on_selector_all(".seat", "ss => ss.map(s => getComputedStyle(s).borderLeftColor)")
+    assert colours[0] == colours[2] != colours[1] == colours[3]          # partners in their side's colour
     assert overlay.locator("#game").inner_text() == "Cribbage \u00b7 game to 121"
     assert overlay.locator("#last-move").inner_text() == view.last_move
     assert overlay.eval_on_selector(".chip", "c => getComputedStyle(c).textShadow") == "none"
@@ -109,3 +111,12 @@ def test_four_players_peg_as_partners_and_the_overlay_has_the_board(browser, pag
     fresh = replace(view, score_log=("+2 Ann: fifteen two", "+1 Bob: one for the go"), log_fresh=2)
     page.show(fresh)
     overlay.wait_for_function("document.querySelectorAll('#last-score li').length === 2")
+
+
+def test_a_count_of_nothing_is_left_to_the_prompt(browser, page, journal):
+    view = replace(views_of_a_game(journal)[-1], play_label="Count 0", play_cards=(), prompt="Ann to play (count 0)")
+    tab = browser.new_page(viewport=PHONE, bypass_csp=True)
+    tab.goto(page.url + "/")
+    page.show(view)
+    tab.wait_for_function("document.getElementById('prompt').textContent.includes('count 0')")
+    assert not tab.locator("#play-label").is_visible()
