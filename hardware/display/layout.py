@@ -184,11 +184,11 @@ class _Layout:
                                                                "accent"), minimum=0))
         if v.score_log:
             out.append(self._log_section(text_w))
-        if board is not None:     # as tall as it may be (a third of the panel), at least half of that
+        if board is not None:     # as tall as it may be (a third of the panel), at least two thirds of that
             full = round(min(width_px * (board.height + 1) / (board.width + 1), 0.3 * self.h))
             out.append(_Section("board", 4.5, 1, 0, full,
                                 lambda box, n: self._board(box, board, n / (board.height + 1)),
-                                minimum=max(16, full // 2)))
+                                minimum=max(16, 2 * full // 3)))
         return out
 
     # -- header and scores --------------------------------------------------------------------------

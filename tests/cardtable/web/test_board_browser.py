@@ -120,3 +120,16 @@ def test_a_count_of_nothing_is_left_to_the_prompt(browser, page, journal):
     page.show(view)
     tab.wait_for_function("document.getElementById('prompt').textContent.includes('count 0')")
     assert not tab.locator("#play-label").is_visible()
+
+
+def test_le_quinze_has_a_track_and_no_empty_scoring_heading(browser, page):
+    from cardtable.view import build_view
+    from engine.game import get_game
+
+    game = get_game("quinze")
+    tab = browser.new_page(viewport=TABLET, bypass_csp=True)
+    tab.goto(page.url + "/")
+    page.show(build_view(game, game.new_game(2, seed=1), ["Ann", "Bob"]))
+    tab.wait_for_selector("#board .peg")
+    assert tab.locator("#board .hole").count() == 2 * 11 and tab.locator("#board .skunk").count() == 0
+    assert not tab.locator(".log h2").is_visible() and not tab.locator(".show h2").is_visible()
