@@ -281,9 +281,14 @@ class Controller:
                 collecting = f"{len(cards)} of {self.game.cards_needed(self.state, kind)} cards seen"
         face_down = named(self.face_down.summary(self.setup.seat_zones), self.setup.names)
         collecting = "; ".join(part for part in (collecting, face_down) if part)
+        # the crib laid out face up so far (never the cards of an action whose cards stay hidden)
+        laying = tuple(card.face for kind, cards in self.pending.items()
+                       if getattr(self.game.card_actions.get(kind), "zone", "") == "crib" and not self.game.is_secret(kind)
+                       for card in cards)
         return build_view(self.game, self.state, list(self.setup.names), score_log=tuple(self.score_log.entries),
                           log_page=self.score_log.page(), log_fresh=self.score_log.fresh,
-                          warning=self.warning, choice_index=self.choice_index, collecting=collecting)
+                          warning=self.warning, choice_index=self.choice_index, collecting=collecting,
+                          recent=self.session.recent, laying=laying)
 
     def _show(self, said: str | None) -> None:
         """Say ``said`` (``None``: keep what the table says) and show the table."""

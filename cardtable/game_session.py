@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from engine.game import Action, Event, Game, Prompt, get_game
 from cardtable.journal import GameSetup, Journal
+from cardtable.recent import Recent, side_scores
 from cardtable.score_log import ScoreLog
 from vision.table_layout import seat_zones
 
@@ -50,6 +51,7 @@ class GameSession:
         self.game: Game = get_game(setup.game)
         self.journal = journal
         self.score_log = ScoreLog()
+        self.recent = Recent()
         self.resumed = False
         self.problem = ""
         self._start(resume)
@@ -66,13 +68,14 @@ class GameSession:
             if replay.problems:                           # bad journal rows: said, never fatal
                 self.problem = (f"{len(replay.problems)} journalled action(s) could not be replayed and were "
                                 f"skipped: see 'cardtable replay {record.id}'")
-            self.score_log.restart(e for _, evs in replay.steps for e in evs)
+            self._restart_logs(replay)
             log.info("resumed game %s after %d actions", record.id, len(replay.steps))
         else:
             self.game_id: int | None = None               # until the game's first action is journalled
             self.kept = 0                                 # the game's live actions in the journal
             self._set(self.game.new_game(s.players, options=s.options, mode=s.mode, seed=s.seed))
             self.score_log.restart()
+            self.recent.restart(side_scores(self.game, self.state))
 
     def _set(self, state) -> None:
         self.state = state
@@ -104,6 +107,7 @@ class GameSession:
         self.kept += 1
         self._set(state)
         self.score_log.add(events)
+        self.recent.add(events)
         return events
 
     def undo(self) -> bool:
@@ -117,8 +121,15 @@ class GameSession:
         replay = self.journal.replay(self.game_id)
         self._set(replay.state)
         self.kept = replay.record.actions
-        self.score_log.restart(e for _, evs in replay.steps for e in evs)
+        self._restart_logs(replay)
         return True
+
+    def _restart_logs(self, replay) -> None:
+        """The scoring log and what the table has just seen, from the replayed game's events."""
+        self.score_log.restart(e for _, evs in replay.steps for e in evs)
+        r = replay.record
+        start = side_scores(self.game, self.game.new_game(r.players, options=r.options, mode=r.mode, seed=r.seed))
+        self.recent.restart(start, (evs for _, evs in replay.steps))
 
     def next_game(self) -> None:
         """Start the next game with the same setup (the finished one stays in the journal)."""

@@ -13,16 +13,12 @@ import re
 from collections.abc import Iterable
 
 from engine.decks import ITS15_COLOURS, ITS15_KIND_NAMES, ItsFace
-from engine.game import Event, Game
-from engine.wording import compose, named
-from hardware.view import SeatView, TableView
+from cardtable.recent import Counted, Recent, change, side_scores
+from engine.game import Event, Game, ScoreItem
+from engine.wording import compose, join_words, named
+from hardware.view import SeatView, ShownHand, ShownItem, SideView, TableView
 
 _ITS15_CODE = re.compile(r"\b(?:([BG])(10|[1-9])|V([12])([RBYPO])(?:-\d+)?)\b")
-
-#: Events that change a score, with the sign of the change: points scored (penalties are
-#: negative scores), a pot won, and, in It's 15, value cards bet (the scores are the cards held).
-SCORE_CHANGES = {"score": 1, "round_won": 1, "bid": -1, "match": -1, "raise": -1}
-
 
 def its15_name(code: str) -> str:
     """An It's 15 card as the players call it: "B7" → "brown 7", "G4" → "green 4", "V1R" → "red 1".
@@ -52,17 +48,51 @@ def score_lines(events: Iterable[Event]) -> list[str]:
     "+6 Seat 1: fifteen two, fifteen four, and a pair is six"; "-2 Seat 3 bids 2"."""
     lines = []
     for event in events:
-        sign = SCORE_CHANGES.get(event.kind)
-        if sign is not None and event.text:
-            lines.append(compose(f"{sign * event.points:+d} ", event.text))
+        points = change(event)
+        if points is not None and event.text:
+            lines.append(compose(f"{points:+d} ", event.text))
     return lines
+
+
+def card_name(card) -> str:
+    """A card in words: "jack of hearts", "brown 7"."""
+    return its15_name(str(card)) if isinstance(card, ItsFace) else getattr(card, "name", str(card))
+
+
+def item_words(item: ScoreItem) -> str:
+    """One line of a breakdown in words: "a pair for 2: jack of diamonds and jack of hearts"."""
+    label = item.label or item.category
+    if not item.cards:
+        return label
+    return f"{label} for {item.points}: {join_words([card_name(card) for card in item.cards])}"
+
+
+def _shown(counted: Counted, names: list[str]) -> ShownHand:
+    return ShownHand(
+        owner=names[counted.seat], whose=counted.whose, cards=card_text(counted.cards),
+        starter=str(counted.starter) if counted.starter else "", points=counted.points,
+        items=tuple(ShownItem(item.label or item.category, item.points, card_text(item.cards))
+                    for item in counted.items))
+
+
+def _sides(game: Game, state, names: list[str], recent: Recent | None) -> tuple[SideView, ...]:
+    """The scores as pegged: one side per score the state keeps (partners, seat modulo sides)."""
+    scores = side_scores(game, state)
+    back = recent.back if recent is not None and len(recent.back) == len(scores) else scores
+    return tuple(
+        SideView(" & ".join(names[seat] for seat in range(len(names)) if seat % len(scores) == side),
+                 score, back[side])
+        for side, score in enumerate(scores))
 
 
 def build_view(game: Game, state, names: list[str], *, score_log: tuple[str, ...] = (),
                log_page: int | None = None, log_fresh: int = 0, warning: str = "",
-               choice_index: int | None = None, collecting: str = "") -> TableView:
+               choice_index: int | None = None, collecting: str = "", recent: Recent | None = None,
+               laying: tuple = ()) -> TableView:
     """The view of ``state``; ``score_log`` holds the engine's sentences (see :func:`score_lines`),
-    ``log_page`` the entry the buttons have paged to, ``log_fresh`` how many the last move made."""
+    ``log_page`` the entry the buttons have paged to, ``log_fresh`` how many the last move made;
+    ``recent`` what the table has just seen (the show, the back pegs, the last move); ``laying``
+    the cards of the crib laid face up so far, while the prompted seat lays it out."""
     def words(text: str) -> str:
         text = named(text, names)
         return its15_words(text) if game.deck == "its15" else text
@@ -85,11 +115,17 @@ def build_view(game: Game, state, names: list[str], *, score_log: tuple[str, ...
         text = f"{text} ({collecting})"
     # once the game is over an empty trick ("Trick 6" after five tricks) is not shown
     play_label = public.play_label if public.play_cards or not finished else ""
+    shown = tuple(_shown(counted, names) for counted in (recent.shows if recent is not None else ()))
+    if laying and prompt.seat is not None:
+        starter = recent.starter if recent is not None and recent.starter else ""
+        shown += (ShownHand(names[prompt.seat], "crib", card_text(laying), str(starter)),)
     return TableView(
         game=game.title, seats=seats, prompt=text, choices=prompt.choices, selected=choice_index,
         status=public.status,
         centre_label=public.centre_label, centre_cards=card_text(public.centre_cards),
         play_label=play_label, play_cards=card_text(public.play_cards),
         score_log=tuple(words(line) for line in score_log), log_page=log_page, log_fresh=log_fresh,
-        warning=words(warning), finished=finished,
+        warning=words(warning), finished=finished, sides=_sides(game, state, names, recent),
+        board="cribbage" if game.name == "cribbage" else "track", target=game.target(state),
+        shown=shown, last_move=words(recent.move) if recent is not None else "",
     )

@@ -395,6 +395,10 @@ class Game:
         """Each seat's score (partners share theirs)."""
         raise NotImplementedError
 
+    def target(self, state) -> int | None:
+        """The score that wins the game (``None``: it is played for a number of rounds)."""
+        return state.options.get("target")
+
     def cards_needed(self, state, kind: str) -> int:
         """How many cards the card action ``kind`` takes now (usually its slot's count)."""
         return self.card_actions[kind].count

@@ -23,6 +23,43 @@ class SeatView:
 
 
 @dataclass(frozen=True)
+class SideView:
+    """A player, or a partnership sharing a score, on the board: the front peg (the score) and
+    the back peg (the score before its last change)."""
+
+    name: str                 # "Ann", or "Ann & Cy" for partners
+    score: int
+    back: int = 0
+
+
+@dataclass(frozen=True)
+class ShownItem:
+    """One line of a counted hand's breakdown: what it is called, its points, the cards that made it."""
+
+    text: str                 # "fifteen", "a pair", "one for his nob"
+    points: int
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ShownHand:
+    """A hand or crib laid face up in the show: whose, its cards, the starter counted with it, and
+    what it scored (``points`` is ``None`` while it is being laid out or waits for its claim)."""
+
+    owner: str                # "Ann"
+    whose: str                # "hand" or "crib"
+    cards: tuple[str, ...]
+    starter: str = ""
+    points: int | None = None
+    items: tuple[ShownItem, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """"Ann's hand", "Bob's crib"."""
+        return f"{self.owner}'s {self.whose}"
+
+
+@dataclass(frozen=True)
 class TableView:
     """Everything a display may show at one moment.
 
@@ -36,6 +73,12 @@ class TableView:
     or a detected revoke, worded for people. Cards are given as text ("10H", "brown 7") so displays
     need no card types. ``selected`` is the choice that the ok button would take, moved by the
     left/right buttons (``None``: none).
+
+    ``sides`` are the scores as pegged on the board (partners share one side), ``board`` what is
+    drawn ("cribbage": 121 holes in streets of 30; "track": a score track) to ``target`` (``None``:
+    no target, the game has a number of rounds). ``shown`` holds the hands of the show, counted
+    or being laid out (kept in view until the next starter); ``last_move`` says what the last
+    accepted action did: who played what, who took what, and its points.
     """
 
     game: str
@@ -53,3 +96,8 @@ class TableView:
     warning: str = ""
     finished: bool = False
     selected: int | None = None   # index in ``choices`` the left/right buttons have highlighted
+    sides: tuple[SideView, ...] = ()
+    board: str = ""               # "cribbage", "track" or "" (nothing to draw)
+    target: int | None = None
+    shown: tuple[ShownHand, ...] = ()
+    last_move: str = ""

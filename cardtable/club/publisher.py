@@ -91,7 +91,7 @@ class ClubPublisher:
             signature = (record.actions, record.finished, record.result)
             if self._sent.get(key) == signature:
                 continue
-            data = game_record(journal, record)
             names = self._names.get(key) or [f"Seat {n + 1}" for n in range(record.players)]
+            data = game_record(journal, record, names)
             self.link.publish("game", {**data, "names": names[: record.players], "at": at}, key)
             self._sent[key] = signature

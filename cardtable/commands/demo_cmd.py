@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 import time
 
-from cardtable.sim.demo import INPUTS, check_players, run_demo
+from cardtable.sim.demo import INPUTS, check_names, check_players, run_demo
 from engine.errors import CardtableError, InvalidInput
 from engine.game import all_games, get_game
 
@@ -28,6 +28,9 @@ def register(subparsers) -> None:
     parser.add_argument("--design", default="dondorf",
                         help="with --recognition faces: the deck design drawn, from /usr/share/carddecks "
                              "(default: %(default)s)")
+    parser.add_argument("--names", default="", metavar="NAMES",
+                        help='the players\' names, one a seat, separated by commas: --names "Ann,Bob" '
+                             '(default: Seat 1, Seat 2, ...)')
     parser.add_argument("--seed", type=int, default=1, help="the shuffle's seed, to replay a game (default: %(default)s)")
     parser.add_argument("--out", default="out/demo", help="folder for the journal and display snapshots (default: %(default)s)")
     parser.add_argument("--pace", type=float, default=None, metavar="S",
@@ -74,6 +77,7 @@ def run(args) -> int:
     if args.recognition == "faces" and args.input != "camera":
         raise InvalidInput(f"--recognition faces is how the camera reads an unmarked deck; with --input "
                            f"{args.input} the readers name each card: leave out --recognition, or use --input camera")
+    names = check_names(args.names, players) if args.names else ()
     faces = f" (faces of the {args.design} deck)" if args.recognition == "faces" else ""
     print(f"cardtable demo: {args.game}, {players} players, {args.input} input{faces}, seed {args.seed}", flush=True)
     from cardtable.web.network_demo import network_displays
@@ -83,7 +87,7 @@ def run(args) -> int:
         result = run_demo(args.game, players=players, seed=args.seed, input_kind=args.input,
                           out_dir=args.out, displays=([display] if display else []) + extra, on_move=narrate,
                           device_options={"design": args.design} if args.recognition == "faces" else None,
-                          speaker=speaker)
+                          speaker=speaker, names=names)
     print(f"\n{result.game}: {result.outcome}")
     # The table kept its own score from the cards it read; the bots' game, dealt by the engine,
     # is the record it is checked against.

@@ -19,6 +19,7 @@ from cardtable.out_paths import cannot_write
 from cardtable.outputs import TableOutputs
 from cardtable.sim.simulation import table_moves
 from engine.errors import InvalidInput
+from engine.wording import named
 from engine.game import Game, get_game
 from vision import table_layout
 
@@ -54,6 +55,29 @@ def check_players(game: Game, players: int | None) -> int:
     return players
 
 
+def check_names(text: str, players: int) -> tuple[str, ...]:
+    """The players' names from ``--names`` ("Ann, Bob"): one a seat, in seat order.
+
+    :raises InvalidInput: a count that is not the seats', an empty or unprintable name, a name twice.
+    """
+    names = tuple(name.strip() for name in text.split(","))
+    again = "give one name per seat, separated by commas"
+    if len(names) != players:
+        said = f"{len(names)} name{'s' * (len(names) != 1)}"
+        raise InvalidInput(f"--names gives {said} for {players} players: {again}")
+    for number, name in enumerate(names, 1):
+        if not name:
+            raise InvalidInput(f"--names has an empty name (name {number}): {again}")
+        if not name.isprintable():
+            raise InvalidInput(f"--names has a name with a control character (name {number}): {again}")
+    seen: set[str] = set()
+    for name in names:
+        if name.casefold() in seen:
+            raise InvalidInput(f"--names gives the name {name!r} twice: each seat needs a name of its own")
+        seen.add(name.casefold())
+    return names
+
+
 def open_devices(input_kind: str, game, zones: list[str], **options):
     if input_kind == "rfid":
         from cardtable.sim.devices import SimReaders
@@ -66,10 +90,11 @@ def open_devices(input_kind: str, game, zones: list[str], **options):
 
 def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: int = 1,
              input_kind: str = "camera", out_dir: str | Path = "out/demo", displays=(),
-             on_move=None, device_options: dict | None = None, speaker=None) -> DemoResult:
+             on_move=None, device_options: dict | None = None, speaker=None,
+             names: tuple[str, ...] = ()) -> DemoResult:
     """Play a whole game; returns the result and where the journal and snapshots are. A
     ``speaker`` (:class:`cardtable.speech.speaker.Speaker`) says the game, each move's sentences
-    before the next move.
+    before the next move. ``names`` are the players' (one a seat; default "Seat 1", "Seat 2", ...).
 
     :raises InvalidInput: a player count the game is not played by.
     :raises CannotWrite: ``out_dir`` cannot be made or written in.
@@ -95,7 +120,7 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
     journal = Journal(out / "journal.sqlite")
     result = None
     try:
-        setup = TableSetup(game.name, players, seed=seed, seat_zones=seat_zones, swipe=devices.swipe)
+        setup = TableSetup(game.name, players, seed=seed, seat_zones=seat_zones, swipe=devices.swipe, names=names)
         controller = Controller(setup, journal, outputs, resume=False)
         unread = getattr(devices, "unread", [])          # cards the camera never read, however laid
         for move in moves:
@@ -118,7 +143,7 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
                 break
         snapshots.save(controller.view(), "lcd_final")
         table_scores = game.scores(controller.state)
-        outcome = game.outcome(controller.state).text if controller.finished else "unfinished"
+        outcome = named(game.outcome(controller.state).text, setup.names) if controller.finished else "unfinished"
         if unread:
             outcome += f": the camera never read the {unread[0]}, laid again {devices.lay_again} times"
         result = DemoResult(

@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 from cardtable.journal import Journal
 from cardtable.web.owner import OwnerRequest, PinGate
 from cardtable.web.push import Broadcaster, event_stream
-from cardtable.web.records import game_list, game_record
+from cardtable.web.records import game_list, game_record, list_entry
 from cardtable.web.viewdata import view_data
 from engine.errors import CardtableError
 from engine.game import all_games
@@ -98,9 +98,7 @@ def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTo
             return work(journal)
 
     async def history_json(request: Request) -> Response:
-        games = await asyncio.to_thread(read_journal, lambda j: [
-            {"id": r.id, "game": r.game, "players": r.players, "mode": r.mode, "started": r.started,
-             "finished": r.finished, "result": r.result or "", "actions": r.actions} for r in game_list(j)])
+        games = await asyncio.to_thread(read_journal, lambda j: [list_entry(r) for r in game_list(j)])
         return JSONResponse(list(reversed(games or [])))
 
     async def game_json(request: Request) -> Response:

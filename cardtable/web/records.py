@@ -9,8 +9,12 @@ no spectator may see. An unfinished game is given as far as it has been played.
 
 from __future__ import annotations
 
-from engine.game import Event, get_game
+from collections.abc import Sequence
+
 from cardtable.journal import GameRecord, Journal
+from cardtable.view import item_words, score_lines
+from engine.game import Event, get_game
+from engine.wording import named
 
 #: event kinds that are said to the whole table (besides any event that moves points)
 PUBLIC_KINDS = frozenset({"score", "revoke", "false_go", "game_over", "round_won", "deal_over", "hand_over"})
@@ -22,20 +26,27 @@ def game_key(record: GameRecord) -> str:
     return f"{record.id}-{int(record.started)}"
 
 
-def event_data(event: Event) -> dict:
-    return {
-        "seat": event.seat, "points": event.points, "text": event.text,
-        "breakdown": [f"{item.label or item.category} {item.points}"
-                      + (f": {' '.join(map(str, item.cards))}" if item.cards else "")
-                      for item in event.breakdown],
-    }
+def event_data(event: Event, names: Sequence[str] = ()) -> dict:
+    """One public event: its sentence, led by the change of score where it makes one ("+2 Seat 1:
+    fifteen two"), and the cards that made its points in words ("a pair for 2: jack of diamonds and
+    jack of hearts"; an item without cards, "one for the go", is the sentence's)."""
+    return {"seat": event.seat, "points": event.points, "text": named((score_lines([event]) or [event.text])[0], names),
+            "breakdown": [item_words(item) for item in event.breakdown if item.cards]}
 
 
-def game_record(journal: Journal, record: GameRecord) -> dict:
-    """The public record of one journalled game."""
+def list_entry(record: GameRecord) -> dict:
+    """A game as the history lists it: by the game's name ("It's 15"), not its internal one."""
+    return {"id": record.id, "game": record.game, "title": get_game(record.game).title, "players": record.players,
+            "mode": record.mode, "started": record.started, "finished": record.finished,
+            "result": record.result or "", "actions": record.actions}
+
+
+def game_record(journal: Journal, record: GameRecord, names: Sequence[str] = ()) -> dict:
+    """The public record of one journalled game; its sentences say ``names`` for the seats when
+    given (the journal keeps seat numbers only)."""
     game = get_game(record.game)
     replay = journal.replay(record.id)
-    events = [event_data(e) for _, step in replay.steps for e in step
+    events = [event_data(e, names) for _, step in replay.steps for e in step
               if e.text and (e.points or e.kind in PUBLIC_KINDS)]
     outcome = game.outcome(replay.state) if game.is_terminal(replay.state) else None
     return {

@@ -258,7 +258,7 @@ class AllFives(TrickGame):
         step.add_points(seat, points)
         said = join_words([f"{item.label} {number_words(item.points) if item.points >= 0 else item.points}"
                            for item in items])
-        text = f"{who(seat)} scores {points}: {said}" if points >= 0 else f"{who(seat)} loses {-points}: {said}"
+        text = f"{who(seat)}: {said}"           # the scoring log leads it with the points ("+15 Seat 1: ...")
         step.say("score", seat, text, points=points, breakdown=items, detail=(("reason", reason),))
 
     def _outcome(self, state, winner: int) -> Outcome:

@@ -39,7 +39,7 @@ from engine.game import (
     Action, CardSlot, Outcome, Prompt, ScoreItem, Step, Termination, add_at, handles, one_card, set_at,
 )
 from engine.games.tricks import CUT, DEAL, GIFT, PLAY, TURN_UP, TrickGame, TrickGameState, check_play, power, start_tricks
-from engine.wording import number_words, plural, who, won
+from engine.wording import number_words, who, won
 
 __all__ = ["Fifteen", "FifteenState", "card_points", "legal_gives"]
 
@@ -301,8 +301,7 @@ class Fifteen(TrickGame):
             items += (ScoreItem("revoke", TARGET - 1 - state.scores[seat] - points, (), "no win after a revoke"),)
             points = TARGET - 1 - state.scores[seat]
         step.add_points(seat, points)
-        text = f"{who(seat)} {'scores' if points >= 0 else 'loses'} {plural(abs(points), 'point')}: " + ", ".join(
-            item.label for item in items)
+        text = f"{who(seat)}: " + ", ".join(item.label for item in items)    # the log leads it with the points
         step.say("score", seat, text, points=points, breakdown=items, detail=(("reason", reason),))
         scores = step.state.scores
         if scores[seat] >= TARGET:

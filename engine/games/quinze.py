@@ -224,9 +224,11 @@ class LeQuinze(Game):
             left = TABLE_CARDS - len(state.turned)
             return Prompt(None, ("turn_up",), f"{who(state.dealer)}: deal three cards each and turn "
                                               f"{number_words(left)} card{'s' * (left > 1)} up in the centre")
-        if state.phase == PLAY:
-            on_table = _label(state.table) if state.table else "nothing"
-            return Prompt(state.turn, ("play",), f"{who(state.turn)} to play (on the table: {on_table})")
+        if state.phase == PLAY:     # the table's cards are shown beside the prompt: it says what they add up to
+            count = len(state.table)
+            on_table = (f"{plural(count, 'card')} on the table, worth {sum(map(value, state.table))}" if count
+                        else "the table is empty")
+            return Prompt(state.turn, ("play",), f"{who(state.turn)} to play: {on_table}")
         labels = tuple(_label(s) for s in captures(state.table, state.pending))
         choices = labels + ((LEAVE,) if state.options["capture_optional"] else ())
         return Prompt(state.turn, ("capture",),

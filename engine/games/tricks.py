@@ -486,6 +486,9 @@ class TrickGame(Game):
     def _target(self, state) -> int:
         raise NotImplementedError
 
+    def target(self, state) -> int:
+        return self._target(state)
+
     # -- simulation ----------------------------------------------------------------------------
     def observe(self, table_state, dealer_states) -> Action | None:
         kinds = self.prompt(table_state).kinds

@@ -19,11 +19,12 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from hardware.display.board import Board, board_of
 from hardware.display.fonts import font, line_height
 from hardware.display.names import name_forms
-from hardware.display.sheet import Box, Frame, Sheet
+from hardware.display.sheet import Box, Drawn, Frame, Sheet
 from hardware.display.text import width, wrap
-from hardware.view import SeatView, TableView
+from hardware.view import SeatView, ShownHand, TableView
 
 MODES = ("1", "L", "RGB", "RGBA")
 _LOG_SHOWN = 6          # the newest scoring log entries a panel with room shows at once
@@ -101,14 +102,27 @@ class _Layout:
         side = not m.compact and self.w >= 1.3 * self.h
         if not m.compact:
             top = self._header()
+        board = board_of(self.v) if not m.compact else None
         if side:
             column = max(120, int(self.w * 0.34))
-            self._score_column((m.gap, top + m.gap, column, self.h - m.gap))
+            bottom = self._score_column((m.gap, top + m.gap, column, self.h - m.gap))
             box = (column + 2 * m.gap, top + m.gap, self.w - m.gap, self.h - m.gap)
+            if board is not None and self._board_beside(board, (m.gap, bottom, column, self.h - m.gap)):
+                board = None
         else:
             box = (m.gap if not m.compact else 0, top, self.w - (m.gap if not m.compact else 0), self.h)
-        sections = self._sections(box[2] - box[0], with_scores=not side)
+        sections = self._sections(box[2] - box[0], with_scores=not side, board=board)
         self._place(sections, box)
+
+    def _board_beside(self, board: Board, box: Box) -> bool:
+        """Draw the board under the score column when it fits there at a readable size (4 px a
+        hole or more: an HDMI screen, not a 320x240 panel); True when it did."""
+        x0, y0, x1, y1 = box
+        scale = (x1 - x0) / (board.width + 1)
+        if scale < 4 or (board.height + 1) * scale > y1 - y0:
+            return False
+        self._board((x0, y0, x1, y1), board, scale)
+        return True
 
     def _place(self, sections: list[_Section], box: Box) -> None:
         x0, y0, x1, y1 = box
@@ -137,7 +151,7 @@ class _Layout:
                 sec.paint((x0, y, x1, y + height), units)
                 y += height + self.m.gap
 
-    def _sections(self, width_px: int, with_scores: bool) -> list[_Section]:
+    def _sections(self, width_px: int, with_scores: bool, board: Board | None) -> list[_Section]:
         v, m = self.v, self.m
         text_w = width_px - 2 * m.pad
         out = []
@@ -148,7 +162,7 @@ class _Layout:
                                 lambda box, n: self._score_grid(box, cols), minimum=rows))
         if self._table_parts():
             unit = self._chip_height() + (0 if m.compact else m.gap)
-            out.append(_Section("table", 4, unit, 0 if m.compact else -m.gap,
+            out.append(_Section("table", 3.4 if v.shown else 4, unit, 0 if m.compact else -m.gap,
                                 self._table_rows_wanted(width_px), self._table))
         if v.warning:
             lines = len(wrap(v.warning, self.bold, text_w)[0])
@@ -163,8 +177,18 @@ class _Layout:
         if v.choices:
             out.append(_Section("choices", 3, self._pill_height() + m.gap, -m.gap,
                                 self._pill_rows_wanted(width_px), self._choices))
+        if v.last_move:      # what just happened, where there is room once the rest has its least
+            lines = len(wrap(v.last_move, self.body, text_w)[0])
+            out.append(_Section("last_move", 4.4, line_height(self.body), 0, lines,
+                                lambda box, n: self._paragraph("last_move", v.last_move, box, n, self.body,
+                                                               "accent"), minimum=0))
         if v.score_log:
             out.append(self._log_section(text_w))
+        if board is not None:     # as tall as it may be (a third of the panel), at least two thirds of that
+            full = round(min(width_px * (board.height + 1) / (board.width + 1), 0.3 * self.h))
+            out.append(_Section("board", 4.5, 1, 0, full,
+                                lambda box, n: self._board(box, board, n / (board.height + 1)),
+                                minimum=max(16, 2 * full // 3)))
         return out
 
     # -- header and scores --------------------------------------------------------------------------
@@ -175,9 +199,10 @@ class _Layout:
         self.s.rect((0, 0, self.w, height), "panel")
         right = "Game over" if v.finished else v.status
         right_w = 0
-        if right:
+        if right:   # the status may take all the room the game's name leaves
+            room = max(self.w // 2, self.w - width(self.small, v.game) - 6 * m.pad)
             drawn = self.s.text("status", right, self.w - m.pad * 2, height // 2, self.small,
-                                "accent" if v.finished else "muted", self.w // 2, anchor="rm")
+                                "accent" if v.finished else "muted", room, anchor="rm")
             right_w = drawn.box[2] - drawn.box[0] + 3 * m.pad
         self.s.text("game", v.game, m.pad * 2, height // 2, self.small, "fg",
                     self.w - right_w - 4 * m.pad, anchor="lm")
@@ -226,7 +251,7 @@ class _Layout:
             size -= 1
         return font(size, bold=True)
 
-    def _score_column(self, box: Box) -> None:
+    def _score_column(self, box: Box) -> int:
         """One seat per row: the name beside a big score where every name fits there, else each
         name on a line above its score, else shorter names beside the scores."""
         x0, y0, x1, y1 = box
@@ -247,6 +272,7 @@ class _Layout:
             top = y0 + n * row_h
             self._seat((x0, top, x1, top + row_h - m.gap), seat, names[n], big, stacked=stacked,
                        note=stacked or row_h >= ideal)
+        return y0 + len(seats) * row_h
 
     def _seat(self, box: Box, seat: SeatView, name: str, score_font, *, stacked: bool = False,
               note: bool = False) -> None:
@@ -257,6 +283,12 @@ class _Layout:
         ink = "accent_fg" if seat.is_turn else "fg"
         if seat.is_turn or not self.m.compact:
             self.s.rect(box, "accent" if seat.is_turn else "panel", radius=pad)
+        sides = len(self.v.sides)
+        if 0 < sides < len(self.v.seats) and not self.m.compact:     # partners: their side's colour
+            index = self.v.seats.index(seat) % sides
+            stripe = (x0 + 1, y0 + pad, x0 + max(3, pad - 1), y1 - pad)
+            self.s.rect(stripe, f"lane{index % 6}", "hole")
+            self.s.frame.shapes.append(Drawn("side", str(index), stripe))
         name_h = line_height(name_font)
         low = y0 + pad + name_h if stacked else y0           # the score's part of the cell
         score = self.s.text("score", str(seat.score), x1 - pad - 1, (low + y1) // 2, score_font, ink,
@@ -282,10 +314,12 @@ class _Layout:
         return line_height(self.body) + (0 if self.m.compact else self.m.pad)
 
     def _table_parts(self) -> list[tuple[str, str, tuple[str, ...]]]:
+        """The rows of cards: the centre, the play (a label without cards, "Count 0", is the
+        prompt's to say), and each hand of the show."""
         v = self.v
-        return [(role, label, cards) for role, label, cards in
-                (("centre", v.centre_label, v.centre_cards), ("play", v.play_label, v.play_cards))
-                if label or cards]
+        parts = [(role, label, cards) for role, label, cards in
+                 (("centre", v.centre_label, v.centre_cards), ("play", v.play_label, v.play_cards)) if cards]
+        return parts + [("show", _hand_label(hand), hand.cards) for hand in v.shown]
 
     def _chip_lines(self, label: str, cards: tuple[str, ...], width_px: int) -> list[tuple[str, tuple[str, ...]]]:
         """``label`` and ``cards`` broken into rows of chips that fit ``width_px``."""
@@ -308,7 +342,9 @@ class _Layout:
         x0, y0, x1, _ = box
         h = self._chip_height()
         parts = self._table_parts()
-        if rows < len(parts):
+        if rows < len(parts) and v.shown:        # the newest hands of the show that fit
+            parts = parts[-rows:]
+        elif rows < len(parts):
             # one row: the centre (a card or two) gets what it needs, at most half; the play the rest
             split = x0 + min((x1 - x0) // 2, self.s.chip_row_width(
                 "" if self.m.compact else v.centre_label, v.centre_cards, self.body, self.small,
@@ -331,6 +367,31 @@ class _Layout:
                                 chips=not self.m.compact)
                 y += h + (self.m.gap if not self.m.compact else 0)
 
+    # -- the board ----------------------------------------------------------------------------------
+
+    def _board(self, box: Box, board: Board, scale: float) -> None:
+        """The board's holes, skunk lines and pegs (:mod:`hardware.display.board`) at ``scale``
+        pixels per hole, centred in ``box``."""
+        x0, y0, x1, _ = box
+        scale = min(scale, (x1 - x0) / (board.width + 1))
+        wide, high = (board.width + 1) * scale, (board.height + 1) * scale
+        left = x0 + (x1 - x0 - wide) / 2
+
+        def at(x: float, y: float) -> tuple[float, float]:
+            return left + (x + 0.5) * scale, y0 + (y + 0.5) * scale
+        drawn = (round(left), y0, round(left + wide), round(y0 + high))
+        self.s.rect(drawn, "wood", radius=max(1, round(scale / 2)))
+        self.s.frame.shapes.append(Drawn("board", board.kind, drawn))
+        for x, y, lane in board.holes:
+            self.s.dot("", "", *at(x, y), scale * (0.3 if lane < 0 else 0.2), "hole")
+        for mark in board.marks:
+            (mx, top), (_, bottom) = at(mark.x, mark.y0), at(mark.x, mark.y1)
+            self.s.draw.line((round(mx), round(top), round(mx), round(bottom)), fill=self.s.ink("mark"),
+                             width=max(1, round(scale / 5)))
+        for peg in board.pegs:
+            self.s.dot("peg", f"{peg.side} {'front' if peg.front else 'back'} {peg.score}", *at(peg.x, peg.y),
+                       max(2.5, scale * 0.5), f"lane{peg.side % 6}", "hole" if peg.front else "mark")
+
     # -- the scoring log ----------------------------------------------------------------------------
 
     def _log_section(self, text_w: int) -> _Section:
@@ -349,7 +410,9 @@ class _Layout:
         lines = sum(len(wrap(entry, self.small, text_w)[0]) for entry in v.score_log[-_LOG_SHOWN:])
         if v.log_fresh:     # the last move scored: its sentence stays in sight until the next move
             return _Section("log", 3.5, line_height(self.small), 0, lines, self._log_entries)
-        return _Section("log", 5, line_height(self.small), 0, lines, self._log_entries, minimum=0)
+        # older scores: in what room is left, at least a line beside a board (which takes the rest)
+        return _Section("log", 5, line_height(self.small), 0, lines, self._log_entries,
+                        minimum=1 if v.board and not m.compact else 0)
 
     def _log_entries(self, box: Box, rows: int) -> None:
         """The newest entries that fit in ``rows`` lines, newest last and brightest."""
@@ -451,3 +514,10 @@ class _Layout:
                         "accent_fg" if is_selected else "fg", size - 2 * pad, anchor="mm",
                         cut=role == "choice_more")
             x += size + gap
+
+
+def _hand_label(hand: ShownHand) -> str:
+    """A hand of the show as its row is labelled, short for a panel: "Ann 8", "crib 12" (the
+    dealer's, with the dealer's badge), "Bob's crib" while it is laid out."""
+    name = hand.owner if hand.whose == "hand" else hand.whose if hand.points is not None else hand.label
+    return name if hand.points is None else f"{name} {hand.points}"

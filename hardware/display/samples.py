@@ -13,7 +13,7 @@ from pathlib import Path
 from PIL import Image
 
 from hardware.display.layout import render
-from hardware.view import SeatView, TableView
+from hardware.view import SeatView, ShownHand, ShownItem, SideView, TableView
 
 #: The panels the project supports: name → (width, height, Pillow mode).
 SIZES: dict[str, tuple[int, int, str]] = {
@@ -32,14 +32,38 @@ VIEWS: dict[str, TableView] = {
         centre_label="Starter", centre_cards=("5H",), play_label="Count 23", play_cards=("7H", "9C", "7D"),
         score_log=("+2 Ann: fifteen two", "+1 Di: one for the go",
                    "+4 Bob: fifteen two, and a pair is four")),
+    "cribbage_partners": TableView(
+        game="Cribbage", status="Hand 7, game to 121",
+        seats=(SeatView("Ann", 87), SeatView("Bob", 74, is_dealer=True), SeatView("Cy", 87, is_turn=True),
+               SeatView("Di", 74)),
+        prompt="Cy to play (count 23)", centre_label="Starter", centre_cards=("5H",), play_label="Count 23",
+        play_cards=("7H", "9C", "7D"), score_log=("+2 Ann: fifteen two", "+1 Di: one for the go"),
+        sides=(SideView("Ann & Cy", 87, 85), SideView("Bob & Di", 74, 70)), board="cribbage", target=121,
+        last_move="Bob plays 7D: 23"),
+    "cribbage_show": TableView(
+        game="Cribbage", status="Hand 4, game to 121",
+        seats=(SeatView("Ann", 46, is_turn=True), SeatView("Bob", 48, is_dealer=True)),
+        prompt="Ann: lay two cards away to Bob's crib",
+        score_log=("+16 Bob: fifteen two, fifteen four, fifteen six, fifteen eight, a pair is ten, and a "
+                   "double run of three is sixteen", "+8 Ann: a pair is two and a double run of three is eight",
+                   "+7 Ann: fifteen two and a run of five is seven"), log_fresh=3,
+        sides=(SideView("Ann", 46, 39), SideView("Bob", 48, 32)), board="cribbage", target=121,
+        shown=(ShownHand("Bob", "hand", ("6H", "9H", "6D", "5D"), "4C", 16,
+                         (ShownItem("fifteen", 2, ("6H", "9H")), ShownItem("fifteen", 2, ("9H", "6D")),
+                          ShownItem("a pair", 2, ("6H", "6D")), ShownItem("a double run of three", 6))),
+               ShownHand("Ann", "hand", ("9D", "10H", "JH", "JD"), "4C", 8,
+                         (ShownItem("a pair", 2, ("JH", "JD")), ShownItem("a double run of three", 6))),
+               ShownHand("Ann", "crib", ("AH", "2H", "3H", "5H"), "4C", 7,
+                         (ShownItem("fifteen", 2), ShownItem("a run of five", 5)))),
+        last_move="Ann plays JD: 10 (+1 one for last card)"),
     "all_fours_beg": TableView(
         game="All Fours", status="Hand 3 · game to 7",
         seats=(SeatView("Seat 1", 4, is_turn=True), SeatView("Seat 2", 6, is_dealer=True)),
         prompt="Seat 1, eldest hand: look at your cards, then stand to play the trump turned up, "
                "or beg the dealer for a new trump",
         choices=("Stand", "Beg"), selected=1, centre_label="Trump", centre_cards=("QS",),
-        score_log=("+1 Seat 2 scores 1: high", "+1 Seat 1 scores 1: low",
-                   "+2 Seat 2 scores 2: jack, and game")),
+        score_log=("+1 Seat 2: high", "+1 Seat 1: low",
+                   "+2 Seat 2: jack, and game")),
     "refused_play": TableView(
         game="Le Quinze", status="Round 4 of 10",
         seats=(SeatView("Alice", 12), SeatView("Benoît", 9, is_turn=True, is_dealer=True),

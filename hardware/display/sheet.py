@@ -23,10 +23,15 @@ _COLOUR = {
     "warn_fg": (255, 255, 255), "card_bg": (250, 250, 245), "card_edge": (120, 120, 110),
     "card_fg": (20, 20, 20), "card_red": (204, 24, 36), "pill": (44, 104, 78),
     "badge": (84, 150, 226), "badge_fg": (255, 255, 255),
+    "wood": (122, 82, 48), "hole": (43, 26, 13), "mark": (244, 241, 232),
+    # a colour per side of the board (the page's pegs have the same)
+    "lane0": (242, 193, 78), "lane1": (110, 198, 255), "lane2": (255, 122, 122), "lane3": (244, 241, 232),
+    "lane4": (180, 140, 255), "lane5": (140, 240, 160),
 }
 _INVERTED = {"accent", "warn_bg", "badge"}
 _MONO = {name: (255 if name in _INVERTED or name.endswith(("fg", "muted", "edge", "red")) else 0)
-         for name in _COLOUR} | {"accent_fg": 0, "warn_fg": 0, "badge_fg": 0, "fg": 255}
+         for name in _COLOUR} | {"accent_fg": 0, "warn_fg": 0, "badge_fg": 0, "fg": 255, "wood": 0, "hole": 255,
+                                 "mark": 255} | {f"lane{n}": 255 for n in range(6)}
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,8 @@ class Frame:
     height: int
     texts: list[Drawn] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
+    #: what was drawn that is not text (the board, its pegs, the partners' marks), ``text`` naming it
+    shapes: list[Drawn] = field(default_factory=list)
 
     def text_of(self, role: str) -> str:
         """All text drawn for ``role``, joined by spaces."""
@@ -80,6 +87,17 @@ class Sheet:
         x0, y0, x1, y1 = box
         self.draw.rounded_rectangle((x0, y0, x1 - 1, y1 - 1), radius=radius, fill=self.ink(fill),
                                     outline=self.ink(outline) if outline else None)
+
+    def dot(self, role: str, name: str, x: float, y: float, radius: float, fill: str,
+            outline: str | None = None) -> None:
+        """A filled circle centred on (x, y); recorded in :attr:`Frame.shapes` when ``role`` is given."""
+        box = (round(x - radius), round(y - radius), round(x + radius), round(y + radius))
+        if radius < 1:
+            self.draw.point((round(x), round(y)), fill=self.ink(fill))
+        else:
+            self.draw.ellipse(box, fill=self.ink(fill), outline=self.ink(outline) if outline else None)
+        if role:
+            self.frame.shapes.append(Drawn(role, name, box))
 
     def text(self, role: str, text: str, x: int, y: int, f: Font, ink: str, max_width: int,
              anchor: str = "la", cut: bool = False) -> Drawn:

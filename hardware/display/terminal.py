@@ -1,4 +1,6 @@
-"""The terminal view: a rich panel with the scores, the table, the prompt and its choices.
+"""The terminal view: a rich panel with the scores, the table, the prompt and its choices, the
+hands of the show with their breakdowns, what the last move did, and the board as a track per
+side (the back peg ○ behind the front peg ●, the skunk lines ┊; :mod:`hardware.display.board`).
 
 On an interactive terminal it is a ``rich.live.Live`` panel updated in place; when the output is
 not a terminal (a log, a pipe, a test's recording console) each changed view is printed once.
@@ -15,11 +17,61 @@ from rich.table import Table
 from rich.text import Text
 
 from hardware.display.base import ClosingDisplay
+from hardware.display.board import board_of
 from hardware.display.text import card_label
 from hardware.view import TableView
 
 PANEL_WIDTH = 76      # characters
 LOG_SHOWN = 4         # the newest scoring log entries shown under the prompt
+TRACK = 40            # characters of a side's track on the board
+
+
+def _cards(line: Text, cards, style: str = "") -> Text:
+    for card in cards:
+        text, red = card_label(card, symbols=True)
+        line.append(f" {text} ", style=(style or "bold ") + ("red on white" if red else "black on white"))
+        line.append(" ")
+    return line
+
+
+def _board_lines(view: TableView) -> list[Text]:
+    """One track per side: its name, the holes to the target with the pegs, its score."""
+    board = board_of(view)
+    if board is None:
+        return []
+
+    def column(score: int) -> int:
+        return round(max(0, min(score, board.target)) / board.target * (TRACK - 1))
+    width = max(len(name) for name in board.names)
+    lines = []
+    for lane, name in enumerate(board.names):
+        track = ["\u00b7"] * TRACK
+        for mark in board.marks:
+            track[column(mark.score)] = "\u250a"
+        front = 0
+        for peg in sorted((p for p in board.pegs if p.side == lane), key=lambda p: p.front):
+            track[column(peg.score)] = "\u25cf" if peg.front else "\u25cb"
+            front = peg.score if peg.front else front
+        lines.append(Text(f"{name:<{width}} ", style="bold") + Text("".join(track), style="yellow")
+                     + Text(f" {front}/{board.target}", style="bold"))
+    return lines
+
+
+def _show_lines(view: TableView) -> list[Text]:
+    """Each hand of the show: whose, its points, its cards and the starter, then its breakdown."""
+    lines = []
+    for hand in view.shown:
+        head = Text(f"{hand.label} {hand.points if hand.points is not None else '(not counted yet)'}:",
+                    style="bold")
+        _cards(head.append(" "), hand.cards)
+        if hand.starter:
+            _cards(head.append("+ "), (hand.starter,), "dim ")
+        lines.append(head)
+        if hand.items:
+            lines.append(Text("  " + " \u00b7 ".join(
+                f"+{item.points} {item.text}" + "".join(f" {card_label(c, symbols=True)[0]}" for c in item.cards)
+                for item in hand.items), style="dim"))
+    return lines
 
 
 def table_panel(view: TableView, width: int = PANEL_WIDTH) -> Panel:
@@ -34,19 +86,17 @@ def table_panel(view: TableView, width: int = PANEL_WIDTH) -> Panel:
             name.append(" (dealer)", style="cyan")
         scores.add_row(marker, name, Text(str(seat.score), style="bold", justify="right"),
                        Text(seat.note, style="dim"))
-    parts: list = [scores]
+    parts: list = [scores, *_board_lines(view)]
     for label, cards in ((view.centre_label, view.centre_cards), (view.play_label, view.play_cards)):
-        if label or cards:
-            line = Text(f"{label}: " if label else "", style="dim")
-            for card in cards:
-                text, red = card_label(card, symbols=True)
-                line.append(f" {text} ", style="bold red on white" if red else "bold black on white")
-                line.append(" ")
-            parts.append(line)
+        if cards:           # a label without cards ("Count 0") is the prompt's to say
+            parts.append(_cards(Text(f"{label}: " if label else "", style="dim"), cards))
+    parts += _show_lines(view)
     if view.warning:
         parts.append(Text(f"! {view.warning}", style="bold white on red"))
     if view.prompt:
         parts.append(Text(view.prompt, style="bold"))
+    if view.last_move:
+        parts.append(Text(view.last_move, style="bold yellow"))
     if view.choices:
         line = Text()
         for index, choice in enumerate(view.choices):

@@ -10,9 +10,15 @@ function tableNode(t) {
   head.append(el("span", "club-name", t.table), el("span", "club-game", t.game || "no game yet"),
               el("span", "club-state", t.status === "online" ? "online" : "offline"));
   const seats = el("ol", "club-seats");
+  const top = Math.max(...(t.seats || []).map((s) => s.score));
   (t.seats || []).forEach((s) => {
-    const row = el("li", s.turn ? "turn" : "");
-    row.append(el("span", "name", s.name + (s.dealer ? " \u00b7 D" : "")), el("span", "club-score", s.score));
+    const winner = t.finished && s.score === top;           // every game is won by the top score
+    const row = el("li", [s.turn && !t.finished ? "turn" : "", winner ? "winner" : ""].join(" ").trim());
+    const who = el("span", "who");
+    who.append(el("span", "name", s.name));
+    if (s.dealer && !t.finished) who.append(el("span", "chip", "Dealer"));
+    if (winner) who.append(el("span", "chip won", "Won"));
+    row.append(who, el("span", "club-score", s.score));
     seats.append(row);
   });
   box.append(head, seats, el("p", "club-prompt", t.prompt));
@@ -26,7 +32,7 @@ function drawTables() {
   const names = [...tables.keys()].sort((a, b) => a.localeCompare(b, undefined, {numeric: true}));
   document.getElementById("tables").replaceChildren(...names.map((n) => tableNode(tables.get(n))));
   const online = names.filter((n) => tables.get(n).status === "online").length;
-  setText("count", names.length + " tables, " + online + " online");
+  setText("count", names.length + (names.length === 1 ? " table, " : " tables, ") + online + " online");
 }
 
 let pending = false;
@@ -43,12 +49,14 @@ function drawStandings(boards) {
     const section = el("div", "board");
     section.append(el("h3", "", b.title));
     const table = el("table", "ranking");
+    // cribbage ranks by match points (a skunk counts more), the other games by games won
+    const points = b.game === "cribbage";
     const head = el("tr");
-    ["", "Player", b.game === "cribbage" ? "Points" : "Wins", "Won", "Played", "Spread"].forEach((h) => head.append(el("th", "", h)));
+    ["", "Player", ...(points ? ["Points"] : []), "Won", "Played", "Spread"].forEach((h) => head.append(el("th", "", h)));
     table.append(head);
     b.rows.forEach((r, i) => {
-      const row = el("tr");
-      [i + 1, r.player, b.game === "cribbage" ? r.points : r.wins, r.wins, r.played, (r.spread > 0 ? "+" : "") + r.spread]
+      const row = el("tr", i === 0 && (points ? r.points : r.wins) > 0 ? "leader" : "");
+      [i + 1, r.player, ...(points ? [r.points] : []), r.wins, r.played, (r.spread > 0 ? "+" : "") + r.spread]
         .forEach((v) => row.append(el("td", "", v)));
       table.append(row);
     });

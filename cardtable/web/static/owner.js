@@ -12,11 +12,17 @@ async function ask(kind, body) {
 }
 
 function optionInput(option) {
-  const label = el("label", "", option.name + " ");
+  // said in words: the option's description, not its key ("false_go_penalty")
+  const label = el("label", "", option.help.charAt(0).toUpperCase() + option.help.slice(1) + " ");
+  label.title = option.name;
   let input;
   if (option.choices.length) {
     input = el("select");
-    option.choices.forEach((c) => { const o = el("option", "", c); o.value = JSON.stringify(c); input.append(o); });
+    option.choices.forEach((c) => {
+      const o = el("option", "", String(c).replace(/_/g, " "));    // "revoker loses", not "revoker_loses"
+      o.value = JSON.stringify(c);
+      input.append(o);
+    });
     input.value = JSON.stringify(option.default);
   } else if (typeof option.default === "boolean") {
     input = el("input"); input.type = "checkbox"; input.checked = option.default;
@@ -26,7 +32,7 @@ function optionInput(option) {
   }
   input.dataset.option = option.name;
   input.dataset.kind = typeof option.default;
-  label.append(input, el("span", "note", " " + option.help));
+  label.append(input);
   return label;
 }
 
@@ -60,6 +66,23 @@ function readOptions() {
   return options;
 }
 
+async function showCurrent() {
+  // the game the table is playing and its scores, from the public view
+  const response = await fetch("/view.json");
+  const view = response.ok ? await response.json() : null;
+  const current = document.getElementById("current");
+  if (!view || !view.game) { current.replaceChildren(el("p", "muted", "No game is running")); return null; }
+  const head = el("p", "current-game", view.game + (view.status ? " \u00b7 " + view.status : ""));
+  const scores = el("p", "current-scores");
+  (view.sides && view.sides.length ? view.sides : view.seats).forEach((s) => {
+    const item = el("span", "seat-score");
+    item.append(el("span", "name", s.name), el("b", "", " " + s.score));
+    scores.append(item);
+  });
+  current.replaceChildren(head, scores, el("p", "muted", view.prompt || ""));
+  return view;
+}
+
 (async function start() {
   const response = await fetch("/owner/status.json");
   if (response.status === 403) { location.href = "/owner"; return; }
@@ -67,6 +90,9 @@ function readOptions() {
   games = status.games;
   const select = document.getElementById("game");
   select.replaceChildren(...games.map((g) => { const o = el("option", "", g.title); o.value = g.name; return o; }));
+  const running = await showCurrent();
+  const game = running && games.find((g) => g.title === running.game);
+  if (game) select.value = game.name;                  // the form starts from the game being played
   select.addEventListener("change", showGameForm);
   document.getElementById("players").addEventListener("change", showGameForm);
   showGameForm();

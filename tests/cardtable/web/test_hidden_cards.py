@@ -104,9 +104,12 @@ def test_dealer_mode_never_sends_a_card_someone_holds(game_name, players, page, 
             prompt = game.prompt(state)
             action = (game.legal_actions(state)[0] if prompt.seat is None
                       else bots[prompt.seat].choose(game, state, prompt.seat))
-            assert controller.submit(action) is not None
+            events = controller.submit(action)
+            assert events is not None
             steps += 1
-            shown_now = public_cards(game, controller.state) | {str(c) for c in game.conceal(action).cards}
+            # the hands and the crib laid out in the show are the table's to see (and stay in view)
+            laid_out = {str(c) for e in events if e.kind == "show" for c in e.cards}
+            shown_now = public_cards(game, controller.state) | {str(c) for c in game.conceal(action).cards} | laid_out
             shown_ever |= shown_now
             hidden = held_cards(controller.state) - shown_ever
             view = json.loads(page.hub.broadcaster.retained["view"].data)

@@ -82,9 +82,9 @@ def test_the_page_follows_a_demo_game_to_its_end_on_a_phone_and_a_tv(browser, de
     # the history lists the game, and shows its record
     phone.goto(demo_page.url + "/history")
     phone.click(".games button")
-    phone.wait_for_selector("#record-events li")
-    assert phone.locator("#record-events li").count() > 10
-    assert str(result.scores[0]) in phone.locator("#record-result").inner_text()
+    phone.wait_for_selector(".record .events li")
+    assert phone.locator(".record .events li").count() > 10
+    assert str(result.scores[0]) in phone.locator(".record .result").inner_text()
     phone.screenshot(path=tmp_path / "history-phone.png", full_page=True)
     keep(tmp_path / "history-phone.png")
     # the phone page is one column and nothing sticks out sideways

@@ -70,3 +70,39 @@ class Mosquitto:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait(5)
+
+
+def open_tab(browser, url: str, viewport: dict, *, scale: float = 1):
+    """A new page of ``browser`` at ``viewport`` size that has loaded ``url`` (waits of 10 s at most)."""
+    tab = browser.new_page(viewport=viewport, device_scale_factor=scale, bypass_csp=True)
+    tab.set_default_timeout(10000)
+    tab.goto(url)
+    return tab
+
+
+class Outputs:
+    """A controller's outputs in a test: every view shown is kept."""
+
+    def __init__(self) -> None:
+        self.views: list = []
+
+    def show(self, view) -> None:
+        self.views.append(view)
+
+    def turn(self, seat) -> None:
+        pass
+
+    def refuse(self, seat) -> None:
+        pass
+
+
+def play_with_bots(controller, until=lambda: False) -> None:
+    """Greedy bots play ``controller``'s dealt game until it ends or ``until()`` is true."""
+    import random
+
+    from engine.bots import GreedyBot
+
+    bots = [GreedyBot(random.Random(n)) for n in range(controller.setup.players)]
+    while not controller.finished and not until():
+        seat = controller.game.prompt(controller.state).seat
+        controller.submit(bots[seat].choose(controller.game, controller.state, seat))
