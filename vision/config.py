@@ -20,7 +20,10 @@ as TOML gave it, with the list that collects the config's problems::
     seat1 = [[-220, 120], [220, 120], [220, 258], [-220, 258]]
 
 Checking here is pure (no file is opened), so ``cardtable calibrate`` can read a config whose
-calibration does not exist yet; the application checks the files themselves.
+calibration does not exist yet; the application checks the files themselves. Zones are checked
+as a table has them: each within :data:`MAX_REACH_MM` of the mat's centre (mm) or inside the
+picture (px), no two overlapping (a card there would be in both); numbers are finite and fit a
+float; ``usb:N`` names a camera number.
 """
 
 from __future__ import annotations
