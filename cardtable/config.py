@@ -23,7 +23,10 @@ its mistakes with all the others.
 
 Checking runs in two stages: the values (the same answer on any machine), then what this machine
 must hold for the table to start (the calibration and tag registry files, a journal folder it can
-write): a file still to be made is a *step* ("calibration.json does not exist yet: run cardtable
+write and a journal that is a regular file, a web address it can listen on, the club's certificate
+authority). Every file is read the one safe way, :mod:`engine.outside_files` (a regular file, a
+size cap, UTF-8, bounded nesting), so a FIFO, ``/dev/zero`` or a huge file is a problem in words,
+never a wait or a traceback. A file still to be made is a *step* ("calibration.json does not exist yet: run cardtable
 calibrate --config table.toml"), not a mistake, but the table cannot start before it is done.
 """
 

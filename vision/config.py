@@ -20,7 +20,10 @@ as TOML gave it, with the list that collects the config's problems::
     seat1 = [[-220, 120], [220, 120], [220, 258], [-220, 258]]
 
 Checking here is pure (no file is opened), so ``cardtable calibrate`` can read a config whose
-calibration does not exist yet; the application checks the files themselves.
+calibration does not exist yet; the application checks the files themselves. Zones are checked
+as a table has them: each within :data:`MAX_REACH_MM` of the mat's centre (mm) or inside the
+picture (px), no two overlapping (a card there would be in both); numbers are finite and fit a
+float; ``usb:N`` names a camera number.
 """
 
 from __future__ import annotations
@@ -168,15 +171,22 @@ def _beyond(points: tuple[tuple[float, float], ...], units: str, resolution: tup
 
 def overlap(a: tuple[tuple[float, float], ...], b: tuple[tuple[float, float], ...]) -> float:
     """The share of the smaller of two polygons that the other covers (0 to 1), drawn on a grid
-    of a 200th of their joint extent (any polygon, convex or not)."""
+    of a 400th of their joint extent (any polygon, convex or not); each is drawn a cell smaller
+    all round, so zones that only touch do not overlap.
+
+    >>> square = ((0, 0), (100, 0), (100, 100), (0, 100))
+    >>> overlap(square, ((100, 0), (200, 0), (200, 100), (100, 100))), overlap(square, square)
+    (0.0, 1.0)
+    """
     points = np.float64(a + b)
     low, size = points.min(axis=0), np.ptp(points, axis=0).max() or 1.0
-    scale = 199 / size
+    scale = 399 / size
+    inner = np.ones((3, 3), np.uint8)
 
     def mask(polygon) -> np.ndarray:
-        image = np.zeros((200, 200), np.uint8)
+        image = np.zeros((400, 400), np.uint8)
         cv2.fillPoly(image, [np.round((np.float64(polygon) - low) * scale).astype(np.int32)], 1)
-        return image
+        return cv2.erode(image, inner, borderValue=0)
 
     first, second = mask(a), mask(b)
     smaller = min(int(first.sum()), int(second.sum())) or 1

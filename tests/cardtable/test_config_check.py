@@ -316,3 +316,15 @@ def test_a_huge_file_is_refused_before_it_is_read(table, capsys):
     put_hostile(table / "calibration.json", 4 << 30)   # a sparse 4 GiB file: refused by its size
     code, out = check(table, CAMERA, capsys)
     assert code == 1 and "vision.calibration: " in out and "is 4096 MiB" in out, out
+
+
+def test_zones_that_only_touch_are_not_an_overlap(table, capsys):
+    touching = CAMERA.replace("starter = [[-80, -90], [-10, -90], [-10, 90], [-80, 90]]",
+                              "starter = [[-70, -90], [0, -90], [0, 90], [-70, 90]]")
+    code, out = check(table, touching, capsys)
+    assert code == 0, out
+    from vision.config import overlap
+
+    square = ((0, 0), (30, 0), (30, 30), (0, 30))
+    assert overlap(square, ((30, 0), (600, 0), (600, 600), (30, 600))) == 0    # a small zone beside a large one
+    assert overlap(square, ((0, 0), (15, 0), (15, 30), (0, 30))) > 0.5         # one inside the other

@@ -78,3 +78,46 @@ def test_no_journal_on_a_full_disk_is_said_and_no_start_leaves_a_copy(small_disk
         assert controller.submit(ACTIONS[0]) is None and "the game is kept up to action 0" in controller.warning
         opened.journal.close()
     assert not list(small_disk.glob("*.damaged-*")), list(small_disk.iterdir())
+
+
+def test_run_goes_on_when_its_png_folder_fills_mid_game(small_disk, tmp_path):
+    """The reproducer: `run` with PNG snapshots on a disk that fills mid-game exited 2 ("No
+    space left on device"), which the service's Restart=on-failure turned into a loop."""
+    import os
+    import signal
+    import threading
+    import time
+
+    from cardtable.cli import main
+    from cardtable.sim.devices import demo_registry
+    from firmware_bridge.twin import Twin
+
+    registry = demo_registry("standard")
+    registry.save(tmp_path / "tags.json")
+    with Twin(readers=3, heartbeat=0.3) as twin:
+        (tmp_path / "table.toml").write_text(f"""
+game = {{ name = "cribbage", players = 2 }}
+input = {{ kind = "rfid" }}
+rfid = {{ port = "{twin.port}", registry = "tags.json", readers = ["seat1", "seat2", "starter", "crib"] }}
+display = [{{ kind = "png", folder = "{small_disk / 'shots'}", width = 320, height = 240 }}]
+journal = {{ path = "journal.sqlite" }}
+""")
+
+        def table():
+            time.sleep(1.0)
+            for reader, card in ((0, "KH"), (1, "AC")):   # the cut, the disk filling between
+                twin.place(reader, registry.uid_for(card))
+                time.sleep(0.3)
+                twin.remove(reader)
+                time.sleep(0.3)
+                fill(small_disk)
+            time.sleep(0.3)
+            os.kill(os.getpid(), signal.SIGTERM)
+
+        driver = threading.Thread(target=table)
+        driver.start()
+        assert main(["run", "--config", str(tmp_path / "table.toml")]) == 0
+        driver.join()
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        replay = journal.replay(journal.games()[-1].id)
+    assert [str(a) for a, _ in replay.steps] == ["seat 1 cut KH", "seat 2 cut AC"]
