@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from cardtable.controller import Controller, TableSetup
 from cardtable.outputs import TableOutputs
-from cardtable.web.app import COOKIE, OwnerTools, ViewHub, create_app
+from cardtable.web.app import COOKIE, TOKEN_HEADER, OwnerTools, ViewHub, create_app
 from cardtable.web.owner import PinGate, TableSession
 
 values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
@@ -30,7 +30,9 @@ def owner_client(journal):
     session = TableSession(Controller(TableSetup("cribbage", 2), journal, TableOutputs([hub])))
     gate = PinGate("2468")
     client = TestClient(create_app(hub, owner=OwnerTools(gate, submit=session.handle)))
-    client.cookies.set(COOKIE, gate.login("2468"))
+    cookie = gate.login("2468")
+    client.cookies.set(COOKIE, cookie)
+    client.headers[TOKEN_HEADER] = gate.token(cookie)
     yield client, session
     hub.close()
 
