@@ -43,7 +43,8 @@ class ClubPublisher:
         self._view: dict | None = None
         self._thread = threading.Thread(target=self._run, name=f"club-{spec.table}", daemon=True)
         self._thread.start()
-        self.link = TableLink(spec.broker, spec.club, spec.table, on_connected=lambda: self._work.put("again"))
+        self.link = TableLink(spec.broker, spec.club, spec.table, key=spec.key,
+                              on_connected=lambda: self._work.put("again"))
 
     def show(self, view: TableView) -> None:
         self._work.put((view_data(view), time.time()))
@@ -52,6 +53,14 @@ class ClubPublisher:
         self._work.put(None)
         self._thread.join(timeout)
         self.link.close()
+
+    @property
+    def unpublished(self) -> str:
+        """Why nothing was published (the broker was never reached), in words; "" once it was."""
+        if self.link.ever_connected:
+            return ""
+        where = f"{self.spec.broker.host}:{self.spec.broker.port}"
+        return f"Nothing was published to the club: {self.link.problem or f'the broker at {where} was not reached'}"
 
     # -- the publisher's thread -------------------------------------------------------------------
     def _run(self) -> None:

@@ -38,6 +38,8 @@ def register(subparsers) -> None:
                         "e.g. mqtt://127.0.0.1:1883 (see 'cardtable club serve')")
     parser.add_argument("--table", default="T1", help="this table's name in the club (default T1)")
     parser.add_argument("--club-name", default="club", help="the club's name on the broker (default 'club')")
+    parser.add_argument("--club-key", default=None, metavar="FILE",
+                        help="sign what the table publishes with this key ('cardtable club key TABLE' makes one)")
     parser.add_argument("--stay", type=float, default=None, metavar="S",
                         help="with --web, seconds to keep the page up after the game (default: until Ctrl-C)")
     parser.set_defaults(func=run)

@@ -26,6 +26,7 @@ def network_displays(args):
     """The displays for ``args.web`` and ``args.club`` (none without them)."""
     journal = Path(args.out) / "journal.sqlite"
     opened = []
+    publisher = None
     try:
         if args.web is not None:
             from cardtable.web.page import TablePage
@@ -41,12 +42,20 @@ def network_displays(args):
             from engine.errors import InvalidInput
 
             problems: list[str] = []
+            key = None
+            if args.club_key:
+                from cardtable.club.signing import read_key
+
+                key = read_key(args.club_key)
             spec = ClubSpec(parse_broker(args.club), check_name(args.club_name, "--club-name", problems, ""),
-                            check_name(args.table, "--table", problems, ""))
+                            check_name(args.table, "--table", problems, ""), key=key)
             if problems:
                 raise InvalidInput("; ".join(problems))
-            opened.append(ClubPublisher(spec, journal))
-            print(f"Publishing as table {spec.table} of club {spec.club} to {args.club}", flush=True)
+            publisher = ClubPublisher(spec, journal)
+            opened.append(publisher)
+            print(f"Publishing as table {spec.table} of club {spec.club} to {args.club}"
+                  + (" (signed)" if key else " (unsigned: the club shows it but does not count its games)"),
+                  flush=True)
         yield [Held(d) for d in opened]
         if args.web is not None:
             if args.stay is None:
@@ -58,3 +67,6 @@ def network_displays(args):
     finally:
         for display in reversed(opened):
             display.close()
+        if publisher is not None and publisher.unpublished:
+            print(f"{publisher.unpublished}. Start mosquitto there (sudo systemctl start mosquitto) or give the "
+                  "right --club address.", flush=True)
