@@ -74,13 +74,25 @@ def run(args) -> int:
     print(f"cardtable demo: {args.game}, {players} players, {args.input} input{faces}, seed {args.seed}", flush=True)
     from cardtable.web.network_demo import network_displays
 
-    with network_displays(args) as extra:
+    with network_displays(args) as network:
         result = run_demo(args.game, players=players, seed=args.seed, input_kind=args.input,
-                          out_dir=args.out, displays=([display] if display else []) + extra, on_move=narrate,
+                          out_dir=args.out, displays=([display] if display else []) + network.displays,
+                          on_move=narrate, owner=network.requests,
                           device_options={"design": args.design} if args.recognition == "faces" else None)
+        print_result(args, result)
+        network.stay(result)
+    sys.stdout.flush()
+    return 0 if result.agrees or result.owner else 1
+
+
+def print_result(args, result) -> None:
     print(f"\n{result.game}: {result.outcome}")
-    print(f"Scores: {', '.join(map(str, result.scores))} "
-          f"({'the same as the dealt game' if result.agrees else 'DIFFERENT from the dealt game'})")
+    if result.owner:
+        print(f"The owner took the table over from the page ({result.owner}): the bots stopped")
+        print(f"Scores: {', '.join(map(str, result.scores))}")
+    else:
+        print(f"Scores: {', '.join(map(str, result.scores))} "
+              f"({'the same as the dealt game' if result.agrees else 'DIFFERENT from the dealt game'})")
     print(f"Journal: {result.journal} (game {result.game_id}; 'cardtable replay {result.game_id} "
           f"--journal {result.journal}')")
     if args.input == "camera":
@@ -90,6 +102,6 @@ def run(args) -> int:
             print(f"WRONG cards: the camera placed {' '.join(result.wrong)}, which did not lie on the table")
     if result.snapshots:
         print(f"Display snapshots: {result.snapshots[0].parent}/ ({len(result.snapshots)} PNGs)")
-    print(f"Took {result.seconds:.1f} s")
+    print(f"Took {result.seconds:.1f} s", flush=True)
     sys.stdout.flush()
     return 0 if result.agrees else 1

@@ -125,6 +125,8 @@ def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTo
         return owner.gate.allows(request.cookies.get(COOKIE))
 
     async def owner_page(request: Request) -> Response:
+        if not owner.gate.enabled and "off" not in request.query_params:
+            return RedirectResponse("/owner?off=1", status_code=303)      # the page says how to turn it on
         return FileResponse(STATIC / ("owner.html" if allowed(request) else "login.html"), headers=SECURITY_HEADERS)
 
     async def login(request: Request) -> Response:

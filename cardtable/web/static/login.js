@@ -1,2 +1,5 @@
 "use strict";
-document.getElementById("wrong").hidden = !new URLSearchParams(location.search).has("wrong");
+const query = new URLSearchParams(location.search);
+document.getElementById("wrong").hidden = !query.has("wrong");
+document.getElementById("off").hidden = !query.has("off");          // the table has no PIN
+document.getElementById("pin-form").hidden = query.has("off");
