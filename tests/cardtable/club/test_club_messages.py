@@ -141,3 +141,12 @@ def test_a_key_file_is_made_once_and_read_back_and_anything_else_is_refused(tmp_
                        ("bytes.key", "not a club key"), ("missing.key", "cannot read")):
         with pytest.raises(InvalidInput, match=words):
             read_key(tmp_path / bad)
+
+
+def test_a_club_key_file_that_cannot_be_read_is_named(tmp_path):
+    problems: list[str] = []
+    spec = parse_club({"broker": "mqtt://127.0.0.1", "key_file": str(tmp_path / "nope.key")}, problems)
+    assert spec.key is None and problems == [f"club.key_file: cannot read the club key {tmp_path / 'nope.key'}: "
+                                             "No such file or directory"]
+    path = new_key_file(tmp_path / "T1.key")
+    assert parse_club({"broker": "mqtt://127.0.0.1", "key_file": str(path)}, problems).key == read_key(path)

@@ -149,3 +149,15 @@ def test_a_demo_with_an_unreachable_broker_says_nothing_was_published(tmp_path):
                            "--club", f"mqtt://127.0.0.1:{port}"], env=ENV, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert f"Nothing was published to the club: the broker at 127.0.0.1:{port} cannot be reached" in done.stdout
+
+
+def test_club_key_makes_a_key_once_and_says_where_it_goes(tmp_path, capsys):
+    from cardtable.cli import main
+
+    assert main(["club", "key", "T1", "--folder", str(tmp_path)]) == 0
+    said = capsys.readouterr().out
+    assert f'key_file = "{tmp_path / "T1.key"}"' in said and f"--keys {tmp_path}" in said
+    assert (tmp_path / "T1.key").stat().st_mode & 0o077 == 0 and read_keys(tmp_path).keys() == {"T1"}
+    assert main(["club", "key", "T1", "--folder", str(tmp_path)]) != 0
+    assert "exists already" in capsys.readouterr().err
+    assert main(["club", "key", "../T1", "--folder", str(tmp_path)]) != 0
