@@ -22,6 +22,7 @@ from cardtable.club.spec import ClubSpec, parse_broker
 from cardtable.club.store import ClubStore
 from cardtable.sim.demo import run_demo
 from cardtable.web.server import WebServer
+from test_page_browser import keep
 from web_helpers import die_with_parent, free_port, wait_until
 
 ENV = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}
@@ -82,6 +83,8 @@ def test_a_forged_record_changes_no_standing_and_is_shown_as_such(mosquitto, tmp
         tab.wait_for_selector(".club-table")
         text = tab.locator("body").inner_text()
         assert "were ignored" in text and "not counted in the standings" in text
+        tab.screenshot(path=tmp_path / "club-forged.png", full_page=True)
+        keep(tmp_path / "club-forged.png")
     finally:
         server.close()
         page.close()
@@ -105,7 +108,7 @@ def read_until(process: subprocess.Popen, words: str, lines: list[str], timeout:
     raise AssertionError(f"no {words!r} in {''.join(lines)!r}")
 
 
-def test_club_serve_says_an_unreachable_broker_and_two_tables_under_one_name(mosquitto, tmp_path):
+def test_club_serve_says_an_unreachable_broker_and_two_tables_under_one_name(mosquitto, tmp_path, browser):
     mosquitto.stop()
     port = free_port()
     club = serve("--broker", mosquitto.url, "--port", str(port), "--host", "127.0.0.1", "--db", str(tmp_path / "c.db"))
@@ -114,8 +117,16 @@ def test_club_serve_says_an_unreachable_broker_and_two_tables_under_one_name(mos
         said = read_until(club, "cannot reach the broker", lines)
         assert f"127.0.0.1:{mosquitto.port}" in said and "mosquitto" in said
         assert any("cannot reach" in n for n in state_of(f"http://127.0.0.1:{port}")["notices"])
+        tab = browser.new_page()
+        tab.goto(f"http://127.0.0.1:{port}/")
+        tab.wait_for_selector("#notices", state="visible")
+        assert "cannot reach the broker" in tab.locator("#notices").inner_text()
+        tab.screenshot(path=tmp_path / "club-no-broker.png")
+        keep(tmp_path / "club-no-broker.png")
         mosquitto.start()
         wait_until(lambda: not state_of(f"http://127.0.0.1:{port}")["notices"])
+        tab.wait_for_selector("#notices", state="hidden")
+        tab.close()
         broker = parse_broker(mosquitto.url)
         first, second = TableLink(broker, "club", "T1"), TableLink(broker, "club", "T1")
         wait_until(lambda: first.connected and second.connected)

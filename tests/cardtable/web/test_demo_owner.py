@@ -12,6 +12,7 @@ import sys
 import httpx
 
 from cardtable.web.page import TablePage
+from test_page_browser import keep
 from web_helpers import die_with_parent, owner_client, wait_until
 
 ENV = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}
@@ -26,6 +27,9 @@ def test_without_a_pin_the_owner_page_says_how_to_turn_it_on(tmp_path, browser):
         text = tab.locator("main").inner_text()
         assert "--pin" in text and "[web]" in text and not tab.locator("input[name=pin]").is_visible()
         assert httpx.post(page.url + "/owner/login", data={"pin": "1234"}).status_code == 303
+        tab.set_viewport_size({"width": 390, "height": 844})
+        tab.screenshot(path=tmp_path / "owner-off-phone.png", full_page=True)
+        keep(tmp_path / "owner-off-phone.png")
         tab.close()
     finally:
         page.close()
