@@ -10,7 +10,9 @@ signature checked, the record cut down, stored in SQLite, the standings kept, th
 and the records processed per CPU second are printed per thousand games: flat, however many games
 came before. In the same run the old way (the standings counted afresh from every finished game on
 each record, and pushed each time) over the first ``--naive-games`` records: it slows down as the
-games add up.
+games add up. Then a flood: ``--flood`` of those records published as fast as one client can
+through Mosquitto to ``cardtable club serve --keys``: how long until its page's standings hold every
+game, and the club server's CPU seconds.
 
 A whole bot Cribbage game is played once through the real controller and journal, and each view
 it showed (with the game's public record whenever its scoring changed) is kept. Simulated tables
@@ -44,6 +46,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -450,6 +453,57 @@ def run_records(steps, tables: int, games: int, naive_games: int, window: int) -
           f"the old way: {naive[-1] / naive[0]:.2f} of its first rate after {naive_games}")
 
 
+def run_flood(records, keys, count: int) -> None:
+    """``count`` signed records published at once through a real broker to a real club server."""
+    import paho.mqtt.client as mqtt
+
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        (folder / "keys").mkdir()
+        for table, key in keys.items():
+            (folder / "keys" / f"{table}.key").write_text(key.hex())
+        broker_port, page_port = free_port(), free_port()
+        (folder / "mosquitto.conf").write_text(f"listener {broker_port} 127.0.0.1\nallow_anonymous true\n"
+                                               "persistence false\nmax_queued_messages 100000\n")
+        broker = subprocess.Popen(["/usr/sbin/mosquitto", "-c", str(folder / "mosquitto.conf")],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "cardtable.cli", "club", "serve", "--broker", f"mqtt://127.0.0.1:{broker_port}",
+             "--club", "bench", "--port", str(page_port), "--host", "127.0.0.1", "--db", str(folder / "club.sqlite"),
+             "--keys", str(folder / "keys")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            wait_port(broker_port)
+            wait_port(page_port)
+            time.sleep(1.0)
+            client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="flood")
+            client.max_queued_messages_set(0)
+            client.connect("127.0.0.1", broker_port)
+            client.loop_start()
+            cpu0, start = cpu_seconds(server.pid), time.monotonic()
+            infos = [client.publish(topic, payload, qos=1) for topic, payload in records[:count]]
+            for info in infos:
+                info.wait_for_publish(60)
+            sent = time.monotonic() - start
+            games = 0
+            while time.monotonic() - start < 600:
+                state = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{page_port}/state.json", timeout=30).read())
+                games = sum(r["played"] for board in state["standings"] for r in board["rows"]) // 2
+                if games >= count:
+                    break
+                time.sleep(0.1)
+            complete = time.monotonic() - start
+            cpu = cpu_seconds(server.pid) - cpu0
+            client.loop_stop()
+            client.disconnect()
+        finally:
+            for process in (server, broker):
+                process.terminate()
+                process.wait(10)
+    print(f"flood: {count} signed finished records published in {sent:.1f} s through Mosquitto to club serve; "
+          f"its page's standings held {games} games {complete:.1f} s after the first was sent; "
+          f"the club server used {cpu:.1f} CPU-s", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=256)
@@ -458,14 +512,16 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=10_000, help="finished-game records for the records phase")
     parser.add_argument("--naive-games", type=int, default=3_000, help="of which the old way processes (it is slow)")
     parser.add_argument("--quick", action="store_true", help="32 tables for 8 seconds, 2000 records (a smoke run)")
-    parser.add_argument("--records-only", action="store_true", help="only the records phase")
+    parser.add_argument("--flood", type=int, default=3_000, help="records published at once in the flood phase")
+    parser.add_argument("--records-only", action="store_true", help="only the records phase (and the flood)")
     args = parser.parse_args()
     if args.quick:
         args.tables, args.seconds, args.games, args.naive_games = 32, 8.0, 2000, 1000
     with tempfile.TemporaryDirectory() as folder:
         steps = record_game(Path(folder))
-    run_records(steps, 256 if not args.quick else args.tables, args.games, args.naive_games,
-                window=max(100, args.games // 10))
+    tables = 256 if not args.quick else args.tables
+    run_records(steps, tables, args.games, args.naive_games, window=max(100, args.games // 10))
+    run_flood(*finished_records(steps, tables, args.flood), args.flood)
     if args.records_only:
         return 0
     print(f"club benchmark: {args.tables} tables, {args.seconds:.0f} s per phase, one recorded Cribbage game "
