@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,7 +137,7 @@ def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTo
         client = request.client.host if request.client else ""
         cookie = owner.gate.login((form.get("pin") or [""])[0][:32], client)
         if cookie is None:
-            return RedirectResponse("/owner?wrong=1", status_code=303)
+            return RedirectResponse(f"/owner?wrong=1&wait={math.ceil(owner.gate.wait(client))}", status_code=303)
         response = RedirectResponse("/owner", status_code=303)
         response.set_cookie(COOKIE, cookie, httponly=True, samesite="strict")
         return response

@@ -55,5 +55,5 @@ def test_any_login_form_is_refused_without_the_pin(owner_client, form):
     client.cookies.clear()
     response = client.post("/owner/login", content=form, headers={"content-type": "application/x-www-form-urlencoded"},
                            follow_redirects=False)
-    assert response.status_code == 303 and response.headers["location"] == "/owner?wrong=1"
+    assert response.status_code == 303 and response.headers["location"].startswith("/owner?wrong=1&wait=")
     assert client.get("/owner/status.json").status_code == 403
