@@ -101,8 +101,8 @@ class ClubState:
         self._pusher.start()
 
     def _entry(self, table: str) -> dict:
-        return self.tables.setdefault(table, {"status": "offline", "view": {}, "trust": UNSIGNED, "ignored": 0,
-                                              "instances": {}, "same_name": False})
+        return self.tables.setdefault(table, {"status": "offline", "view": {}, "ignored": 0, "instances": {},
+                                              "same_name": False})
 
     def rankings(self) -> list[dict]:
         with self._lock:
@@ -127,7 +127,7 @@ class ClubState:
             else:
                 self._heard(table, entry, message.data)
                 if message.kind == "view":
-                    entry["view"], entry["trust"] = message.data, message.trust
+                    entry["view"] = {**message.data, "trust": message.trust}     # kept with it in the store
                 else:
                     self._game(table, message)
             if message.kind != "game":
@@ -222,7 +222,7 @@ class ClubState:
             "seats": view.get("seats", []), "finished": view.get("finished", False),
             "last_score": view.get("last_score", ""), "key": view.get("key", ""),
             "log": kept.log if kept else [], "at": view.get("at", 0.0),
-            "trust": entry["trust"], "notices": self._table_notices(table, entry),
+            "trust": view.get("trust", UNSIGNED), "notices": self._table_notices(table, entry),
         }
 
     def _table_notices(self, table: str, entry: dict) -> list[str]:

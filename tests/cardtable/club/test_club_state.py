@@ -5,6 +5,8 @@ twice."""
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from cardtable.club.server import ClubState
@@ -80,4 +82,18 @@ def test_a_burst_of_records_makes_few_pushes(tmp_path):
         state.apply(message("T1", record(n, [121, 50], [0])))
     state.close()
     assert 1 <= pushed.count("standings") <= 5 and pushed.count("table") <= 5
+    store.close()
+
+
+def test_a_signed_table_is_still_shown_signed_after_the_club_restarts(tmp_path):
+    store = ClubStore(tmp_path / "club.sqlite")
+    state = ClubState(store, "club", keys={"T1": b"k"}, push_interval=0)
+    state.apply(ClubMessage("T1", "view", {"game": "Cribbage", "seats": [], "at": 1.0}, trust=SIGNED))
+    state.apply(ClubMessage("T1", "view", {"game": "Forged", "seats": [], "at": 2.0}, trust=UNSIGNED))
+    state.close()
+    again = ClubState(store, "club", keys={"T1": b"k"}, push_interval=0)
+    tables, _, _ = again.snapshot()
+    (table,) = json.loads(tables.data)
+    assert table["trust"] == "signed" and table["game"] == "Cribbage"
+    again.close()
     store.close()
