@@ -41,10 +41,12 @@ class TableLink:
     """One table on the broker. ``on_connected`` runs (on paho's thread) after every connection."""
 
     def __init__(self, broker: Broker, club: str, table: str, *, key: bytes | None = None,
-                 on_connected: Callable[[], None] | None = None, keepalive: int = 10) -> None:
+                 on_connected: Callable[[], None] | None = None, on_problem: Callable[[str], None] | None = None,
+                 keepalive: int = 10) -> None:
         self.club, self.table, self.key = club, table, key
         self.instance = uuid.uuid4().hex[:12]
         self.on_connected = on_connected
+        self.on_problem = on_problem or (lambda text: None)
         self.connected = False
         self.ever_connected = False
         self.problem = ""
@@ -64,9 +66,12 @@ class TableLink:
 
     def _connected(self, client, userdata, flags, reason, properties=None) -> None:
         if reason.is_failure:
-            self.problem = f"the broker at {self.broker.host}:{self.broker.port} refused the table: {reason}"
+            self._trouble(f"the broker at {self.broker.host}:{self.broker.port} refused the table: {reason}")
             log.warning("the club's broker refused table %s: %s", self.table, reason)
             return
+        if self.problem:
+            self.on_problem(f"The club's broker at {self.broker.host}:{self.broker.port} is reached: "
+                            "the table is published again")
         self.connected = self.ever_connected = True
         self.problem = ""
         client.publish(self.topic("status"), "online", qos=1, retain=True)
@@ -74,7 +79,14 @@ class TableLink:
             self.on_connected()
 
     def _failed(self, client, userdata) -> None:
-        self.problem = f"the broker at {self.broker.host}:{self.broker.port} cannot be reached"
+        self._trouble(f"the broker at {self.broker.host}:{self.broker.port} cannot be reached")
+
+    def _trouble(self, problem: str) -> None:
+        """Remembers ``problem``, and says it (once, until the broker is reached)."""
+        if not self.problem:
+            self.on_problem(f"The club: {problem}. The table plays on and is published when the broker is "
+                            "back; check that mosquitto runs there and [club] broker in the configuration")
+        self.problem = problem
 
     def _disconnected(self, client, userdata, flags, reason, properties=None) -> None:
         self.connected = False

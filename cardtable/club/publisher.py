@@ -29,11 +29,13 @@ EVENING = 12 * 3600.0     # games started this long ago or less are the evening'
 
 
 class ClubPublisher:
-    """Publishes the table to ``spec``'s broker; reads the journal at ``journal_path``."""
+    """Publishes the table to ``spec``'s broker; reads the journal at ``journal_path``.
+    ``on_problem`` hears (on paho's thread) when the broker cannot be reached, and when it is again."""
 
     name = "club"
 
-    def __init__(self, spec: ClubSpec, journal_path: str | Path, *, evening: float = EVENING) -> None:
+    def __init__(self, spec: ClubSpec, journal_path: str | Path, *, evening: float = EVENING,
+                 on_problem=None) -> None:
         self.spec = spec
         self.journal_path = Path(journal_path)
         self.evening = evening
@@ -43,7 +45,7 @@ class ClubPublisher:
         self._view: dict | None = None
         self._thread = threading.Thread(target=self._run, name=f"club-{spec.table}", daemon=True)
         self._thread.start()
-        self.link = TableLink(spec.broker, spec.club, spec.table, key=spec.key,
+        self.link = TableLink(spec.broker, spec.club, spec.table, key=spec.key, on_problem=on_problem,
                               on_connected=lambda: self._work.put("again"))
 
     def show(self, view: TableView) -> None:

@@ -172,3 +172,21 @@ def test_club_key_makes_a_key_once_and_says_where_it_goes(tmp_path, capsys):
     assert main(["club", "key", "T1", "--folder", str(tmp_path)]) != 0
     assert "exists already" in capsys.readouterr().err
     assert main(["club", "key", "../T1", "--folder", str(tmp_path)]) != 0
+
+
+def test_a_table_says_once_that_its_broker_cannot_be_reached_and_when_it_is_again(mosquitto, tmp_path):
+    mosquitto.stop()
+    said: list[str] = []
+    publisher = ClubPublisher(ClubSpec(parse_broker(mosquitto.url), "club", "T1"), tmp_path / "journal.sqlite",
+                              on_problem=said.append)
+    try:
+        wait_until(lambda: said, timeout=15)
+        assert said[0].startswith(f"The club: the broker at 127.0.0.1:{mosquitto.port} cannot be reached. "
+                                  "The table plays on")
+        time.sleep(3)
+        assert len(said) == 1                                   # said once, not at every try
+        mosquitto.start()
+        wait_until(lambda: len(said) == 2)
+        assert said[1] == f"The club's broker at 127.0.0.1:{mosquitto.port} is reached: the table is published again"
+    finally:
+        publisher.close()
