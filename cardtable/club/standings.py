@@ -5,6 +5,9 @@ skunk line: 91 in a game to 121, 31 in a game to 61), none for a loss; ties are 
 won, then by the points spread (the winner's margin added, the loser's taken away). The other
 games count wins, then the spread. A seat with a default name ("Seat 2") is told apart by its
 table ("T3 seat 2").
+
+What one finished game adds is its :func:`contribution`; :class:`Standings` adds and takes back
+contributions one game at a time (the club server), :func:`standings` counts a list of games at once.
 """
 
 from __future__ import annotations

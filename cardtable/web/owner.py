@@ -4,7 +4,11 @@ game) run on the table's own thread, and the PIN that guards them.
 :class:`TableSession` stands where the table loop expects its controller: inputs from the devices
 go to the current :class:`~cardtable.controller.Controller`; an :class:`OwnerRequest` (a
 :class:`~cardtable.table_loop.Request`) is carried out between them, so the controller and the
-journal are only ever used from one thread.
+journal are only ever used from one thread. A game is started only for as many seats as the
+table has zones for, with names that are safe to show on every display (:func:`seat_names`).
+
+:class:`PinGate` holds the PIN, the sessions it opened (a cookie and the token the owner's page
+posts with), and the wait each client must keep after a wrong PIN.
 """
 
 from __future__ import annotations
