@@ -11,8 +11,10 @@ import threading
 
 import httpx
 import pytest
+from hypothesis import given, strategies as st
 
-from cardtable.web.owner import ENDED
+from cardtable.web.owner import ENDED, seat_names
+from engine.errors import InvalidInput
 from engine.decks import get_deck
 from engine.table_events import TableEvent
 from web_helpers import TOKEN_HEADER, owner_client, wait_until
@@ -190,3 +192,14 @@ def test_a_game_for_more_seats_than_the_table_has_zones_is_refused(tmp_path):
                                            "for 4 seats in its configuration ([game] players, [table] "
                                            "seat_zones, [vision] zones) and start it again")
         assert session.controller.setup.players == 2
+
+
+@given(st.lists(st.text(max_size=30), max_size=5), st.integers(2, 5))
+def test_any_names_are_refused_in_words_or_made_safe_and_distinct(given_names, players):
+    try:
+        names = seat_names(tuple(given_names), players)
+    except InvalidInput as err:
+        assert str(err).startswith(("the name for seat", "seats ")) and "\x1b" not in str(err)
+        return
+    assert len(names) == players and len({n.casefold() for n in names}) == players
+    assert all(n and n == n.strip() and len(n) <= 24 and n.isprintable() for n in names)
