@@ -1,6 +1,18 @@
-"""Club benchmark: many tables through one Mosquitto to one ``cardtable club serve``.
+"""Club benchmark: many tables through one Mosquitto to one ``cardtable club serve``, and what
+one finished-game record costs the club as the games add up.
 
-Run: ``.venv/bin/python benchmarks/club_bench.py [--tables 256] [--seconds 20] [--quick]``
+Run: ``.venv/bin/python benchmarks/club_bench.py [--tables 256] [--seconds 20] [--games 10000] [--quick]
+[--records-only]``
+
+Records (first, in this process): ``--games`` finished Cribbage records from ``--tables`` tables,
+each signed with its table's key, go through :meth:`cardtable.club.server.ClubState.receive` (the
+signature checked, the record cut down, stored in SQLite, the standings kept, the pages pushed to)
+and the records processed per CPU second are printed per thousand games: flat, however many games
+came before. In the same run the old way (the standings counted afresh from every finished game on
+each record, and pushed each time) over the first ``--naive-games`` records: it slows down as the
+games add up. Then a flood: ``--flood`` of those records published as fast as one client can
+through Mosquitto to ``cardtable club serve --keys``: how long until its page's standings hold every
+game, and the club server's CPU seconds.
 
 A whole bot Cribbage game is played once through the real controller and journal, and each view
 it showed (with the game's public record whenever its scoring changed) is kept. Simulated tables
@@ -34,6 +46,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -41,6 +54,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from cardtable.controller import Controller, TableSetup  # noqa: E402
 from cardtable.journal import Journal  # noqa: E402
 from cardtable.outputs import TableOutputs  # noqa: E402
+from cardtable.club.server import ClubState  # noqa: E402
+from cardtable.club.signing import seal  # noqa: E402
+from cardtable.club.standings import standings  # noqa: E402
+from cardtable.club.store import ClubStore  # noqa: E402
+from cardtable.club.topics import read_message, table_topic  # noqa: E402
+from cardtable.web.push import make_message  # noqa: E402
 from cardtable.web.records import game_record  # noqa: E402
 from cardtable.web.viewdata import view_data  # noqa: E402
 from engine.bots import GreedyBot, RandomBot  # noqa: E402
@@ -357,17 +376,154 @@ def run_naive(tables: int, interval: float, seconds: float, steps) -> dict:
             "p95": percentile(latencies, 0.95), "cores": cores, "rss": memory}
 
 
+# -- what one finished-game record costs the club ------------------------------------------------------
+def finished_records(steps, tables: int, games: int) -> list[tuple[str, bytes]]:
+    """``games`` signed (topic, payload) pairs: the recorded game's final record, played at
+    ``tables`` tables by players drawn from a club of 600, with its scores and winner varied."""
+    final = next(record for _, record in reversed(steps) if record)
+    rng = random.Random(5)
+    keys = {f"T{n:03d}": bytes([n % 256]) * 32 for n in range(tables)}
+    out = []
+    for n in range(games):
+        table = f"T{n % tables:03d}"
+        loser = rng.randrange(40, 121)
+        winner = rng.randrange(2)
+        scores = [121, loser] if winner == 0 else [loser, 121]
+        key = f"{n // tables + 1}-{1_700_000_000 + n}"
+        record = {**final, "key": key, "started": 1_700_000_000.0 + n, "finished": 1_700_000_100.0 + n,
+                  "names": [f"Player {rng.randrange(600)}", f"Player {rng.randrange(600)}"],
+                  "scores": scores, "winners": [winner], "at": time.time()}
+        topic = table_topic("bench", table, "game", key)
+        out.append((topic, seal(keys[table], topic, json.dumps(record, separators=(",", ":"))).encode()))
+    return out, keys
+
+
+class OldClub:
+    """The old way, as the club did it before: each record stored, and the standings counted
+    afresh from every finished game and pushed, on every record."""
+
+    def __init__(self, store: ClubStore, keys) -> None:
+        self.store, self.keys = store, keys
+        self.finished: dict[tuple[str, str], dict] = {}
+
+    def receive(self, topic: str, payload: bytes) -> None:
+        message = read_message(topic, payload, "bench", self.keys)
+        record = self.store.save_game(message.table, message.data)
+        if record["winners"]:
+            self.finished[(message.table, message.key)] = {**record, "table": message.table}
+        make_message("standings", standings(list(self.finished.values())))
+
+
+def records_per_second(club, records, window: int) -> list[float]:
+    """Records processed per CPU second (every thread of the process), per ``window`` records."""
+    rates = []
+    for start in range(0, len(records), window):
+        cpu = time.process_time()
+        for topic, payload in records[start:start + window]:
+            club.receive(topic, payload)
+        rates.append(len(records[start:start + window]) / max(time.process_time() - cpu, 1e-9))
+    return rates
+
+
+def run_records(steps, tables: int, games: int, naive_games: int, window: int) -> None:
+    records, keys = finished_records(steps, tables, games)
+    with tempfile.TemporaryDirectory() as folder:
+        store = ClubStore(Path(folder) / "club.sqlite")
+        state = ClubState(store, "bench", keys=keys)
+        kept = records_per_second(state, records, window)
+        time.sleep(0.3)
+        ranking = state.rankings()
+        state.close()
+        store.close()
+        old_store = ClubStore(Path(folder) / "old.sqlite")
+        old = OldClub(old_store, keys)
+        naive = records_per_second(old, records[:naive_games], window)
+        old_store.close()
+    same = ranking == standings([{**json.loads(json.loads(p)["signed"]), "table": t.split("/")[2]}
+                                 for t, p in records])
+    players = sum(len(board["rows"]) for board in ranking)
+    print(f"club records: {games} finished Cribbage games from {tables} tables ({players} players in the "
+          f"standings), signed, through ClubState.receive; records per CPU second per {window} games")
+    print(f"{'games so far':>14s} {'kept game by game':>18s} {'old: counted afresh':>20s}")
+    for n, rate in enumerate(kept):
+        old_rate = f"{naive[n]:20.0f}" if n < len(naive) else f"{'(not run)':>20s}"
+        print(f"{n * window:>6d}-{(n + 1) * window:<7d} {rate:18.0f} {old_rate}", flush=True)
+    print(f"kept game by game: the last {window} at {kept[-1] / kept[0]:.2f} of the first {window}'s rate, its "
+          f"standings {'the same as' if same else 'DIFFERENT from'} all {games} counted afresh; "
+          f"the old way: {naive[-1] / naive[0]:.2f} of its first rate after {naive_games}")
+
+
+def run_flood(records, keys, count: int) -> None:
+    """``count`` signed records published at once through a real broker to a real club server."""
+    import paho.mqtt.client as mqtt
+
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        (folder / "keys").mkdir()
+        for table, key in keys.items():
+            (folder / "keys" / f"{table}.key").write_text(key.hex())
+        broker_port, page_port = free_port(), free_port()
+        (folder / "mosquitto.conf").write_text(f"listener {broker_port} 127.0.0.1\nallow_anonymous true\n"
+                                               "persistence false\nmax_queued_messages 100000\n")
+        broker = subprocess.Popen(["/usr/sbin/mosquitto", "-c", str(folder / "mosquitto.conf")],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "cardtable.cli", "club", "serve", "--broker", f"mqtt://127.0.0.1:{broker_port}",
+             "--club", "bench", "--port", str(page_port), "--host", "127.0.0.1", "--db", str(folder / "club.sqlite"),
+             "--keys", str(folder / "keys")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            wait_port(broker_port)
+            wait_port(page_port)
+            time.sleep(1.0)
+            client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="flood")
+            client.max_queued_messages_set(0)
+            client.connect("127.0.0.1", broker_port)
+            client.loop_start()
+            cpu0, start = cpu_seconds(server.pid), time.monotonic()
+            infos = [client.publish(topic, payload, qos=1) for topic, payload in records[:count]]
+            for info in infos:
+                info.wait_for_publish(60)
+            sent = time.monotonic() - start
+            games = 0
+            while time.monotonic() - start < 600:
+                state = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{page_port}/state.json", timeout=30).read())
+                games = sum(r["played"] for board in state["standings"] for r in board["rows"]) // 2
+                if games >= count:
+                    break
+                time.sleep(0.1)
+            complete = time.monotonic() - start
+            cpu = cpu_seconds(server.pid) - cpu0
+            client.loop_stop()
+            client.disconnect()
+        finally:
+            for process in (server, broker):
+                process.terminate()
+                process.wait(10)
+    print(f"flood: {count} signed finished records published in {sent:.1f} s through Mosquitto to club serve; "
+          f"its page's standings held {games} games {complete:.1f} s after the first was sent; "
+          f"the club server used {cpu:.1f} CPU-s", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=256)
     parser.add_argument("--seconds", type=float, default=20.0, help="how long each phase publishes")
     parser.add_argument("--workers", type=int, default=4, help="processes simulating the tables")
-    parser.add_argument("--quick", action="store_true", help="32 tables for 8 seconds (a smoke run)")
+    parser.add_argument("--games", type=int, default=10_000, help="finished-game records for the records phase")
+    parser.add_argument("--naive-games", type=int, default=3_000, help="of which the old way processes (it is slow)")
+    parser.add_argument("--quick", action="store_true", help="32 tables for 8 seconds, 2000 records (a smoke run)")
+    parser.add_argument("--flood", type=int, default=3_000, help="records published at once in the flood phase")
+    parser.add_argument("--records-only", action="store_true", help="only the records phase (and the flood)")
     args = parser.parse_args()
     if args.quick:
-        args.tables, args.seconds = 32, 8.0
+        args.tables, args.seconds, args.games, args.naive_games = 32, 8.0, 2000, 1000
     with tempfile.TemporaryDirectory() as folder:
         steps = record_game(Path(folder))
+    tables = 256 if not args.quick else args.tables
+    run_records(steps, tables, args.games, args.naive_games, window=max(100, args.games // 10))
+    run_flood(*finished_records(steps, tables, args.flood), args.flood)
+    if args.records_only:
+        return 0
     print(f"club benchmark: {args.tables} tables, {args.seconds:.0f} s per phase, one recorded Cribbage game "
           f"({len(steps)} views, {sum(1 for _, r in steps if r)} scoring records) played over and over")
     print(f"{'design':34s} {'rate':>5s} {'sent':>6s} {'lost':>5s} {'p50 ms':>7s} {'p95 ms':>7s} "

@@ -29,11 +29,13 @@ EVENING = 12 * 3600.0     # games started this long ago or less are the evening'
 
 
 class ClubPublisher:
-    """Publishes the table to ``spec``'s broker; reads the journal at ``journal_path``."""
+    """Publishes the table to ``spec``'s broker; reads the journal at ``journal_path``.
+    ``on_problem`` hears (on paho's thread) when the broker cannot be reached, and when it is again."""
 
     name = "club"
 
-    def __init__(self, spec: ClubSpec, journal_path: str | Path, *, evening: float = EVENING) -> None:
+    def __init__(self, spec: ClubSpec, journal_path: str | Path, *, evening: float = EVENING,
+                 on_problem=None) -> None:
         self.spec = spec
         self.journal_path = Path(journal_path)
         self.evening = evening
@@ -43,7 +45,8 @@ class ClubPublisher:
         self._view: dict | None = None
         self._thread = threading.Thread(target=self._run, name=f"club-{spec.table}", daemon=True)
         self._thread.start()
-        self.link = TableLink(spec.broker, spec.club, spec.table, on_connected=lambda: self._work.put("again"))
+        self.link = TableLink(spec.broker, spec.club, spec.table, key=spec.key, on_problem=on_problem,
+                              on_connected=lambda: self._work.put("again"))
 
     def show(self, view: TableView) -> None:
         self._work.put((view_data(view), time.time()))
@@ -52,6 +55,14 @@ class ClubPublisher:
         self._work.put(None)
         self._thread.join(timeout)
         self.link.close()
+
+    @property
+    def unpublished(self) -> str:
+        """Why nothing was published (the broker was never reached), in words; "" once it was."""
+        if self.link.ever_connected:
+            return ""
+        where = f"{self.spec.broker.host}:{self.spec.broker.port}"
+        return f"Nothing was published to the club: {self.link.problem or f'the broker at {where} was not reached'}"
 
     # -- the publisher's thread -------------------------------------------------------------------
     def _run(self) -> None:

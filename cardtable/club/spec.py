@@ -9,6 +9,7 @@
     username = "table1"                     # optional
     password = "..."                        # optional
     ca_file = "/etc/ssl/club-ca.pem"        # optional, for a broker with its own certificate authority
+    key_file = "/etc/cardtable/T1.key"      # optional: sign what the table publishes ('cardtable club key T1')
 
 Without ``broker`` the table publishes nowhere. :func:`parse_club` names every mistake as
 "club.key: what is wrong".
@@ -20,11 +21,12 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from cardtable.club.signing import read_key
 from cardtable.config_values import unknown_keys
 from engine.errors import InvalidInput
 
 NAME = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
-_KEYS = {"broker", "club", "table", "username", "password", "ca_file"}
+_KEYS = {"broker", "club", "table", "username", "password", "ca_file", "key_file"}
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,7 @@ class ClubSpec:
     broker: Broker | None = None
     club: str = "club"
     table: str = "table"
+    key: bytes | None = None            # the table's signing key (cardtable.club.signing)
 
 
 def parse_broker(url: str, *, username: str = "", password: str = "", ca_file: str = "") -> Broker:
@@ -73,7 +76,7 @@ def parse_club(section: dict, problems: list[str]) -> ClubSpec:
     club = check_name(section.get("club", "club"), "club.club", problems, "club")
     table = check_name(section.get("table", "table"), "club.table", problems, "table")
     texts = {}
-    for key in ("broker", "username", "password", "ca_file"):
+    for key in ("broker", "username", "password", "ca_file", "key_file"):
         value = section.get(key, "")
         if not isinstance(value, str):
             problems.append(f"club.{key}: expected text in quotes, got {value!r}")
@@ -88,4 +91,10 @@ def parse_club(section: dict, problems: list[str]) -> ClubSpec:
             problems.append(f"club.broker: {err}")
     elif section:
         problems.append("club.broker: missing; give the club's broker, e.g. broker = \"mqtt://192.168.1.10:1883\"")
-    return ClubSpec(broker=broker, club=club, table=table)
+    signing = None
+    if texts["key_file"]:
+        try:
+            signing = read_key(texts["key_file"])
+        except InvalidInput as err:
+            problems.append(f"club.key_file: {err}")
+    return ClubSpec(broker=broker, club=club, table=table, key=signing)

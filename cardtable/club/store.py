@@ -3,7 +3,9 @@ game's public record, so a restart of the club server loses nothing.
 
 Every game record received replaces the stored one whole (its scoring events included), so a
 record repeated by a table that reconnected, or after an undo, leaves each scoring event stored
-exactly once.
+exactly once. A table's oldest games beyond what the club keeps per table are folded: their record
+is deleted and what they added to the standings is kept in ``totals`` (:meth:`ClubStore.fold`),
+with the start of the newest folded game, so that a folded game sent again is not counted twice.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import threading
 import time
 from pathlib import Path
 
+from cardtable.club.standings import Contribution
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     name TEXT PRIMARY KEY, status TEXT NOT NULL, view TEXT NOT NULL, seen REAL NOT NULL
@@ -22,6 +26,12 @@ CREATE TABLE IF NOT EXISTS games (
     tbl TEXT NOT NULL, key TEXT NOT NULL, record TEXT NOT NULL, finished REAL, seen REAL NOT NULL,
     PRIMARY KEY (tbl, key)
 );
+CREATE TABLE IF NOT EXISTS totals (
+    tbl TEXT NOT NULL, game TEXT NOT NULL, title TEXT NOT NULL, player TEXT NOT NULL, points INTEGER NOT NULL,
+    wins INTEGER NOT NULL, played INTEGER NOT NULL, spread INTEGER NOT NULL, seen REAL NOT NULL,
+    PRIMARY KEY (tbl, game, player)
+);
+CREATE TABLE IF NOT EXISTS folded (tbl TEXT PRIMARY KEY, started REAL NOT NULL);
 """
 
 
@@ -72,3 +82,32 @@ class ClubStore:
         with self._lock:
             rows = self._db.execute(query, (since, table) if table else (since,)).fetchall()
         return [{**json.loads(record), "table": tbl} for tbl, record in rows]
+
+    def fold(self, table: str, key: str, part: Contribution, started: float) -> None:
+        """Forget the record of ``table``'s game ``key``, keeping what it added to the standings."""
+        now = time.time()
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            self._db.execute("DELETE FROM games WHERE tbl = ? AND key = ?", (table, key))
+            self._db.executemany(
+                "INSERT INTO totals VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tbl, game, player) DO UPDATE SET "
+                "points = points + excluded.points, wins = wins + excluded.wins, played = played + excluded.played, "
+                "spread = spread + excluded.spread, seen = excluded.seen",
+                [(table, *row, now) for row in part])
+            self._db.execute("INSERT INTO folded VALUES (?, ?) ON CONFLICT (tbl) DO UPDATE SET "
+                             "started = max(started, excluded.started)", (table, started))
+
+    def totals(self, *, since: float = 0.0) -> list[Contribution]:
+        """What folded games added to the standings, per table, folded since ``since``."""
+        with self._lock:
+            rows = self._db.execute("SELECT tbl, game, title, player, points, wins, played, spread FROM totals "
+                                    "WHERE seen >= ? ORDER BY tbl", (since,)).fetchall()
+        by_table: dict[str, list] = {}
+        for table, *row in rows:
+            by_table.setdefault(table, []).append(tuple(row))
+        return [tuple(part) for part in by_table.values()]
+
+    def folded(self) -> dict[str, float]:
+        """Per table, the start of the newest game folded."""
+        with self._lock:
+            return dict(self._db.execute("SELECT tbl, started FROM folded").fetchall())

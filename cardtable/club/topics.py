@@ -8,7 +8,9 @@ One tree per table, as home-automation devices do it::
 
 Nothing read from the broker is trusted: anyone may publish on these topics. :func:`read_message`
 keeps only the fields it knows, of the types it expects, with bounded lengths and counts, and
-gives ``None`` for anything else; the pages draw text with ``textContent``, never as HTML.
+gives ``None`` for anything else; the pages draw text with ``textContent``, never as HTML. Views
+and game records may be signed (:mod:`cardtable.club.signing`): each message says how far it can
+be trusted, and which running table (``instance``) sent it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from cardtable.club.signing import UNSIGNED, unseal
 from cardtable.club.spec import NAME
 
 ROOT = "cardtable"
@@ -43,6 +46,7 @@ class ClubMessage:
     kind: str            # "status", "view" or "game"
     data: dict | str
     key: str = ""
+    trust: str = UNSIGNED
 
 
 def _text(value, limit: int = MAX_TEXT) -> str:
@@ -84,7 +88,7 @@ def clean_view(data: dict) -> dict:
         "play": {"label": _text(play.get("label"), 40), "cards": _texts(play.get("cards"), MAX_CARDS, 8)},
         "last_score": _text(data.get("last_score")), "warning": _text(data.get("warning")),
         "finished": data.get("finished") is True, "key": _text(data.get("key"), 30),
-        "at": _time(data.get("at")),
+        "at": _time(data.get("at")), "instance": _text(data.get("instance"), 32),
     }
 
 
@@ -105,11 +109,13 @@ def clean_game(data: dict, key: str) -> dict:
                     if isinstance(w, int) and not isinstance(w, bool) and 0 <= w < MAX_SEATS],
         "finished": _time(data.get("finished")) or None, "started": _time(data.get("started")),
         "result": _text(data.get("result")), "events": events, "at": _time(data.get("at")),
+        "instance": _text(data.get("instance"), 32),
     }
 
 
-def read_message(topic: str, payload: bytes, club: str) -> ClubMessage | None:
-    """The message, checked and cut down to what the club uses; ``None`` when it is not one."""
+def read_message(topic: str, payload: bytes, club: str, keys: dict[str, bytes] | None = None) -> ClubMessage | None:
+    """The message, checked and cut down to what the club uses, with how far it can be trusted
+    (``keys``: the tables' keys the club holds); ``None`` when it is not one."""
     parts = topic.split("/")
     if len(parts) not in (4, 5) or parts[0] != ROOT or parts[1] != club or not NAME.match(parts[2]):
         return None
@@ -129,8 +135,9 @@ def read_message(topic: str, payload: bytes, club: str) -> ClubMessage | None:
         data = json.loads(payload)
     except (ValueError, RecursionError):
         return None
+    data, trust = unseal(data, topic, (keys or {}).get(table))
     if not isinstance(data, dict):
         return None
     if kind == "view":
-        return ClubMessage(table, "view", clean_view(data))
-    return ClubMessage(table, "game", clean_game(data, parts[4]), parts[4])
+        return ClubMessage(table, "view", clean_view(data), trust=trust)
+    return ClubMessage(table, "game", clean_game(data, parts[4]), parts[4], trust=trust)

@@ -44,6 +44,8 @@ def register(subparsers) -> None:
     parser.add_argument("--club-name", default="club", help="the club's name on the broker (default 'club')")
     parser.add_argument("--speech", default=None, metavar="DIR",
                         help="say the game with espeak-ng: each sentence as a WAV file in DIR, with transcript.tsv")
+    parser.add_argument("--club-key", default=None, metavar="FILE",
+                        help="sign what the table publishes with this key ('cardtable club key TABLE' makes one)")
     parser.add_argument("--stay", type=float, default=None, metavar="S",
                         help="with --web, seconds to keep the page up after the game (default: until Ctrl-C)")
     parser.set_defaults(func=run)
@@ -83,17 +85,29 @@ def run(args) -> int:
     from cardtable.web.network_demo import network_displays
 
     speaker = _speaker(args.speech) if args.speech else None
-    with network_displays(args) as extra:
+    with network_displays(args) as network:
         result = run_demo(args.game, players=players, seed=args.seed, input_kind=args.input,
-                          out_dir=args.out, displays=([display] if display else []) + extra, on_move=narrate,
+                          out_dir=args.out, displays=([display] if display else []) + network.displays,
+                          on_move=narrate, owner=network.requests,
                           device_options={"design": args.design} if args.recognition == "faces" else None,
                           speaker=speaker, names=names)
+        print_result(args, result, speaker)
+        network.stay(result)
+    sys.stdout.flush()
+    return 0 if result.agrees or result.owner else 1
+
+
+def print_result(args, result, speaker) -> None:
     print(f"\n{result.game}: {result.outcome}")
-    # The table kept its own score from the cards it read; the bots' game, dealt by the engine,
-    # is the record it is checked against.
-    checked = "the bots' own record of the game has the same" if result.agrees else \
-        "DIFFERENT from the bots' own record of the game"
-    print(f"Scores: {', '.join(map(str, result.scores))} ({checked})")
+    if result.owner:
+        print(f"The owner took the table over from the page ({result.owner}): the bots stopped")
+        print(f"Scores: {', '.join(map(str, result.scores))}")
+    else:
+        # The table kept its own score from the cards it read; the bots' game, dealt by the engine,
+        # is the record it is checked against.
+        checked = "the bots' own record of the game has the same" if result.agrees else \
+            "DIFFERENT from the bots' own record of the game"
+        print(f"Scores: {', '.join(map(str, result.scores))} ({checked})")
     print(f"Journal: {result.journal} (game {result.game_id}; 'cardtable replay {result.game_id} "
           f"--journal {result.journal}')")
     if args.input == "camera":
@@ -106,9 +120,7 @@ def run(args) -> int:
     if speaker is not None:
         print(f"Speech: {args.speech}/ ({len(speaker.voice.written)} WAV files; what was said: "
               f"{speaker.voice.folder / speaker.voice.TRANSCRIPT})")
-    print(f"Took {result.seconds:.1f} s")
-    sys.stdout.flush()
-    return 0 if result.agrees else 1
+    print(f"Took {result.seconds:.1f} s", flush=True)
 
 
 def _speaker(folder: str):

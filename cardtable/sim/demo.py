@@ -5,10 +5,16 @@ device (the synthetic camera, or the microcontroller twin on a pseudo-terminal),
 vision pipeline or bridge turns into table events; each decision is a press of a gpiozero mock pin
 on the real button panel. The controller, running the engine in table mode, journals every action
 and drives the displays. At the end the table's score is checked against the dealt game.
+
+With ``owner`` (the queue the table's page puts the owner's requests on), each request is carried
+out between two moves (:class:`cardtable.web.owner.TableSession`); one that changes the game (an
+undo, an end, a new game) stops the bots, since their moves no longer fit it: the owner has the
+table, and :attr:`DemoResult.setup` says which game it now plays.
 """
 
 from __future__ import annotations
 
+import queue
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +45,8 @@ class DemoResult:
     notices: list = field(default_factory=list)
     laid_again: list = field(default_factory=list)   # camera: for each card laid again, how many times
     wrong: list = field(default_factory=list)        # camera: cards it placed that were not on the table
+    owner: str = ""                                  # the owner's request that stopped the bots (its answer)
+    setup: TableSetup | None = None                  # the game the table plays at the end
 
 
 def check_players(game: Game, players: int | None) -> int:
@@ -76,6 +84,20 @@ def check_names(text: str, players: int) -> tuple[str, ...]:
             raise InvalidInput(f"--names gives the name {name!r} twice: each seat needs a name of its own")
         seen.add(name.casefold())
     return names
+def owner_turn(session, requests: queue.Queue | None) -> str:
+    """Carries out the owner's waiting requests; the answer of the first that changed the game
+    (the bots must stop), else ""."""
+    changed = ""
+    while requests is not None:
+        try:
+            request = requests.get_nowait()
+        except queue.Empty:
+            break
+        before = (session.controller, session.controller.game_id, session.controller.kept)
+        session.handle(request)
+        if not changed and before != (session.controller, session.controller.game_id, session.controller.kept):
+            changed = request.answer.result()
+    return changed
 
 
 def open_devices(input_kind: str, game, zones: list[str], **options):
@@ -91,15 +113,17 @@ def open_devices(input_kind: str, game, zones: list[str], **options):
 def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: int = 1,
              input_kind: str = "camera", out_dir: str | Path = "out/demo", displays=(),
              on_move=None, device_options: dict | None = None, speaker=None,
-             names: tuple[str, ...] = ()) -> DemoResult:
+             names: tuple[str, ...] = (), owner: queue.Queue | None = None) -> DemoResult:
     """Play a whole game; returns the result and where the journal and snapshots are. A
     ``speaker`` (:class:`cardtable.speech.speaker.Speaker`) says the game, each move's sentences
-    before the next move. ``names`` are the players' (one a seat; default "Seat 1", "Seat 2", ...).
+    before the next move. ``names`` are the players' (one a seat; default "Seat 1", "Seat 2", ...);
+    ``owner`` brings the requests of the owner's page (a demo with ``--web`` and ``--pin``).
 
     :raises InvalidInput: a player count the game is not played by.
     :raises CannotWrite: ``out_dir`` cannot be made or written in.
     """
     from cardtable.sim.devices import DEMO_BUTTONS, SimButtons
+    from cardtable.web.owner import TableSession
     from hardware.display.snapshots import SnapshotDisplay
 
     started = time.perf_counter()
@@ -122,8 +146,13 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
     try:
         setup = TableSetup(game.name, players, seed=seed, seat_zones=seat_zones, swipe=devices.swipe, names=names)
         controller = Controller(setup, journal, outputs, resume=False)
+        session = TableSession(controller)
         unread = getattr(devices, "unread", [])          # cards the camera never read, however laid
+        taken_over = ""
         for move in moves:
+            taken_over = owner_turn(session, owner)
+            if taken_over:
+                break
             if move.kind == "place":
                 inputs = devices.place(move.card, move.zone)
             elif move.kind == "take":
@@ -144,6 +173,8 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
         snapshots.save(controller.view(), "lcd_final")
         table_scores = game.scores(controller.state)
         outcome = named(game.outcome(controller.state).text, setup.names) if controller.finished else "unfinished"
+        if taken_over:
+            outcome = "the owner took the table over"
         if unread:
             outcome += f": the camera never read the {unread[0]}, laid again {devices.lay_again} times"
         result = DemoResult(
@@ -151,7 +182,7 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
             scores=table_scores, agrees=controller.finished and table_scores == game.scores(dealt),
             journal=journal.path, game_id=controller.game_id, snapshots=list(snapshots.written),
             notices=list(getattr(devices, "notices", [])), laid_again=list(getattr(devices, "laid_again", [])),
-            wrong=list(getattr(devices, "wrong", [])),
+            wrong=list(getattr(devices, "wrong", [])), owner=taken_over, setup=session.controller.setup,
         )
     finally:
         journal.close()

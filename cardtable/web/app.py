@@ -2,7 +2,11 @@
 
 Spectators' routes serve only the public view (:mod:`cardtable.web.viewdata`) and the journal's
 public records (:mod:`cardtable.web.records`). The owner's routes answer 403 until the PIN set in
-``[web] pin`` has been given; without a PIN they are off. Pages are plain files shipped in the
+``[web] pin`` has been given; without a PIN they are off. Whatever the owner posts must come from
+the table's own page: a browser's ``Origin`` naming another site or port is refused, and the
+session's token (given to the owner's page in ``/owner/status.json``, which no other page can
+read) must come with it. No request body may be longer than :data:`~cardtable.web.limits.MAX_BODY`
+(:class:`~cardtable.web.limits.BodyLimit`). Pages are plain files shipped in the
 package and load nothing from elsewhere (the table may be offline); the Content-Security-Policy
 forbids inline scripts and other origins.
 """
@@ -11,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +28,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from cardtable.journal import Journal
+from cardtable.web.limits import BodyLimit
 from cardtable.web.owner import OwnerRequest, PinGate
 from cardtable.web.push import Broadcaster, event_stream
 from cardtable.web.records import game_list, game_record, list_entry
@@ -33,11 +39,12 @@ from hardware.view import TableView
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "cardtable_owner"
+TOKEN_HEADER = "X-Cardtable-Token"
 MAX_DELAY = 600.0
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",      # "no-referrer" would make our own forms say "Origin: null"
 }
 
 
@@ -70,7 +77,7 @@ class OwnerTools:
     timeout: float = 10.0
 
 
-def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTools | None = None) -> Starlette:
+def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTools | None = None) -> BodyLimit:
     """The app for one table: ``hub`` carries its views, ``journal_path`` its history."""
     owner = owner or OwnerTools(PinGate(""))
 
@@ -117,15 +124,20 @@ def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTo
         return owner.gate.allows(request.cookies.get(COOKIE))
 
     async def owner_page(request: Request) -> Response:
+        if not owner.gate.enabled and "off" not in request.query_params:
+            return RedirectResponse("/owner?off=1", status_code=303)      # the page says how to turn it on
         return FileResponse(STATIC / ("owner.html" if allowed(request) else "login.html"), headers=SECURITY_HEADERS)
 
     async def login(request: Request) -> Response:
-        form = parse_qs((await request.body())[:1024].decode("utf-8", "replace"))
-        token = owner.gate.login((form.get("pin") or [""])[0][:32])
-        if token is None:
-            return RedirectResponse("/owner?wrong=1", status_code=303)
+        if not from_this_page(request):
+            return elsewhere()
+        form = parse_qs((await request.body()).decode("utf-8", "replace"))
+        client = request.client.host if request.client else ""
+        cookie = owner.gate.login((form.get("pin") or [""])[0][:32], client)
+        if cookie is None:
+            return RedirectResponse(f"/owner?wrong=1&wait={math.ceil(owner.gate.wait(client))}", status_code=303)
         response = RedirectResponse("/owner", status_code=303)
-        response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
+        response.set_cookie(COOKIE, cookie, httponly=True, samesite="strict")
         return response
 
     async def logout(request: Request) -> Response:
@@ -138,6 +150,12 @@ def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTo
         async def check(request: Request) -> Response:
             if not allowed(request):
                 return JSONResponse({"error": "the owner's PIN is needed"}, status_code=403)
+            if request.method == "POST":
+                if not from_this_page(request):
+                    return elsewhere()
+                if not owner.gate.allows_post(request.cookies.get(COOKIE), await posted_token(request)):
+                    return JSONResponse({"error": "Not done: the request did not come from the owner's page; "
+                                                  "open /owner again"}, status_code=403)
             return await handler(request)
         return check
 
@@ -149,7 +167,7 @@ def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTo
                        "options": [{"name": o.name, "default": o.default, "help": o.help, "choices": list(o.choices)}
                                    for o in g.options]} for g in all_games()],
             "enrolment": enrolment, "doctor": doctor, "camera": owner.camera is not None,
-            "can_act": owner.submit is not None,
+            "can_act": owner.submit is not None, "token": owner.gate.token(request.cookies.get(COOKIE)),
         })
 
     async def act(request: Request) -> Response:
@@ -191,10 +209,35 @@ def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTo
         Route("/history/{game_id:int}.json", game_json),
         Route("/owner", owner_page),
         Route("/owner/login", login, methods=["POST"]),
-        Route("/owner/logout", logout, methods=["POST"]),
+        Route("/owner/logout", guarded(logout), methods=["POST"]),
         Route("/owner/status.json", guarded(status)),
         Route("/owner/camera.jpg", guarded(camera)),
         Route("/owner/{kind:str}", guarded(act), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes)
+    return BodyLimit(Starlette(routes=routes))
+
+
+def from_this_page(request: Request) -> bool:
+    """Whether a browser says the request comes from this server's own pages (same scheme, host
+    and port). A client that says nothing (not a browser) is let through: the session's token
+    still guards the owner's requests."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        return False
+    origin = request.headers.get("origin")
+    host = request.headers.get("host", "")
+    return origin is None or origin in (f"http://{host}", f"https://{host}")
+
+
+def elsewhere() -> Response:
+    return JSONResponse({"error": "Not done: the request came from another page, not the table's own"},
+                        status_code=403)
+
+
+async def posted_token(request: Request) -> str:
+    """The session's token, from the request's header or (a plain form) its ``token`` field."""
+    token = request.headers.get(TOKEN_HEADER)
+    if token is None and request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
+        token = (parse_qs((await request.body()).decode("utf-8", "replace")).get("token") or [""])[0]
+    return token or ""

@@ -49,8 +49,11 @@ class TableNetwork:
             self.displays.append(page)
         if club is not None and club.broker is not None:
             from cardtable.club.publisher import ClubPublisher
+            from engine.table_events import Notice
 
-            self.displays.append(ClubPublisher(club, config.journal))
+            # an unreachable broker is said on the table's displays, through the table's loop
+            self.displays.append(ClubPublisher(club, config.journal,
+                                               on_problem=lambda text: submit(Notice(text, "club"))))
 
     def _camera(self) -> bytes | None:
         return self.camera_tap.jpeg() if self.camera_tap is not None else None

@@ -9,6 +9,7 @@ function tableNode(t) {
   const head = el("div", "club-head");
   head.append(el("span", "club-name", t.table), el("span", "club-game", t.game || "no game yet"),
               el("span", "club-state", t.status === "online" ? "online" : "offline"));
+  if (t.trust && t.trust !== "signed") head.append(el("span", "club-trust", t.trust));
   const seats = el("ol", "club-seats");
   const top = Math.max(...(t.seats || []).map((s) => s.score));
   (t.seats || []).forEach((s) => {
@@ -25,6 +26,7 @@ function tableNode(t) {
   const log = el("ul", "club-log");
   (t.log || []).slice().reverse().filter((line) => line !== t.prompt).forEach((line) => log.append(el("li", "", line)));
   box.append(log);
+  (t.notices || []).forEach((text) => box.append(el("p", "warning club-notice", text)));
   return box;
 }
 
@@ -77,4 +79,10 @@ function drawStandings(boards) {
   });
   source.addEventListener("table", (e) => { const t = JSON.parse(e.data); tables.set(t.table, t); redraw(); });
   source.addEventListener("standings", (e) => drawStandings(JSON.parse(e.data)));
+  source.addEventListener("notices", (e) => {
+    const notices = JSON.parse(e.data);
+    const box = document.getElementById("notices");
+    box.replaceChildren(...notices.map((text) => el("p", "warning", text)));
+    box.hidden = !notices.length;
+  });
 })();

@@ -1,11 +1,13 @@
 // The owner's page: requests go to /owner/<kind> and the table answers in a sentence.
 "use strict";
 let games = [];
+let token = "";      // the session's token: sent with every request, so no other page can post here
 
 async function ask(kind, body) {
   setText("answer", "\u2026");
   const response = await fetch("/owner/" + kind, {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body || {}),
+    method: "POST", headers: {"Content-Type": "application/json", "X-Cardtable-Token": token},
+    body: JSON.stringify(body || {}),
   });
   const reply = await response.json();
   setText("answer", reply.answer || reply.error || "");
@@ -87,6 +89,8 @@ async function showCurrent() {
   const response = await fetch("/owner/status.json");
   if (response.status === 403) { location.href = "/owner"; return; }
   const status = await response.json();
+  token = status.token;
+  document.getElementById("leave-token").value = token;
   games = status.games;
   const select = document.getElementById("game");
   select.replaceChildren(...games.map((g) => { const o = el("option", "", g.title); o.value = g.name; return o; }));

@@ -8,6 +8,7 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from cardtable.club.signing import BAD, SIGNED, UNKNOWN, new_key_file, read_key, seal
 from cardtable.club.spec import parse_broker, parse_club
 from cardtable.club.standings import match_points, standings
 from cardtable.club.topics import MAX_SEATS, read_message, clean_view
@@ -102,3 +103,50 @@ def test_standings_rank_by_match_points_then_games_then_spread():
     assert cat["spread"] == 21 - 11 and dan["spread"] == 11 - 21
     fives = board[0]
     assert fives["rows"][0] == {"player": "T3 seat 2", "points": 1, "wins": 1, "played": 1, "spread": 21}
+
+
+envelopes = st.fixed_dictionaries({"signed": st.text(max_size=80) | json_values, "hmac": st.text(max_size=70) | json_values})
+
+
+@settings(max_examples=150, deadline=None)
+@given(topics, envelopes.map(lambda d: json.dumps(d).encode()) | st.binary(max_size=100))
+def test_any_signed_looking_message_is_read_or_refused_never_raises_and_never_trusted(topic, payload):
+    message = read_message(topic, payload, "club", {"T1": bytes(32)})
+    assert message is None or message.trust != SIGNED
+
+
+@given(st.text(max_size=30), st.integers(0, 10**6))
+def test_a_signed_message_is_trusted_only_under_its_own_topic_and_key(name, score):
+    key, topic = bytes(range(32)), "cardtable/club/T1/view"
+    payload = seal(key, topic, json.dumps({"prompt": name, "seats": [{"name": name, "score": score}]})).encode()
+    message = read_message(topic, payload, "club", {"T1": key})
+    assert message.trust == SIGNED and message.data["seats"][0]["score"] == min(score, 10**6)
+    assert read_message(topic, payload, "club", {"T1": bytes(32)}).trust == BAD
+    assert read_message(topic, payload, "club", {}).trust == UNKNOWN
+    assert read_message("cardtable/club/T2/view", payload, "club", {"T2": key}).trust == BAD   # moved to T2
+    assert read_message(topic, payload.replace(b"prompt", b"prompx"), "club", {"T1": key}).trust == BAD
+
+
+def test_a_key_file_is_made_once_and_read_back_and_anything_else_is_refused(tmp_path):
+    import os
+
+    path = new_key_file(tmp_path / "keys" / "T1.key")
+    assert os.stat(path).st_mode & 0o077 == 0 and len(read_key(path)) == 32
+    with pytest.raises(InvalidInput, match="exists already"):
+        new_key_file(path)
+    os.mkfifo(tmp_path / "fifo.key")
+    (tmp_path / "short.key").write_text("abcd\n")
+    (tmp_path / "bytes.key").write_bytes(b"\xff" * 100)
+    for bad, words in (("fifo.key", "not a plain file"), ("short.key", "not a club key"),
+                       ("bytes.key", "not a club key"), ("missing.key", "cannot read")):
+        with pytest.raises(InvalidInput, match=words):
+            read_key(tmp_path / bad)
+
+
+def test_a_club_key_file_that_cannot_be_read_is_named(tmp_path):
+    problems: list[str] = []
+    spec = parse_club({"broker": "mqtt://127.0.0.1", "key_file": str(tmp_path / "nope.key")}, problems)
+    assert spec.key is None and problems == [f"club.key_file: cannot read the club key {tmp_path / 'nope.key'}: "
+                                             "No such file or directory"]
+    path = new_key_file(tmp_path / "T1.key")
+    assert parse_club({"broker": "mqtt://127.0.0.1", "key_file": str(path)}, problems).key == read_key(path)

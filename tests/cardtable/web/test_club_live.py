@@ -25,9 +25,9 @@ from test_page_browser import keep
 class Club:
     """A club server on the broker, with its page on a free port."""
 
-    def __init__(self, broker_url: str, db) -> None:
+    def __init__(self, broker_url: str, db, keys: dict[str, bytes] | None = None) -> None:
         self.store = ClubStore(db)
-        self.server = ClubServer(parse_broker(broker_url), "club", self.store).start()
+        self.server = ClubServer(parse_broker(broker_url), "club", self.store, keys=keys).start()
         assert self.server.connected.wait(10)
         self.page = WebServer(create_club_app(self.server.state), "127.0.0.1", 0, name="club").start()
 
@@ -43,15 +43,19 @@ class Club:
         self.store.close()
 
 
+KEYS = {"T1": bytes(range(32)), "T2": bytes(range(1, 33))}     # the tables' signing keys in these tests
+
+
 @pytest.fixture
 def club(mosquitto, tmp_path):
-    club = Club(mosquitto.url, tmp_path / "club.sqlite")
+    club = Club(mosquitto.url, tmp_path / "club.sqlite", KEYS)
     yield club
     club.close()
 
 
 def play_table(broker_url: str, table: str, folder, *, game="cribbage", players=2, seed=1):
-    publisher = ClubPublisher(ClubSpec(parse_broker(broker_url), "club", table), folder / "journal.sqlite")
+    publisher = ClubPublisher(ClubSpec(parse_broker(broker_url), "club", table, key=KEYS.get(table)),
+                              folder / "journal.sqlite")
     result = run_demo(game, players=players, input_kind="rfid", seed=seed, out_dir=folder, displays=[publisher])
     return result
 

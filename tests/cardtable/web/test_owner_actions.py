@@ -3,45 +3,16 @@ options, undo, end a game; the history lists the journal's games; nothing withou
 
 from __future__ import annotations
 
-import queue
-import threading
-
 import httpx
-import pytest
 
-from web_helpers import wait_until
-from cardtable.controller import Controller, TableSetup
-from cardtable.journal import Journal
-from cardtable.outputs import TableOutputs
-from cardtable.table_loop import run_loop
-from cardtable.web.owner import ENDED, TableSession
-from cardtable.web.page import TablePage
+from web_helpers import owner_client, wait_until
+from cardtable.web.owner import ENDED
 from engine.decks import get_deck
 from engine.table_events import TableEvent
 
 
-@pytest.fixture
-def table(tmp_path):
-    """A running table loop with its page; yields (page, session, the loop's queue)."""
-    items: queue.Queue = queue.Queue()
-    stop = threading.Event()
-    path = tmp_path / "journal.sqlite"
-    journal = Journal(path)
-    page = TablePage(host="127.0.0.1", port=0, journal_path=path, pin="2468", submit=items.put)
-    session = TableSession(Controller(TableSetup("cribbage", 2), journal, TableOutputs([page])))
-    loop = threading.Thread(target=run_loop, args=(session, items, stop), kwargs={"idle": 0.05})
-    loop.start()
-    yield page, session, items
-    stop.set()
-    loop.join(5)
-    page.close()
-    journal.close()
-
-
 def owner(page) -> httpx.Client:
-    client = httpx.Client(base_url=page.url, timeout=10)
-    assert client.post("/owner/login", data={"pin": "2468"}).status_code == 303
-    return client
+    return owner_client(page.url, "2468")
 
 
 def test_nothing_without_the_pin(table):

@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from cardtable.controller import Controller, TableSetup
 from cardtable.outputs import TableOutputs
-from cardtable.web.app import COOKIE, OwnerTools, ViewHub, create_app
+from cardtable.web.app import COOKIE, TOKEN_HEADER, OwnerTools, ViewHub, create_app
 from cardtable.web.owner import PinGate, TableSession
 
 values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
@@ -30,7 +30,9 @@ def owner_client(journal):
     session = TableSession(Controller(TableSetup("cribbage", 2), journal, TableOutputs([hub])))
     gate = PinGate("2468")
     client = TestClient(create_app(hub, owner=OwnerTools(gate, submit=session.handle)))
-    client.cookies.set(COOKIE, gate.login("2468"))
+    cookie = gate.login("2468")
+    client.cookies.set(COOKIE, cookie)
+    client.headers[TOKEN_HEADER] = gate.token(cookie)
     yield client, session
     hub.close()
 
@@ -53,5 +55,5 @@ def test_any_login_form_is_refused_without_the_pin(owner_client, form):
     client.cookies.clear()
     response = client.post("/owner/login", content=form, headers={"content-type": "application/x-www-form-urlencoded"},
                            follow_redirects=False)
-    assert response.status_code == 303 and response.headers["location"] == "/owner?wrong=1"
+    assert response.status_code == 303 and response.headers["location"].startswith("/owner?wrong=1&wait=")
     assert client.get("/owner/status.json").status_code == 403

@@ -120,7 +120,7 @@ def test_the_owners_pages_need_the_pin(browser, demo_page, tmp_path):
     assert page.locator("#undo").count() == 0
     page.fill("input[name=pin]", "1111")
     page.click("button[type=submit]")
-    page.wait_for_url("**/owner?wrong=1")
+    page.wait_for_url("**/owner?wrong=1&wait=1")
     assert page.locator("#wrong").is_visible()
     page.wait_for_timeout(400)                       # a wrong PIN shuts the gate for a moment
     page.fill("input[name=pin]", "2468")

@@ -11,7 +11,7 @@ import httpx
 
 from cardtable.cli import main
 from cardtable.sim.devices import demo_registry
-from web_helpers import free_port
+from web_helpers import free_port, owner_client
 from firmware_bridge.twin import Twin
 from web_helpers import wait_until
 from test_club_live import Club
@@ -67,8 +67,7 @@ table = "T7"
                     wait_until(lambda: httpx.get(url + "/view.json").json()["prompt"].startswith("Bob"))
                     seen["club"] = wait_until(lambda: [t for t in club.state()["tables"]
                                                        if t["status"] == "online" and t["prompt"].startswith("Bob")])
-                    owner = httpx.Client(base_url=url)
-                    owner.post("/owner/login", data={"pin": "97531"})
+                    owner = owner_client(url, "97531")
                     seen["status"] = owner.get("/owner/status.json").json()
                     seen["start"] = owner.post("/owner/start", json={"game": "allfives", "players": 2,
                                                                      "names": ["Cy", "Di"]}).json()["answer"]

@@ -43,3 +43,22 @@ def test_wrong_pins_shut_the_gate_for_longer_each_time():
     gate.logout(token)
     assert not gate.allows(token)
     assert not PinGate("").enabled and PinGate("").login("") is None
+
+
+
+def test_wrong_pins_shut_the_gate_for_the_client_that_sent_them_longer_each_time():
+    now = [0.0]
+    gate = PinGate("2468", clock=lambda: now[0], max_wait=60.0, clients=3)
+    waits = []
+    for _ in range(10):
+        assert gate.login("0000", "guest") is None
+        waits.append(gate.wait("guest"))
+        assert gate.login("2468", "guest") is None              # the right PIN in the wait is refused too
+        assert gate.wait("owner") == 0 and gate.allows(gate.login("2468", "owner"))   # never the owner
+        now[0] += waits[-1]
+    assert waits[:5] == [0.25, 0.5, 1.0, 2.0, 4.0] and waits[-1] == 60.0
+    assert gate.allows(gate.login("2468", "guest"))
+    assert gate.wait("guest") == 0                              # the right PIN forgets the wrong ones
+    for n in range(10):
+        gate.login("0000", f"flood{n}")
+    assert len(gate._failures) <= 3                          # a flood of clients holds no memory

@@ -9,6 +9,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from cardtable.web.app import TOKEN_HEADER
+
 MOSQUITTO = "/usr/sbin/mosquitto"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -19,6 +21,18 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+
+
+def owner_client(url: str, pin: str, **options):
+    """An httpx client signed in as the owner, sending the session's token with every request."""
+    import httpx
+
+    client = httpx.Client(base_url=url, timeout=10, **options)
+    assert client.post("/owner/login", data={"pin": pin}).status_code == 303
+    client.headers[TOKEN_HEADER] = client.get("/owner/status.json").json()["token"]
+    return client
 
 
 def wait_until(test, timeout: float = 30.0):
