@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 
 import pytest
 from test_page_browser import PHONE, TV, keep
 from web_helpers import Outputs, open_tab, play_with_bots
 
 from cardtable.club.server import ClubState, create_club_app
+from cardtable.club.signing import KEY_BYTES, seal
 from cardtable.club.store import ClubStore
 from cardtable.club.topics import table_topic
 from cardtable.controller import Controller, TableSetup
@@ -25,9 +27,11 @@ from cardtable.web.viewdata import view_data
 
 @pytest.fixture
 def club(tmp_path):
-    """A club that has heard one finished game of Ann and Bob's at T1 (its view and its record)."""
+    """A club that has heard one finished game of Ann and Bob's at T1 (its view and its record),
+    signed with the key the club holds for T1."""
     store = ClubStore(tmp_path / "club.sqlite")
-    state = ClubState(store, "club")
+    key = secrets.token_bytes(KEY_BYTES)
+    state = ClubState(store, "club", keys={"T1": key})
     last = Outputs()
     with Journal(tmp_path / "journal.sqlite") as journal:
         c = Controller(TableSetup("cribbage", 2, options={"target": 61}, mode="dealer", names=("Ann", "Bob"), seed=2),
@@ -35,11 +39,11 @@ def club(tmp_path):
         play_with_bots(c)
         record = journal.games()[-1]
         data = game_record(journal, record, ["Ann", "Bob"]) | {"names": ["Ann", "Bob"], "at": record.started}
-        key = game_key(record)
-    view = view_data(last.views[-1]) | {"key": key, "at": record.started}
+        game = game_key(record)
+    view = view_data(last.views[-1]) | {"key": game, "at": record.started}
     state.receive(table_topic("club", "T1", "status"), b"online")
-    state.receive(table_topic("club", "T1", "view"), json.dumps(view).encode())
-    state.receive(table_topic("club", "T1", "game", key), json.dumps(data).encode())
+    for topic, message in ((table_topic("club", "T1", "view"), view), (table_topic("club", "T1", "game", game), data)):
+        state.receive(topic, seal(key, topic, json.dumps(message)).encode())
     server = WebServer(create_club_app(state), "127.0.0.1", 0, name="club").start()
     yield server, last.views[-1]
     server.close()

@@ -9,6 +9,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from cardtable.controller import NoOutputs
 from cardtable.web.app import TOKEN_HEADER
 
 MOSQUITTO = "/usr/sbin/mosquitto"
@@ -94,7 +95,7 @@ def open_tab(browser, url: str, viewport: dict, *, scale: float = 1):
     return tab
 
 
-class Outputs:
+class Outputs(NoOutputs):
     """A controller's outputs in a test: every view shown is kept."""
 
     def __init__(self) -> None:
@@ -102,12 +103,6 @@ class Outputs:
 
     def show(self, view) -> None:
         self.views.append(view)
-
-    def turn(self, seat) -> None:
-        pass
-
-    def refuse(self, seat) -> None:
-        pass
 
 
 def play_with_bots(controller, until=lambda: False) -> None:
