@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
 from engine.cards import Card, parse_card
@@ -154,14 +154,24 @@ class Termination(Enum):
     ROUNDS_PLAYED = "all rounds played"
 
 
+class Margin(StrEnum):
+    """How far the winners won, as the game's rules name it (a club scores a skunk higher)."""
+
+    WIN = "win"
+    SKUNK = "skunk"
+    DOUBLE_SKUNK = "double skunk"
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: ``winners`` (seats; several on a shared win) and final ``scores``."""
+    """How a game ended: ``winners`` (seats; several on a shared win), final ``scores``, and the
+    ``margin`` the game's rules give the win."""
 
     termination: Termination
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     text: str = ""
+    margin: Margin = Margin.WIN
 
     def __post_init__(self) -> None:
         _keep_seats(self, "text")
@@ -402,6 +412,27 @@ class Game:
     def public_view(self, state) -> PublicView:
         """The public part of ``state`` for displays (never a hand or a face-down card)."""
         return PublicView()
+
+    def public_hint(self, state) -> str | None:
+        """The rule that decides which cards may be played now, in words, from public knowledge
+        only (the count, the suit led, the cards face up): never a card from a hand. ``None`` when
+        the game has nothing to point out (the default); called only while the game is on."""
+        return None
+
+    def strong_choice(self, state, seat: int) -> Action | None:
+        """The strong bot's action for ``seat`` in dealer mode, from that seat's view (its own hand
+        and the cards face up or played), or ``None`` to leave the choice to the greedy bot (the
+        default: cutting, claiming ...). Games plug their advice in here (:mod:`engine.advice`)."""
+        return None
+
+    def advice_words(self, state, action: Action) -> str:
+        """The strong choice ``action`` as a sentence for the acting seat ("seat 2: play 5H")."""
+        seat = who(action.seat)
+        if action.kind == "discard":
+            return words(f"{seat}: lay away {' '.join(map(str, action.cards))}")
+        if action.kind == "play":
+            return words(f"{seat}: play {action.cards[0]}")
+        return words(f"{seat}: {action.kind}")
 
     def action_for_choice(self, state, choice: str) -> Action:
         """The action a button choice from ``prompt(state).choices`` stands for.

@@ -57,7 +57,7 @@ class ClubState:
         self._logs[key] = [e["text"] for e in record["events"][-LOG_LINES:]]
         if record["winners"]:
             self._finished[key] = {k: record[k] for k in ("game", "title", "names", "scores", "winners")} | {
-                "table": table}
+                "table": table, "margin": record.get("margin", "")}
 
     # -- messages from the broker (paho's thread) ---------------------------------------------------
     def receive(self, topic: str, payload: bytes) -> None:

@@ -1,7 +1,7 @@
 """The evening's standings, one table of players per game played.
 
-Cribbage uses club scoring: 2 match points for a win, 3 for a skunk (every loser short of the
-skunk line: 91 in a game to 121, 31 in a game to 61), none for a loss; ties are broken by games
+Cribbage uses club scoring: 2 match points for a win, 3 for a skunk or a double skunk (the
+margin the game's outcome gives the win, carried in the record), none for a loss; ties are broken by games
 won, then by the points spread (the winner's margin added, the loser's taken away). The other
 games count wins, then the spread. A seat with a default name ("Seat 2") is told apart by its
 table ("T3 seat 2").
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from engine.game import Margin
 
 _DEFAULT = re.compile(r"^Seat (\d)$")
 
@@ -30,17 +32,17 @@ def player_name(table: str, name: str, seat: int) -> str:
     return f"{table} seat {match.group(1) if match else seat + 1}" if not name or match else name
 
 
-def match_points(game: str, winner_score: int, loser_scores: list[int]) -> int:
-    """What a win is worth: cribbage club scoring, or one win in any other game."""
+def match_points(game: str, margin: str) -> int:
+    """What a win is worth: cribbage club scoring by the margin the game gave the win (its
+    outcome's :class:`~engine.game.Margin`, carried in the record), or one win in any other game."""
     if game != "cribbage":
         return 1
-    line = 91 if winner_score >= 121 else 31
-    return 3 if loser_scores and all(s < line for s in loser_scores) else 2
+    return 3 if margin in (Margin.SKUNK, Margin.DOUBLE_SKUNK) else 2
 
 
 def standings(games: list[dict]) -> list[dict]:
     """``games`` are finished game records with ``table``, ``game``, ``title``, ``names``,
-    ``scores`` and ``winners``. Returns, per game played, its title and the players in order."""
+    ``scores``, ``winners`` and ``margin``. Returns, per game played, its title and the players in order."""
     boards: dict[str, tuple[str, dict[str, Standing]]] = {}
     for g in games:
         scores, winners = g.get("scores") or [], g.get("winners") or []
@@ -51,7 +53,7 @@ def standings(games: list[dict]) -> list[dict]:
                  for i in range(len(scores))]
         top = max(scores[w] for w in winners)
         losers = [s for i, s in enumerate(scores) if i not in winners]
-        worth = match_points(g["game"], top, losers)
+        worth = match_points(g["game"], g.get("margin") or "")
         for seat, name in enumerate(names):
             row = board.setdefault(name, Standing(name))
             row.played += 1
