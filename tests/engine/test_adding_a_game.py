@@ -41,6 +41,7 @@ def test_the_registered_game_is_found_by_name_and_alias(game):
     assert game in engine.games.all_games()
 
 
+@pytest.mark.slow
 def test_it_keeps_every_promise_of_the_conformance_suite(game):
     conformance.test_bots_play_to_the_end_and_every_state_round_trips(game)
     conformance.test_prompt_names_who_may_act(game)

@@ -63,6 +63,7 @@ def test_score_hand_accepts_card_objects_and_refuses_duplicates():
         score_hand("5H 5H JD QD", "KD")
 
 
+@pytest.mark.slow
 def test_full_enumeration_matches_the_published_distribution():
     histogram = hand_score_histogram()
     assert sum(histogram.values()) == 12_994_800
@@ -333,6 +334,7 @@ def test_table_mode_asks_for_the_crib_to_be_laid_out_and_scores_it():
     assert GAME.prompt(state).kinds == ("discard",) and state.hand_no == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000))

@@ -59,6 +59,7 @@ def output_until(capsys, text, timeout=3.0):
     return "".join(printed)
 
 
+@pytest.mark.slow
 def test_monitor_prints_one_json_line_per_event_and_link_change(twin, registry, tmp_path, capsys):
     path = registry.save(tmp_path / "tags.json")
     thread, result = run_in_thread(["bridge", "monitor", "--port", twin.port, "--json", "--registry", str(path),
@@ -117,6 +118,7 @@ def test_a_found_board_is_named_by_its_stable_by_id_link(tmp_path):
     assert stable_path("/dev/pts/3", tmp_path / "missing") == "/dev/pts/3"
 
 
+@pytest.mark.slow
 def test_monitor_sentences_name_each_tag_once(twin, registry, tmp_path, capsys):
     path = registry.save(tmp_path / "tags.json")
     thread, result = run_in_thread(["bridge", "monitor", "--port", twin.port, "--registry", str(path),
