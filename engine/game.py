@@ -193,14 +193,45 @@ class Option:
     choices: tuple = ()
 
     def check(self, value: Any) -> Any:
-        if self.choices and value not in self.choices:
-            allowed = ", ".join(map(str, self.choices))
-            raise InvalidInput(f"option {self.name} cannot be {value!r}: choose one of {allowed}")
-        if self.default is not None and not isinstance(value, type(self.default)):
-            raise InvalidInput(
-                f"option {self.name} must be a {type(self.default).__name__}, not {value!r}"
-            )
+        """``value``, when it suits the option.
+
+        :raises InvalidInput: saying what is wrong (:meth:`problem`), after the option's name.
+        """
+        problem = self.problem(value)
+        if problem:
+            raise InvalidInput(f"option {self.name}: {problem}")
         return value
+
+    def problem(self, value: Any) -> str | None:
+        """What is wrong with ``value`` for this option, in words (the config file's check says
+        them after the key), or ``None``: the value has the default's type (true or false is not a
+        number), is one of the choices, and a whole number is from 0 to :data:`MOST`."""
+        kind = type(self.default)
+        if isinstance(self.default, bool):
+            good = isinstance(value, bool)
+        elif isinstance(self.default, (int, float)):
+            good = isinstance(value, kind) and not isinstance(value, bool)
+        else:
+            good = self.default is None or isinstance(value, kind)
+        if not good:
+            what = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}.get(kind, kind.__name__)
+            quotes = " (write it without quotes)" if isinstance(value, str) else ""
+            return f"expected {what}, got {_shown(value)}{quotes}"
+        if self.choices and value not in self.choices:
+            return f"choose one of {', '.join(map(str, self.choices))}, not {value!r}"
+        if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= MOST:
+            return f"expected a whole number from 0 to {MOST}, got {value!r}"
+        return None
+
+
+#: the largest whole number an option takes (points, rounds, cards: none comes near it)
+MOST = 10_000
+
+
+def _shown(value: Any) -> str:
+    """A value as a person reads it in a problem: text is called text, long values are cut."""
+    text = f"the text {value!r}" if isinstance(value, str) else repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass(frozen=True)
