@@ -15,7 +15,7 @@ BIN ?= $(HOME)/.local/bin
 CONFIG ?= $(HOME)/table.toml
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo test bench install install-service clean
+.PHONY: help setup demo test test-fast bench install install-service clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -48,6 +48,10 @@ demo: $(STAMP) ## play a whole game on simulated devices
 test: $(STAMP) $(TEST_SYSTEM_STAMP) ## check the code (unused names, syntax) and run the test suite
 	$(VENV)/bin/ruff check -q .
 	GPIOZERO_PIN_FACTORY=mock SDL_VIDEODRIVER=dummy $(PY) -m pytest
+
+test-fast: $(STAMP) $(TEST_SYSTEM_STAMP) ## the same, without the tests marked slow (under a minute)
+	$(VENV)/bin/ruff check -q .
+	GPIOZERO_PIN_FACTORY=mock SDL_VIDEODRIVER=dummy $(PY) -m pytest -m "not slow"
 
 bench: $(STAMP) ## run the benchmarks
 	@for b in benchmarks/*_bench.py; do echo "== $$b"; $(PY) $$b || exit 1; done

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
 from engine.cards import Card, parse_card
@@ -154,14 +154,24 @@ class Termination(Enum):
     ROUNDS_PLAYED = "all rounds played"
 
 
+class Margin(StrEnum):
+    """How far the winners won, as the game's rules name it (a club scores a skunk higher)."""
+
+    WIN = "win"
+    SKUNK = "skunk"
+    DOUBLE_SKUNK = "double skunk"
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: ``winners`` (seats; several on a shared win) and final ``scores``."""
+    """How a game ended: ``winners`` (seats; several on a shared win), final ``scores``, and the
+    ``margin`` the game's rules give the win."""
 
     termination: Termination
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     text: str = ""
+    margin: Margin = Margin.WIN
 
     def __post_init__(self) -> None:
         _keep_seats(self, "text")
@@ -183,14 +193,45 @@ class Option:
     choices: tuple = ()
 
     def check(self, value: Any) -> Any:
-        if self.choices and value not in self.choices:
-            allowed = ", ".join(map(str, self.choices))
-            raise InvalidInput(f"option {self.name} cannot be {value!r}: choose one of {allowed}")
-        if self.default is not None and not isinstance(value, type(self.default)):
-            raise InvalidInput(
-                f"option {self.name} must be a {type(self.default).__name__}, not {value!r}"
-            )
+        """``value``, when it suits the option.
+
+        :raises InvalidInput: saying what is wrong (:meth:`problem`), after the option's name.
+        """
+        problem = self.problem(value)
+        if problem:
+            raise InvalidInput(f"option {self.name}: {problem}")
         return value
+
+    def problem(self, value: Any) -> str | None:
+        """What is wrong with ``value`` for this option, in words (the config file's check says
+        them after the key), or ``None``: the value has the default's type (true or false is not a
+        number), is one of the choices, and a whole number is from 0 to :data:`MOST`."""
+        kind = type(self.default)
+        if isinstance(self.default, bool):
+            good = isinstance(value, bool)
+        elif isinstance(self.default, (int, float)):
+            good = isinstance(value, kind) and not isinstance(value, bool)
+        else:
+            good = self.default is None or isinstance(value, kind)
+        if not good:
+            what = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}.get(kind, kind.__name__)
+            quotes = " (write it without quotes)" if isinstance(value, str) else ""
+            return f"expected {what}, got {_shown(value)}{quotes}"
+        if self.choices and value not in self.choices:
+            return f"choose one of {', '.join(map(str, self.choices))}, not {value!r}"
+        if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= MOST:
+            return f"expected a whole number from 0 to {MOST}, got {value!r}"
+        return None
+
+
+#: the largest whole number an option takes (points, rounds, cards: none comes near it)
+MOST = 10_000
+
+
+def _shown(value: Any) -> str:
+    """A value as a person reads it in a problem: text is called text, long values are cut."""
+    text = f"the text {value!r}" if isinstance(value, str) else repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass(frozen=True)
@@ -406,6 +447,27 @@ class Game:
     def public_view(self, state) -> PublicView:
         """The public part of ``state`` for displays (never a hand or a face-down card)."""
         return PublicView()
+
+    def public_hint(self, state) -> str | None:
+        """The rule that decides which cards may be played now, in words, from public knowledge
+        only (the count, the suit led, the cards face up): never a card from a hand. ``None`` when
+        the game has nothing to point out (the default); called only while the game is on."""
+        return None
+
+    def strong_choice(self, state, seat: int) -> Action | None:
+        """The strong bot's action for ``seat`` in dealer mode, from that seat's view (its own hand
+        and the cards face up or played), or ``None`` to leave the choice to the greedy bot (the
+        default: cutting, claiming ...). Games plug their advice in here (:mod:`engine.advice`)."""
+        return None
+
+    def advice_words(self, state, action: Action) -> str:
+        """The strong choice ``action`` as a sentence for the acting seat ("seat 2: play 5H")."""
+        seat = who(action.seat)
+        if action.kind == "discard":
+            return words(f"{seat}: lay away {' '.join(map(str, action.cards))}")
+        if action.kind == "play":
+            return words(f"{seat}: play {action.cards[0]}")
+        return words(f"{seat}: {action.kind}")
 
     def action_for_choice(self, state, choice: str) -> Action:
         """The action a button choice from ``prompt(state).choices`` stands for.

@@ -57,6 +57,8 @@ class Twin:
         self.received: list = []
         self.sent = 0
         self.dropped = 0
+        #: STATE snapshots sent so far (a test waits on it, not on the clock)
+        self.snapshots = 0
         self._rng = random.Random(seed)
         self._lock = threading.RLock()
         self._dir = tempfile.mkdtemp(prefix="cardtable-twin-")
@@ -234,6 +236,7 @@ class Twin:
         self._last_state = time.monotonic()
         for first in range(0, self.readers, STATE_CHUNK):
             self._emit(State(first, tuple(self.uids[first:first + STATE_CHUNK])))
+        self.snapshots += 1
 
     def _beat(self) -> None:
         self._last_hb = time.monotonic()

@@ -1,7 +1,7 @@
 """The evening's standings, one table of players per game played.
 
-Cribbage uses club scoring: 2 match points for a win, 3 for a skunk (every loser short of the
-skunk line: 91 in a game to 121, 31 in a game to 61), none for a loss; ties are broken by games
+Cribbage uses club scoring: 2 match points for a win, 3 for a skunk or a double skunk (the
+margin the game's outcome gives the win, carried in the record), none for a loss; ties are broken by games
 won, then by the points spread (the winner's margin added, the loser's taken away). The other
 games count wins, then the spread. A seat with a default name ("Seat 2") is told apart by its
 table ("T3 seat 2").
@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from engine.game import Margin
 
 _DEFAULT = re.compile(r"^Seat (\d)$")
 
@@ -33,12 +35,12 @@ def player_name(table: str, name: str, seat: int) -> str:
     return f"{table} seat {match.group(1) if match else seat + 1}" if not name or match else name
 
 
-def match_points(game: str, winner_score: int, loser_scores: list[int]) -> int:
-    """What a win is worth: cribbage club scoring, or one win in any other game."""
+def match_points(game: str, margin: str) -> int:
+    """What a win is worth: cribbage club scoring by the margin the game gave the win (its
+    outcome's :class:`~engine.game.Margin`, carried in the record), or one win in any other game."""
     if game != "cribbage":
         return 1
-    line = 91 if winner_score >= 121 else 31
-    return 3 if loser_scores and all(s < line for s in loser_scores) else 2
+    return 3 if margin in (Margin.SKUNK, Margin.DOUBLE_SKUNK) else 2
 
 
 #: what one finished game adds to the standings: (game, title, player, points, wins, played, spread) per seat
@@ -47,7 +49,7 @@ Contribution = tuple[tuple[str, str, str, int, int, int, int], ...]
 
 def contribution(g: dict) -> Contribution:
     """What the finished game record ``g`` (with ``table``, ``game``, ``title``, ``names``,
-    ``scores`` and ``winners``) adds to the standings; nothing for a game without a winner."""
+    ``scores``, ``winners`` and ``margin``) adds to the standings; nothing for a game without a winner."""
     scores, winners = g.get("scores") or [], g.get("winners") or []
     if not winners or not scores or any(w >= len(scores) for w in winners):
         return ()
@@ -55,7 +57,7 @@ def contribution(g: dict) -> Contribution:
     names = [player_name(g["table"], given[i] if i < len(given) else "", i) for i in range(len(scores))]
     top = max(scores[w] for w in winners)
     losers = [s for i, s in enumerate(scores) if i not in winners]
-    worth = match_points(g["game"], top, losers)
+    worth = match_points(g["game"], g.get("margin") or "")
     title = g.get("title") or g["game"]
     return tuple((g["game"], title, name, worth, 1, 1, sum(top - s for s in losers)) if seat in winners
                  else (g["game"], title, name, 0, 0, 1, scores[seat] - top)

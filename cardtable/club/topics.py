@@ -108,8 +108,8 @@ def clean_game(data: dict, key: str) -> dict:
         "winners": [w for w in (data.get("winners") if isinstance(data.get("winners"), list) else [])[:MAX_SEATS]
                     if isinstance(w, int) and not isinstance(w, bool) and 0 <= w < MAX_SEATS],
         "finished": _time(data.get("finished")) or None, "started": _time(data.get("started")),
-        "result": _text(data.get("result")), "events": events, "at": _time(data.get("at")),
-        "instance": _text(data.get("instance"), 32),
+        "result": _text(data.get("result")), "margin": _text(data.get("margin"), 20), "events": events,
+        "at": _time(data.get("at")), "instance": _text(data.get("instance"), 32),
     }
 
 

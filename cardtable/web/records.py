@@ -55,6 +55,7 @@ def game_record(journal: Journal, record: GameRecord, names: Sequence[str] = ())
         "finished": record.finished, "result": record.result or "",
         "scores": list(game.scores(replay.state)),
         "winners": list(outcome.winners) if outcome else [],
+        "margin": outcome.margin.value if outcome else "",
         "actions": record.actions, "events": events,
     }
 

@@ -17,7 +17,7 @@ from itertools import combinations
 from math import comb
 
 from engine.errors import InvalidInput
-from engine.games.its15 import showdown
+from engine.games.its15_showdown import showdown
 
 BROWNS = range(1, 11)
 

@@ -20,7 +20,7 @@ from fractions import Fraction
 
 from engine.advice.hand_input import check_apart, read_cards
 from engine.cards import Card, french_40
-from engine.games.quinze import SEVEN_OF_CLUBS, captures, value
+from engine.games.quinze_captures import SEVEN_OF_CLUBS, captures, value
 
 WORTH = {"scopa": Fraction(1), "seven of clubs": Fraction(1), "seven": Fraction(1, 3),
          "club": Fraction(1, 6), "card": Fraction(1, 21)}

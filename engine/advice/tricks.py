@@ -2,7 +2,7 @@
 
 The legal cards are public knowledge (anyone watching knows the suit led and, once a player has
 shown out, that they hold none of it); the suggestion is about one player's hand. It follows the
-strong trick bot's rule (:func:`suggest`), which, unlike the greedy bot, counts the cards not yet
+strong trick bot's rule (:func:`~engine.advice.trick_choice.suggest`), which, unlike the greedy bot, counts the cards not yet
 seen: a card is a *sure winner* when no unseen card could beat it on this trick.
 
 - Last to play: take the trick with the cheapest winning card when it holds points, else throw the
@@ -24,11 +24,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.advice.hand_input import check_apart, read_cards
+from engine.advice.trick_choice import suggest
 from engine.cards import SUIT_NAMES, Card, parse_card, standard_52
 from engine.errors import InvalidInput
 from engine.games.allfives import trump_points
 from engine.games.fifteen import card_points
-from engine.games.tricks import check_suit, legal_plays, power, trick_winner
+from engine.games.tricks import check_suit, legal_plays
 
 GAMES = ("allfives", "fifteen")
 
@@ -68,47 +69,6 @@ def legal_reason(hand: tuple[Card, ...], trick: tuple[Card, ...]) -> str:
     if any(card.suit == trick[0].suit for card in hand):
         return f"you must follow {led}"
     return f"you have no {led}, so any card"
-
-
-def _strength(card: Card, led: str, trump: str) -> tuple:
-    """How a card ranks in a trick led in ``led`` (as :func:`trick_winner` orders them)."""
-    return card.suit == trump, card.suit == led, power(card)
-
-
-def suggest(hand, trick, *, trump: str, players: int, points, unseen) -> tuple[Card, str]:
-    """The strong trick bot's card for ``hand`` with ``trick`` on the table (see the module text).
-
-    ``points(card)`` is what a card won scores; ``unseen`` the cards this player has not seen.
-    """
-    legal = legal_plays(hand, trick[0].suit if trick else None)
-    led = trick[0].suit if trick else None
-
-    def wins_now(card: Card) -> bool:
-        return trick_winner(trick + (card,), trump) == len(trick)
-
-    def sure(card: Card) -> bool:
-        suit = led or card.suit
-        mine = _strength(card, suit, trump)
-        return wins_now(card) and not any(_strength(other, suit, trump) > mine for other in unseen)
-
-    def cheap(card: Card) -> tuple:
-        return (points(card), card.suit == trump, power(card))
-
-    at_stake = sum(map(points, trick))
-    if len(trick) == players - 1:
-        winners = [c for c in legal if wins_now(c)]
-        if winners and at_stake + min(map(points, winners)) > 0:
-            return min(winners, key=cheap), "takes the points on the table as cheaply as possible"
-        return min(legal, key=cheap), "the trick holds nothing worth taking: throw the cheapest card"
-    if not trick:
-        sure_leads = [c for c in legal if sure(c)]
-        if sure_leads:
-            return max(sure_leads, key=lambda c: (points(c), power(c))), "no unseen card can beat it: bank it"
-        return min(legal, key=cheap), "lead low and keep the point cards back"
-    winners = [c for c in legal if sure(c)]
-    if winners and (at_stake or any(points(c) for c in winners)):
-        return min(winners, key=cheap), "no unseen card can beat it, and there are points in it"
-    return min(legal, key=cheap), "nothing sure to win here: play low"
 
 
 def trick_advice(game: str, hand, trick=(), *, trump: str | None = None, upcard=None,

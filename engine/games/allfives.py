@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from engine.advice.trick_choice import strong_trick_play
 from engine.cards import SUIT_NAMES, Card, parse_card, parse_cards
 from engine.errors import IllegalAction
 from engine.game import Action, Option, Outcome, Prompt, ScoreItem, Step, Termination, add_at, handles, set_at
@@ -278,6 +279,10 @@ class AllFives(TrickGame):
     # -- knowledge and bots -------------------------------------------------------------------
     def _seen(self, state) -> set:
         return super()._seen(state) | set(state.turn_ups) | set(state.discards)
+
+    def strong_choice(self, state, seat: int) -> Action | None:
+        return strong_trick_play(state, seat, points=lambda card: self._card_points(state, card),
+                                 face_up=state.turn_ups)
 
     def _card_points(self, state, card: Card) -> int:
         return POINTS.get(card.rank, 0) if card.suit == state.trump else 0

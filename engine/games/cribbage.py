@@ -23,10 +23,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
 
+from engine.advice.discards import discard_advice
+from engine.advice.pegging import pegging_advice
 from engine.cards import Card, parse_card, standard_52
 from engine.errors import IllegalAction
 from engine.game import (
-    DEALER, TABLE, Action, CardSlot, Game, Option, Outcome, Prompt, PublicView, ScoreItem, Step,
+    DEALER, TABLE, Action, CardSlot, Game, Margin, Option, Outcome, Prompt, PublicView, ScoreItem, Step,
     Termination, add_at, handles, one_card, set_at, shuffled, twin_at,
 )
 from engine.games.cutting import CutForDealState, seeded_cuts, take_cut
@@ -395,14 +397,15 @@ class Cribbage(Game):
         loser_best = max(s for i, s in enumerate(state.scores) if i != side)
         skunk_line, double_line = SKUNK_LINES[target]
         if double_line is not None and loser_best < double_line:
-            margin = "a double skunk"
+            margin = Margin.DOUBLE_SKUNK
         elif loser_best < skunk_line:
-            margin = "a skunk"
+            margin = Margin.SKUNK
         else:
-            margin = ""
+            margin = Margin.WIN
         winners = tuple(seat for seat in range(state.players) if _side(state, seat) == side)
-        text = won(winners, state.scores[side], (loser_best,), margin)
-        return Outcome(Termination.TARGET_REACHED, winners, state.scores, text)
+        said = "" if margin is Margin.WIN else f"a {margin}"
+        text = won(winners, state.scores[side], (loser_best,), said)
+        return Outcome(Termination.TARGET_REACHED, winners, state.scores, text, margin)
 
     def scores(self, state) -> tuple[int, ...]:
         return tuple(state.scores[_side(state, seat)] for seat in range(state.players))
@@ -415,6 +418,24 @@ class Cribbage(Game):
             seen.add(state.starter)
         if card in seen:
             raise IllegalAction(f"the {card.name} has already been seen this hand", seat=action.seat, card=card)
+
+    def public_hint(self, state) -> str | None:
+        if state.phase != PLAY:
+            return None
+        return f"Count {state.count}: any card worth {31 - state.count} or less fits; with none, say go"
+
+    def strong_choice(self, state, seat: int) -> Action | None:
+        """Discard by expected net points; peg by what a play scores and the risk it leaves."""
+        if state.phase == DISCARD:
+            same_side = seat % 2 == state.dealer % 2 if state.players == 4 else seat == state.dealer
+            best = discard_advice(state.hands[seat], dealer=same_side, players=state.players)[0]
+            return Action("discard", seat, best.discard)
+        if state.phase == PLAY:
+            seen = {card for cards in state.played for card in cards} - set(state.pile) | {state.starter}
+            nxt = (seat + 1) % state.players
+            advice = pegging_advice(state.hands[seat], state.pile, seen=seen, their_cards=state.held[nxt])
+            return Action("play", seat, (advice[0].card,)) if advice else Action("go", seat)
+        return None
 
     def public_view(self, state) -> PublicView:
         target = state.options["target"]

@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from itertools import combinations
 
+from engine.advice.trick_choice import strong_trick_play
 from engine.cards import SUIT_NAMES, Card, parse_card, parse_cards
 from engine.errors import IllegalAction
 from engine.game import (
@@ -319,6 +320,10 @@ class Fifteen(TrickGame):
     # -- knowledge, bots and simulation -------------------------------------------------------
     def _seen(self, state) -> set:
         return super()._seen(state) | set(state.crib) | ({state.upcard} if state.upcard else set())
+
+    def strong_choice(self, state, seat: int) -> Action | None:
+        return strong_trick_play(state, seat, points=lambda card: self._card_points(state, card),
+                                 face_up=(state.upcard,))
 
     def _card_points(self, state, card: Card) -> int:
         return int(_scores_with(card, state.upcard))

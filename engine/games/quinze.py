@@ -33,14 +33,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from engine.cards import Card, french_40, parse_card, parse_cards
+from engine.advice.quinze import capture_advice
+from engine.cards import Card, french_40, parse_card
 from engine.errors import IllegalAction, InvalidInput
 from engine.game import (
     DEALER, TABLE, Action, CardSlot, Game, Option, Outcome, Prompt, PublicView, ScoreItem, Step,
     Termination, add_at, handles, set_at, shuffled, twin_at,
 )
 from engine.games.cutting import CutForDealState, seeded_cuts, take_cut
-from engine.wording import join_words, number_words, plural, who, won
+from engine.games.quinze_captures import SEVEN_OF_CLUBS, captures, value
+from engine.wording import join_words, number_words, plural, who, won, words
 
 __all__ = ["LeQuinze", "QuinzeState", "captures", "value"]
 
@@ -49,7 +51,6 @@ Phase = StrEnum("Phase", "CUT TURN_UP PLAY CAPTURE", module=__name__)
 CUT, TURN_UP, PLAY, CAPTURE = Phase
 LEAVE = "leave"
 PACK_SIZE, TABLE_CARDS, HAND_SIZE = 40, 4, 3
-SEVEN_OF_CLUBS = Card(7, "C")
 #: End-of-deal categories in the order Parlett's tie-break counts them (Q10 option "count order").
 COUNT_ORDER = ("cards", "clubs", "seven of clubs", "sevens", "scopa")
 #: What each end-of-deal point counts in a side's cards (Q9).
@@ -61,48 +62,10 @@ _CATEGORIES = {
 }
 
 
-def value(card: Card | str) -> int:
-    """A card's value for making 15: A-7 their number, jack 8, queen 9, king 10 (Q2).
-
-    :raises InvalidInput: for an 8, 9 or 10, which the French 40-card pack does not have.
-    """
-    card = parse_card(card)
-    if 8 <= card.rank <= 10:
-        raise InvalidInput(f"the {card.name} is not in the French 40-card pack")
-    return card.rank if card.rank <= 7 else card.rank - 3
-
-
-def captures(table, played) -> list[frozenset[Card]]:
-    """Every set of ``table`` cards that ``played`` can take: values summing to 15 with it (Q2).
-
-    ``table`` is an iterable of cards or card text, ``played`` a card or card text. The sets come
-    smallest first, then in card order; the list is empty when nothing can be taken.
-
-    >>> [sorted(map(str, s)) for s in captures(["KH", "5S", "5D"], "5C")]
-    [['KH'], ['5D', '5S']]
-    >>> captures("AH 2S", "3D")
-    []
-
-    :raises InvalidInput: for text that names no card, a card outside the 40-card pack, or a
-        table that shows the same card twice or shows the played card.
-    """
-    cards = sorted(parse_cards(table))
-    card = parse_card(played)
-    if len(set(cards)) != len(cards) or card in cards:
-        raise InvalidInput("a card cannot be on the table twice, nor on the table and in play")
-    values = [value(c) for c in cards]
-    found: list[frozenset[Card]] = []
-
-    def search(start: int, need: int, chosen: tuple[Card, ...]) -> None:
-        if need == 0:
-            found.append(frozenset(chosen))
-            return
-        for i in range(start, len(cards)):
-            if values[i] <= need:
-                search(i + 1, need - values[i], chosen + (cards[i],))
-
-    search(0, 15 - value(card), ())
-    return sorted(found, key=lambda s: (len(s), sorted(s)))
+def _unseen_card(worth: int, table) -> list[Card]:
+    """A card of a Le Quinze value that is not on the table (only its value matters to a hint)."""
+    rank = worth if worth <= 7 else worth + 3
+    return [card for card in (Card(rank, suit) for suit in "SHDC") if card not in table][:1]
 
 
 def _draw_key(card: Card) -> int:
@@ -484,15 +447,36 @@ class LeQuinze(Game):
         notes = []
         for seat in range(state.players):
             side = _side(state, seat)
-            words = ["deals"] * (seat == state.dealer)
-            words += [f"{len(state.taken[side])} taken"] * bool(state.taken[side])
-            words += [plural(state.scopas[side], "scopa")] * bool(state.scopas[side])
-            notes.append(", ".join(words))
+            said = ["deals"] * (seat == state.dealer)
+            said += [f"{len(state.taken[side])} taken"] * bool(state.taken[side])
+            said += [plural(state.scopas[side], "scopa")] * bool(state.scopas[side])
+            notes.append(", ".join(said))
         status = (f"Deal {state.deal_no + 1}, round {state.round_no + 1} of {_rounds(state.players)}, "
                   f"game to {target}")
         played = ("Played", (state.pending,)) if state.pending else ("", ())
         return PublicView(status, "Table", state.table or state.turned * (state.phase == TURN_UP), *played,
                           tuple(notes))
+
+    def public_hint(self, state) -> str | None:
+        if state.phase != PLAY:
+            return None
+        takers = [v for v in range(1, 11) if any(captures(state.table, c) for c in _unseen_card(v, state.table))]
+        if not takers:
+            return "No card can take anything: the card played stays on the table"
+        return f"A card worth {', '.join(map(str, takers))} can take from the table (J 8, Q 9, K 10)"
+
+    def strong_choice(self, state, seat: int) -> Action | None:
+        """Play the best-ranked capture (:func:`~engine.advice.quinze.capture_advice`)."""
+        if state.phase != PLAY:
+            return None
+        best = capture_advice(state.table, state.hands[seat])[0]
+        return Action("play", seat, (best.card, *best.taken))
+
+    def advice_words(self, state, action: Action) -> str:
+        if action.kind == "play" and len(action.cards) > 1:
+            taken = " ".join(map(str, action.cards[1:]))
+            return words(f"{who(action.seat)}: play {action.cards[0]} and take {taken}")
+        return super().advice_words(state, action)
 
     def conceal(self, action: Action, state=None) -> Action:
         """At the table the played card is seen first; the cards it takes follow as they leave

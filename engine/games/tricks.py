@@ -463,6 +463,16 @@ class TrickGame(Game):
         return (at_stake / 2 if winning else -self._card_points(state, card)) - cost
 
     # -- the display ---------------------------------------------------------------------------
+    def public_hint(self, state) -> str | None:
+        """In the play: what the suit led asks of the next card, and the trumps."""
+        if state.phase != PLAY or not state.tricks:
+            return None
+        trump = SUIT_NAMES[state.tricks.trump]
+        if not state.tricks.led:
+            return f"Lead any card; trumps are {trump}"
+        led = SUIT_NAMES[state.tricks.led]
+        return f"{led.capitalize()} led: follow {led} if you can, else any card; trumps are {trump}"
+
     def public_view(self, state) -> PublicView:
         """Scores aside, what the table shows: the turn-up(s), the trick on the table, the dealer
         and who has been caught revoking this hand."""

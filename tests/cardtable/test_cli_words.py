@@ -69,6 +69,7 @@ def test_the_examples_of_the_view_and_the_out_paths_hold():
         assert result.attempted and not result.failed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [["games"], ["replay", "1"]])
 def test_a_reader_that_stops_early_ends_no_command_with_a_traceback(argv, tmp_path):
     """``cardtable replay 1 | head``: the reader leaves before the output is written; the command

@@ -79,6 +79,7 @@ def _document(game: str, players: int, kind: str, mutations) -> dict:
     return data
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(game=st.sampled_from(sorted(GAMES)), players=st.integers(2, 5), kind=st.sampled_from(["camera", "rfid"]),
        mutations=st.lists(mutation, max_size=3))

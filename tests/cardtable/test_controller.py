@@ -40,6 +40,7 @@ def feed(controller, moves):
         assert not controller.refused, (move, controller.warning)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_whole_game_played_with_cards_and_buttons_matches_the_dealt_game(players, journal):
     game = get_game("cribbage")
@@ -238,6 +239,7 @@ def test_a_refused_dealt_card_is_not_named(journal, outputs):
     assert all("QD" not in v.warning and "2S" not in v.warning for v in outputs.views)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, players, swipe", [("allfives", 2, False), ("allfives", 3, True), ("fifteen", 2, True)])
 def test_a_whole_game_dealt_through_readers_matches_the_dealt_game(name, players, swipe, journal, outputs):
     game, options = get_game(name), {"reader_deal": True}

@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal
 from engine.game import get_game
@@ -33,6 +35,7 @@ def _state_after(actions):
     return state
 
 
+@pytest.mark.slow
 def test_killed_at_random_points_the_game_resumes_where_it_was(tmp_path):
     actions = script(SEED)
     rng = random.Random(7)

@@ -10,6 +10,8 @@ from cardtable.journal import Journal
 from cardtable.view import score_lines
 from engine.game import all_games, get_game
 
+pytestmark = pytest.mark.slow          # whole demo games through simulated devices
+
 SETUPS = sorted((g.name, n) for g in all_games() for n in g.players)
 
 

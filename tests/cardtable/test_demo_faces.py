@@ -17,6 +17,8 @@ from vision.faces import designs
 from vision.faces.designs import CARDDECKS, DesignArt, render_card
 from vision.script import Remove
 
+pytestmark = pytest.mark.slow          # whole demo games read by the faces camera
+
 if shutil.which("rsvg-convert") is None or not CARDDECKS.is_dir():
     pytest.skip("needs rsvg-convert (librsvg2-bin) and the card designs (kdegames-card-data, -kf5 on bookworm)",
                 allow_module_level=True)

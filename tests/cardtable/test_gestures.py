@@ -1,5 +1,6 @@
 """What a card laid or taken means: every gesture against every kind of prompt, and examples."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,6 +35,7 @@ def situations(draw):
                  blocked=draw(st.booleans()), finished=draw(st.booleans()), swipe=draw(st.booleans()))
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(situations(), st.sampled_from((PLACED, MOVED, REMOVED)), st.sampled_from(CARDS), st.sampled_from(ZONES))
 def test_every_gesture_has_one_answer_that_keeps_to_what_the_table_wants(wants, kind, card, zone):

@@ -12,6 +12,7 @@ CHECKOUT = Path(__file__).resolve().parents[2]
 needs_make = pytest.mark.skipif(shutil.which("make") is None, reason="no make here")
 
 
+@pytest.mark.slow
 @needs_make
 def test_make_install_writes_a_launcher_that_runs_this_checkout(tmp_path):
     done = subprocess.run(["make", "-s", "install", f"BIN={tmp_path}"], cwd=CHECKOUT, capture_output=True, text=True)
@@ -125,6 +126,7 @@ def test_the_fresh_root_script_is_valid_shell_and_says_its_usage():
     assert usage.returncode == 2 and "sudo deploy/fresh_root.sh --arch arm64" in usage.stdout
 
 
+@pytest.mark.slow
 def test_the_editable_install_prints_no_setuptools_warning_box(tmp_path):
     """``make demo``'s first run installs this checkout editable; setuptools' "Editable
     installation ... be careful with folders" box must not be among the first things a newcomer sees."""

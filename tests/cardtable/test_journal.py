@@ -135,6 +135,7 @@ def test_a_journal_written_before_seals_gets_them_once_and_visibly(tmp_path, wri
 
 
 # -- a flipped bit anywhere ----------------------------------------------------------------------
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(spot=st.integers(min_value=0, max_value=10**9), bit=st.integers(min_value=0, max_value=7))
 def test_a_flipped_bit_anywhere_never_stops_the_commands_or_the_table(tmp_path_factory, written, spot, bit):
@@ -152,6 +153,7 @@ def test_a_flipped_bit_anywhere_never_stops_the_commands_or_the_table(tmp_path_f
     opened.journal.close()
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.binary(max_size=3000))
 def test_random_bytes_as_a_journal_never_stop_the_table(tmp_path_factory, data):
@@ -164,6 +166,7 @@ def test_random_bytes_as_a_journal_never_stop_the_table(tmp_path_factory, data):
     opened.journal.close()
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=st.lists(st.one_of(st.text(max_size=60), st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=8),
@@ -319,6 +322,7 @@ def test_a_finished_game_is_shown_whole(tmp_path, capsys):
     assert all(step["action"]["cards"] for step in exported["actions"] if step["action"]["kind"] == "discard")
 
 
+@pytest.mark.slow
 def test_history_and_replay_find_the_demos_journal_with_no_option(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("HOME", str(tmp_path / "home"))           # no table journal here
     monkeypatch.chdir(tmp_path)
@@ -348,6 +352,7 @@ journal = {{ path = "journal.sqlite" }}
     return str(folder / "table.toml")
 
 
+@pytest.mark.slow
 def test_run_starts_on_a_damaged_journal_and_keeps_it_aside(tmp_path, written):
     import signal
     import threading
@@ -550,6 +555,7 @@ EDITS = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(edits=st.lists(st.tuples(EDITS, st.integers(0, 10**6)), min_size=1, max_size=3),
        unkeyed=st.booleans())

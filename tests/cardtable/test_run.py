@@ -2,8 +2,9 @@
 
 import os
 import signal
+import sqlite3
 import threading
-import time
+from contextlib import closing, contextmanager
 
 import numpy as np
 from cardtable.cli import main
@@ -11,6 +12,41 @@ from cardtable.journal import Journal
 from cardtable.sim.devices import demo_registry
 from firmware_bridge.registry import default_path
 from firmware_bridge.twin import Twin
+from waiting import wait_until
+
+
+def journalled(path, count: int) -> bool:
+    """Whether the journal at ``path`` holds ``count`` actions yet (read beside the running table)."""
+    if not path.exists():
+        return False
+    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        try:
+            return db.execute("SELECT count(*) FROM actions").fetchone()[0] >= count
+        except sqlite3.OperationalError:        # the table is still creating it
+            return False
+
+
+@contextmanager
+def beside_the_table(steps):
+    """Run ``steps`` in a thread while the block runs ``cardtable run``, then stop the table with
+    SIGTERM, also when a step failed; the step's failure is the test's."""
+    failed = []
+
+    def drive():
+        try:
+            steps()
+        except AssertionError as err:
+            failed.append(err)
+        finally:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    driver = threading.Thread(target=drive)
+    driver.start()
+    try:
+        yield
+    finally:
+        driver.join()
+    assert not failed, failed[0]
 
 
 def test_run_with_readers_plays_cards_into_the_journal_and_stops_on_sigterm(tmp_path):
@@ -38,20 +74,16 @@ path = "journal.sqlite"
 """)
 
         def table():
-            time.sleep(1.0)
-            for reader, card in ((0, "KH"), (1, "AC")):   # the cut: seat 2 deals
-                twin.place(reader, registry.uid_for(card))
-                time.sleep(0.3)
+            for count, (reader, card) in enumerate(((0, "KH"), (1, "AC")), 1):   # the cut: seat 2 deals
+                twin.place(reader, registry.uid_for(card))      # before the link is up: its snapshot says it
+                wait_until(lambda: journalled(tmp_path / "journal.sqlite", count), 20, what=f"the cut {card}")
                 twin.remove(reader)
-                time.sleep(0.3)
-            twin.place(0, "04DEADBEEF0000")             # a tag the table does not know
-            time.sleep(0.5)
-            os.kill(os.getpid(), signal.SIGTERM)
+            shown = len(list((tmp_path / "shots").glob("*.png")))
+            twin.place(0, "04DEADBEEF0000")             # a tag the table does not know: the display says so
+            wait_until(lambda: len(list((tmp_path / "shots").glob("*.png"))) > shown, 10, what="the warning shown")
 
-        driver = threading.Thread(target=table)
-        driver.start()
-        assert main(["run", "--config", str(tmp_path / "table.toml")]) == 0
-        driver.join()
+        with beside_the_table(table):
+            assert main(["run", "--config", str(tmp_path / "table.toml")]) == 0
     with Journal(tmp_path / "journal.sqlite") as journal:
         replay = journal.replay(journal.games()[-1].id)
     assert [str(a) for a, _ in replay.steps] == ["seat 1 cut KH", "seat 2 cut AC"]
@@ -159,19 +191,18 @@ path = "journal.sqlite"
         return ("Card UID: " + " ".join(uid[i:i + 2] for i in range(0, len(uid), 2)) + "\r\n").encode()
 
     def table():
-        time.sleep(1.0)
-        os.write(boards[0][0], card_line("KH"))
-        time.sleep(0.4)
-        os.write(boards[1][0], card_line("AC"))
-        time.sleep(0.6)
-        os.kill(os.getpid(), signal.SIGTERM)
+        for count, (board, card) in enumerate(((0, "KH"), (1, "AC")), 1):
+            def presented(board=board, card=card, count=count):
+                """A stock sketch prints the UID each time the card is presented: present it again until
+                the table has it (a line written before the table opens the port is lost)."""
+                os.write(boards[board][0], card_line(card))
+                return journalled(tmp_path / "journal.sqlite", count)
+            wait_until(presented, 20, every=0.3, what=f"the cut {card}")
 
-    driver = threading.Thread(target=table)
-    driver.start()
     try:
-        assert main(["run", "--config", str(tmp_path / "table.toml")]) == 0
+        with beside_the_table(table):
+            assert main(["run", "--config", str(tmp_path / "table.toml")]) == 0
     finally:
-        driver.join()
         for master, slave in boards:
             os.close(master)
             os.close(slave)

@@ -2,7 +2,6 @@
 
 import queue
 import threading
-import time
 
 import pytest
 
@@ -13,6 +12,7 @@ from vision.pipeline import Pipeline
 from vision.script import parse_script
 from vision.sources import SyntheticSource
 from vision.synthetic import Effects, SyntheticCamera
+from waiting import wait_until
 
 
 def test_the_camera_thread_reports_cards_and_says_when_a_code_is_not_this_decks():
@@ -140,10 +140,8 @@ def test_a_camera_thread_that_dies_is_started_again_with_a_sentence():
 
     supervisor = Supervisor(items.put)
     supervisor.watch("camera", start)
-    deadline = time.monotonic() + 60
-    while not (len(threads) == 2 and threads[1].finished) and time.monotonic() < deadline:
-        supervisor.check()
-        time.sleep(0.02)
+    wait_until(lambda: supervisor.check() or (len(threads) == 2 and threads[1].finished), 60,
+               what="the camera started again to finish")
     supervisor.close()
     got = drain(items)
     assert "The camera stopped (the camera stopped sending frames): starting it again" in [
@@ -161,9 +159,7 @@ def test_an_input_that_keeps_dying_stops_the_table_so_the_service_restarts_it():
     supervisor = Supervisor(items.put, most=3, within=60.0)
     supervisor.watch("camera", start)
     with pytest.raises(InputFailed, match="the camera failed 4 times in a minute"):
-        for _ in range(500):
-            supervisor.check()
-            time.sleep(0.01)
+        wait_until(supervisor.check, 10, what="the supervisor to give up")
     supervisor.close()
 
 

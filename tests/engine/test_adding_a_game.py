@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import subprocess
 import sys
 from pathlib import Path
 
@@ -40,6 +41,7 @@ def test_the_registered_game_is_found_by_name_and_alias(game):
     assert game in engine.games.all_games()
 
 
+@pytest.mark.slow
 def test_it_keeps_every_promise_of_the_conformance_suite(game):
     conformance.test_bots_play_to_the_end_and_every_state_round_trips(game)
     conformance.test_prompt_names_who_may_act(game)
@@ -107,3 +109,13 @@ def test_registration_refuses_a_game_missing_a_handler():
 
     with pytest.raises(TypeError, match="no handler for pass"):
         engine.games.register(Broken)
+
+
+def test_threads_asking_the_registry_at_once_all_find_the_games():
+    """The shipped games load on first use: a second thread waits for them instead of finding none."""
+    script = ("import threading\nfrom engine.games import get_game\nfound = []\n"
+              "threads = [threading.Thread(target=lambda: found.append(get_game('cribbage').name)) for _ in range(8)]\n"
+              "[t.start() for t in threads]; [t.join() for t in threads]\nassert found == ['cribbage'] * 8, found\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).resolve().parents[2],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-600:]

@@ -8,6 +8,7 @@ from itertools import combinations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from engine.advice.crib_table import load_table
@@ -40,6 +41,7 @@ def test_the_shipped_table_was_built_with_this_model():
     assert load_table()["model"] == MODEL
 
 
+@pytest.mark.slow
 def test_the_build_script_writes_a_table_the_advice_reads(tmp_path):
     out = tmp_path / "crib_table.json"
     subprocess.run([sys.executable, str(ROOT / "tools" / "build_crib_table.py"), "--deals-two", "50", "--deals-more", "50",

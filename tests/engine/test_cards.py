@@ -31,6 +31,7 @@ def test_bad_card_text_says_what_is_wrong(text, words):
         parse_card(text)
 
 
+@pytest.mark.slow
 @given(st.text(max_size=6))
 def test_any_text_parses_to_a_card_or_raises_invalid_input(text):
     try:

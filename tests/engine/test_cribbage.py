@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from engine.bots import GreedyBot, RandomBot, play_game
 from engine.cards import parse_card, parse_cards, standard_52
 from engine.errors import IllegalAction, InvalidInput
-from engine.game import TABLE, Action, get_game
+from engine.game import TABLE, Action, Margin, get_game
 from engine.games.cribbage import score_hand, score_pegging
 from engine.games.cribbage_scoring import hand_score_histogram
 from engine.simulate import play_at_table
@@ -63,6 +63,7 @@ def test_score_hand_accepts_card_objects_and_refuses_duplicates():
         score_hand("5H 5H JD QD", "KD")
 
 
+@pytest.mark.slow
 def test_full_enumeration_matches_the_published_distribution():
     histogram = hand_score_histogram()
     assert sum(histogram.values()) == 12_994_800
@@ -333,6 +334,7 @@ def test_table_mode_asks_for_the_crib_to_be_laid_out_and_scores_it():
     assert GAME.prompt(state).kinds == ("discard",) and state.hand_no == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000))
@@ -438,6 +440,17 @@ def test_table_mode_a_go_at_22_is_a_claim():
     assert GAME.prompt(state).choices == ("go",)
     state, events = _play(state, "go")
     assert state.claims == ((1, 22),)
+
+
+def test_the_outcome_carries_its_margin_for_the_club():
+    def margin(scores, target=121):
+        state = replace(_two_player(starter="JD", target=target), scores=scores)
+        return GAME.outcome(_discard(state, "9D 10H", "QD KH")).margin
+    assert margin((50, 119)) is Margin.DOUBLE_SKUNK
+    assert margin((80, 119)) is Margin.SKUNK
+    assert margin((95, 119)) is Margin.WIN
+    assert margin((0, 59), target=61) is Margin.SKUNK
+    assert margin((31, 59), target=61) is Margin.WIN
 
 
 def test_a_61_point_loser_at_0_is_skunked_not_double_skunked():

@@ -18,6 +18,7 @@ def _bots(players, seed):
     return [(GreedyBot if (seed + i) % 2 else RandomBot)(random.Random(seed * 31 + i)) for i in range(players)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), data=st.data())

@@ -308,6 +308,7 @@ def test_bot_games_conserve_value_cards(seed, players, greedy, ones, twos):
         assert GAME.to_dict(picked) == snapshot
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), players=st.sampled_from([2, 3, 4, 5]), greedy=st.booleans())
 def test_bot_games_in_table_mode_agree_with_dealer_mode(seed, players, greedy):

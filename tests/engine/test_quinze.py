@@ -349,6 +349,7 @@ def deal_ends_account_for_every_card(steps):
     return ends
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), players=st.sampled_from([2, 3, 4]), greedy=st.booleans(),
        partnerships=st.booleans(), optional=st.booleans())
@@ -383,6 +384,7 @@ def test_bot_games_in_dealer_mode(seed, players, greedy, partnerships, optional)
         assert GAME.to_dict(before) == snapshot
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), players=st.sampled_from([2, 3, 4]), greedy=st.booleans())
 def test_bot_games_in_table_mode_agree_with_dealer_mode(seed, players, greedy):

@@ -68,6 +68,7 @@ fields = st.fixed_dictionaries({}, optional={
     "from_zone": json_values})
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(fields, json_values))
 def test_any_json_is_an_event_or_a_plain_refusal(data):

@@ -134,6 +134,7 @@ def _dealer_invariants(game, state):
     assert all(len(h) == n for h, n in zip(state.hands, state.held))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 @settings(max_examples=12, **SETTINGS)
 @given(seed=st.integers(0, 100_000), data=st.data())
@@ -159,6 +160,7 @@ def test_dealer_mode_games_keep_their_invariants(game, seed, data):
     assert all(s < outcome.scores[winner] for i, s in enumerate(outcome.scores) if i != winner)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 @settings(max_examples=10, **SETTINGS)
 @given(seed=st.integers(0, 100_000), data=st.data())
@@ -204,6 +206,7 @@ def test_hands_dealt_through_a_reader_enforce_follow_suit_at_once(game, seed):
     assert refused or not any(s.table_state.phase == "play" for s in run.steps)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 @settings(max_examples=12, **SETTINGS)
 @given(seed=st.integers(0, 100_000), choice=st.integers(0, 1000), data=st.data())

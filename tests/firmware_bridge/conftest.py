@@ -3,7 +3,6 @@ and a check that every test leaves no thread or file descriptor behind."""
 
 import os
 import threading
-import time
 
 import pytest
 
@@ -14,6 +13,7 @@ from firmware_bridge.session import Session
 from firmware_bridge.twin import Twin
 
 from bridge_helpers import uid_of
+from waiting import wait_until
 
 
 @pytest.fixture
@@ -40,8 +40,5 @@ def no_leaks():
         return len(os.listdir("/proc/self/fd"))
     threads, before = threading.active_count(), fds()
     yield
-    deadline = time.monotonic() + 2
-    while (threading.active_count() > threads or fds() > before) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert threading.active_count() <= threads, "a thread was left running"
-    assert fds() <= before, "a file descriptor was left open"
+    wait_until(lambda: threading.active_count() <= threads, 2, what="every thread the test started to end")
+    wait_until(lambda: fds() <= before, 2, what="every file descriptor the test opened to be closed")

@@ -12,6 +12,7 @@ from firmware_bridge.detect import BoardNotFound, candidates, find_board
 from firmware_bridge.registry import TagRegistry
 
 from bridge_helpers import uid_of
+from waiting import wait_until
 
 
 def port(device, vid, pid):
@@ -47,14 +48,18 @@ def run_in_thread(argv):
 
 
 def output_until(capsys, text, timeout=3.0):
-    """What the command printed until ``text`` shows up (or ``timeout`` seconds pass)."""
-    out, deadline = "", time.monotonic() + timeout
-    while text not in out and time.monotonic() < deadline:
-        time.sleep(0.02)
-        out += capsys.readouterr().out
-    return out
+    """What the command printed until ``text`` shows up (failing after ``timeout`` seconds)."""
+    printed = []
+
+    def shown() -> bool:
+        printed.append(capsys.readouterr().out)
+        return text in "".join(printed)
+
+    wait_until(shown, timeout, what=f"the command to print {text!r}")
+    return "".join(printed)
 
 
+@pytest.mark.slow
 def test_monitor_prints_one_json_line_per_event_and_link_change(twin, registry, tmp_path, capsys):
     path = registry.save(tmp_path / "tags.json")
     thread, result = run_in_thread(["bridge", "monitor", "--port", twin.port, "--json", "--registry", str(path),
@@ -76,27 +81,26 @@ def test_enroll_rfid_walks_stops_and_resumes(twin, tmp_path, capsys):
 
     def lay(index, reader, wait_for):
         twin.place(reader, uid_of(index))
-        deadline = time.monotonic() + 2
-        while time.monotonic() < deadline and (not path.exists() or len(json.loads(path.read_text())["tags"]) < wait_for):
-            time.sleep(0.02)
+        wait_until(lambda: path.exists() and len(json.loads(path.read_text())["tags"]) >= wait_for, 2,
+                   what=f"{wait_for} tags in the registry")
 
     thread, result = run_in_thread(base + ["--count", "2"])
-    time.sleep(0.3)
+    out = output_until(capsys, "(1/40)")
     lay(0, 0, 1)
     twin.place(1, uid_of(0))    # the same tag again: refused
-    time.sleep(0.2)
+    out += output_until(capsys, "that tag is already")
     lay(1, 2, 2)
     thread.join(timeout=3)
-    out = capsys.readouterr().out
+    out += capsys.readouterr().out
     assert result["code"] == 0
     assert out.index("link up") < out.index("place the ace of spades on any reader (1/40)")
     assert "that tag is already the ace of spades: take it off and place the two of spades" in out
     assert "2/40 cards enrolled" in out and "run the same command to carry on" in out
     thread, result = run_in_thread(base + ["--count", "1"])
-    time.sleep(0.3)
+    out = output_until(capsys, "place the three of spades on any reader (3/40)")
     lay(2, 3, 3)
     thread.join(timeout=3)
-    assert "place the three of spades on any reader (3/40)" in capsys.readouterr().out
+    assert "place the three of spades on any reader (3/40)" in out
     registry = TagRegistry.load(path)
     assert [registry.card_for(uid_of(n)).id for n in range(3)] == ["AS", "2S", "3S"]
 
@@ -114,6 +118,7 @@ def test_a_found_board_is_named_by_its_stable_by_id_link(tmp_path):
     assert stable_path("/dev/pts/3", tmp_path / "missing") == "/dev/pts/3"
 
 
+@pytest.mark.slow
 def test_monitor_sentences_name_each_tag_once(twin, registry, tmp_path, capsys):
     path = registry.save(tmp_path / "tags.json")
     thread, result = run_in_thread(["bridge", "monitor", "--port", twin.port, "--registry", str(path),

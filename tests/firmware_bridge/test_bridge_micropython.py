@@ -100,6 +100,7 @@ def links(events):
     return [(e.state, e.reason) for e in events if isinstance(e, LinkChange)]
 
 
+@pytest.mark.slow
 def test_the_firmware_on_micropython_reports_cards_and_reader_health(pico, registry, fast):
     with Bridge(pico.port, registry, zones=["seat1", "seat2", "seat3", "seat4"], **fast) as bridge:
         events = collect(bridge, lambda ev: ("resynced", "0 change(s) caught up") in links(ev), timeout=5)

@@ -138,6 +138,7 @@ events = st.lists(st.tuples(st.integers(0, 3), st.booleans(), st.sampled_from(["
                   min_size=1, max_size=12)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(events, st.data())
 def test_corrupted_lines_never_make_events(tags, data):

@@ -71,6 +71,7 @@ def test_debouncer_alone():
     assert d.edge("ok", True, 1.06)
 
 
+@pytest.mark.slow
 def test_presses_go_to_an_injected_queue(mock_factory, clock):
     shared = queue.Queue()
     with TablePanel(CONFIG, pin_factory=mock_factory, clock=clock, events=shared):

@@ -111,6 +111,7 @@ def test_the_highlighted_choice_stays_visible_among_many():
         assert frame.text_of("choice_more").startswith("+")
 
 
+@pytest.mark.slow
 def test_many_cards_keep_the_latest():
     view = replace(VIEWS["cribbage_count"], play_cards=tuple(["AS", "2H", "3C", "4D"] * 30) + ("KS",))
     _, frame = render_frame(view, 240, 240, "RGB")
@@ -151,6 +152,7 @@ def views(draw):
         selected=draw(st.none() | st.integers(0, len(choices) - 1)) if choices else None)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(views(), st.sampled_from(sorted(SIZES.values()) + [(160, 128, "RGB"), (800, 480, "RGB"), (256, 64, "1")]))
 def test_any_view_stays_inside_its_places(view, size):

@@ -11,6 +11,7 @@ from vision.synthetic import SyntheticCamera
 from vision.script import parse_script
 
 
+@pytest.mark.slow
 def test_print_deck_writes_a_pdf_whose_cards_decode(tmp_path, capsys):
     out = tmp_path / "deck.pdf"
     assert main(["print-deck", "--deck", "french40", "--marker", "qr", "--out", str(out)]) == 0

@@ -37,6 +37,7 @@ def as_expected(events):
     return [(e.kind, e.card.id, e.zone) for e in events]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("marker, resolution", [("qr", "1080p"), ("aruco", "720p")])
 def test_place_occlude_slide_remove_gives_exactly_the_right_events(marker, resolution):
     camera, script, pipeline, events = replay(marker, resolution, SCRIPT)
@@ -134,6 +135,7 @@ def test_a_small_blurred_code_no_full_frame_decode_reads_is_read_from_the_enlarg
     assert pipeline.stats.views > pipeline.stats.decodes  # it took more than the plain crop
 
 
+@pytest.mark.slow
 def test_exposure_flicker_and_motion_blur_make_no_false_event_and_no_whole_frame_decodes():
     effects = Effects(flicker=0.15, motion=0.03)
     script = parse_script("0.3 place 10H seat1\n0.9 place QS centre\n1.8 hand 1.5 over QS\n3.8 remove 10H")

@@ -50,6 +50,7 @@ def test_a_placement_is_reported_as_soon_as_the_card_lies_still():
     assert events[0][4] - camera.in_clear_view("10H", 0.3, hold=0.0) <= 0.15
 
 
+@pytest.mark.slow
 def test_a_hand_resting_ten_seconds_on_a_card_does_not_remove_it():
     events, _ = run("0.3 place 10H seat1\n0.3 place QS centre\n1.2 hand 10 over 10H still\n"
                     "1.5 hand 9 over QS", end=12.5, fps=8)
@@ -72,5 +73,6 @@ PLACED_10H = ("placed", "10H", "seat1", None)
     pytest.param("0.3 place 10H seat2\n1.0 slide 10H seat4 1.2", 3.5,
                  [("placed", "10H", "seat2", None), ("moved", "10H", "seat4", "seat2")], id="across two zones: one move"),
 ])
+@pytest.mark.slow
 def test_moves_and_removals_are_one_event_each(script, end, expected):
     assert kinds(run(script, end)[0]) == expected

@@ -145,6 +145,7 @@ def test_the_synthetic_camera_takes_the_config_zones_and_lays_the_mat_for_calibr
     assert [(d["type"], d["card"], d["zone"]) for d in lines] == [("placed", "9C", "near"), ("moved", "9C", "far")]
 
 
+@pytest.mark.slow
 def test_watch_out_frames_replay_to_the_same_events(tmp_path, capsys):
     script = tmp_path / "s.txt"
     script.write_text("0.2 place 2H seat1\n0.6 place 5S centre\n")

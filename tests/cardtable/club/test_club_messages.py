@@ -78,20 +78,22 @@ def test_the_club_section_names_every_mistake():
     assert problems == ["club.broker: missing; give the club's broker, e.g. broker = \"mqtt://192.168.1.10:1883\""]
 
 
-def game(table, names, scores, winners, kind="cribbage"):
-    return {"table": table, "game": kind, "title": kind.title(), "names": names, "scores": scores, "winners": winners}
+def game(table, names, scores, winners, kind="cribbage", margin="win"):
+    return {"table": table, "game": kind, "title": kind.title(), "names": names, "scores": scores, "winners": winners,
+            "margin": margin}
 
 
 def test_cribbage_club_scoring_two_for_a_win_three_for_a_skunk():
-    assert match_points("cribbage", 121, [95]) == 2
-    assert match_points("cribbage", 121, [90]) == 3
-    assert match_points("cribbage", 61, [30]) == 3 and match_points("cribbage", 61, [31]) == 2
-    assert match_points("allfives", 61, [0]) == 1
+    """The margin is the game's (the record carries it): the club never re-derives skunk lines."""
+    assert match_points("cribbage", "win") == 2
+    assert match_points("cribbage", "skunk") == 3 and match_points("cribbage", "double skunk") == 3
+    assert match_points("cribbage", "") == 2 and match_points("cribbage", "lots") == 2
+    assert match_points("allfives", "win") == 1
 
 
 def test_standings_rank_by_match_points_then_games_then_spread():
     board = standings([
-        game("T1", ["Ann", "Bob"], [121, 80], [0]),      # Ann skunks Bob: 3
+        game("T1", ["Ann", "Bob"], [121, 80], [0], margin="skunk"),      # Ann skunks Bob: 3
         game("T2", ["Cat", "Dan"], [121, 100], [0]),     # Cat 2
         game("T2", ["Cat", "Dan"], [110, 121], [1]),     # Dan 2
         game("T3", ["Seat 1", "Seat 2"], [40, 61], [1], "allfives"),

@@ -117,6 +117,7 @@ def events(draw):
     return Event(kind, seat, draw(st.integers(-5, 30)), text=words(" ".join(parts)))
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(st.lists(events(), max_size=8))
 def test_any_events_are_said_with_names_and_without_codes_or_digits(evs):

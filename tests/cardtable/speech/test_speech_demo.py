@@ -3,8 +3,12 @@ holds every score the demo printed, said in words, and the game's end."""
 
 import re
 
+import pytest
+
 from cardtable.cli import main
 from cardtable.speech.sentences import spoken
+
+pytestmark = pytest.mark.slow          # a whole demo game said into WAV files
 
 
 def test_the_demo_says_the_game_into_wav_files_with_every_score_and_the_end(tmp_path, capsys, audio):

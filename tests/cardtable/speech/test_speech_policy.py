@@ -1,6 +1,7 @@
 """The speech queue's policy on a fake clock: a refusal first and cutting chatter short, a backlog
 summarised, and under a burst of 100 events a bounded delay with no refusal and no point lost."""
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from cardtable.speech.policy import SpeechPolicy
@@ -63,6 +64,7 @@ def bound(policy) -> float:
     return policy.max_backlog + longest * (len(NAMES) + 8)
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=150)
 @given(bursts())
 def test_a_burst_is_said_within_a_bounded_delay_and_drops_no_refusal_and_no_point(burst):

@@ -10,12 +10,16 @@ import sys
 import threading
 import time
 
+import pytest
+
 from cardtable.sim.demo import run_demo
 from cardtable.club.publisher import ClubPublisher
 from cardtable.club.spec import ClubSpec, parse_broker
 from web_helpers import die_with_parent, free_port
 from web_helpers import wait_until
 from test_club_live import Club, journal_events
+
+pytestmark = pytest.mark.slow          # servers, brokers and tables killed and started again
 
 ENV = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}
 

@@ -21,6 +21,8 @@ from cardtable.web.server import WebServer
 from web_helpers import wait_until
 from test_page_browser import keep
 
+pytestmark = pytest.mark.slow          # demo tables playing into a club over a real broker
+
 
 class Club:
     """A club server on the broker, with its page on a free port."""

@@ -17,6 +17,8 @@ from cardtable.sim.demo import run_demo
 from web_helpers import MOSQUITTO, Mosquitto
 from web_helpers import wait_until
 
+pytestmark = pytest.mark.slow          # a real broker with TLS and passwords
+
 
 @pytest.fixture
 def secure_broker(tmp_path):

@@ -22,6 +22,8 @@ from cardtable.web.page import TablePage
 from engine.bots import GreedyBot, RandomBot
 from engine.game import get_game
 
+pytestmark = pytest.mark.slow          # whole games watched through the page's stream
+
 RANKS = {"ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
          "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K"}
 CODE = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])([SHDC])(?![A-Za-z0-9])")

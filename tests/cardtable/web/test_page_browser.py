@@ -16,6 +16,8 @@ from cardtable.sim.demo import run_demo
 from cardtable.web.network_demo import Held
 from cardtable.web.page import TablePage
 
+pytestmark = pytest.mark.slow          # the page in a real headless Chromium
+
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
 

@@ -20,6 +20,8 @@ from vision.pipeline import Pipeline
 from vision.script import Hand, Place, Remove, Slide
 from vision.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera
 
+pytestmark = pytest.mark.slow          # faces read from rendered frames, a deck's features built first
+
 CALM = Effects(lighting=0.3, glare=60, noise=3, blur=0.7, hands=True)
 GLARE = Effects(lighting=0.39, glare=97, noise=6.5, blur=0.9, motion=0.015, hands=True)
 

@@ -168,6 +168,7 @@ def compare(design: str, enrolments: dict[str, Enrolment], seeds) -> dict[str, t
     return counts
 
 
+@pytest.mark.slow
 def test_the_rows_enrolment_reads_cards_as_well_as_one_from_images(rows_enrolment, enrolments):
     counts = compare("nicu-white", {"rows": rows_enrolment[2], "images": enrolments["nicu-white"]}, (3, 4))
     (rows, rows_wrong, cards), (images, images_wrong, _) = counts["rows"], counts["images"]
@@ -206,6 +207,7 @@ def _second_batch(rows_enrolment, mistakes: dict, seed: int = 2) -> tuple[RowsEn
     return walk, said
 
 
+@pytest.mark.slow
 def test_a_card_like_one_already_enrolled_is_refused_in_a_sentence(rows_enrolment):
     # The AS of the first batch laid again where it lay then (the same seed lays it the same way).
     walk, said = _second_batch(rows_enrolment, {"AD": "AS"}, seed=0)
@@ -233,6 +235,7 @@ def test_cards_touching_are_named_and_nothing_is_enrolled(rows_enrolment):
     assert _problems(said) == ["row 2, places 3-4 (10D and JD): the cards touch; leave a finger's width between them"]
 
 
+@pytest.mark.slow
 def test_the_command_enrols_in_rows_from_a_recorded_camera(rows_enrolment, deck, tmp_path, capsys):
     """A user laying the first batch as told, recorded as JPEG frames and replayed through
     ``cardtable enroll faces --rows``: the batch is enrolled and saved; the rest is to come."""
@@ -282,6 +285,7 @@ def _blob(x: int, y: int, w: int, h: int, card: bool) -> Blob:
     return Blob((x, y, w, h), quad)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 1900), st.integers(0, 1000), st.integers(20, 400), st.integers(20, 400),
                           st.booleans()), max_size=30),

@@ -45,6 +45,7 @@ def test_recognition_is_markers_or_faces():
         load_vision_config({"recognition": "faces", "faces": 3})
 
 
+@pytest.mark.slow
 def test_replay_and_watch_read_faces_from_recorded_frames(enrolments, recorded, tmp_path, capsys):
     """Frames recorded as JPEG (compression artefacts included), replayed with a config that
     names the enrolment: events carry their confidence, watch draws each card read."""
