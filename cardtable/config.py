@@ -137,26 +137,11 @@ def _table(data: Mapping, name: str, problems: list[str]) -> Mapping:
 
 
 def _option(option: Option, value: object, problems: list[str]) -> bool:
-    """Whether ``value`` suits ``option`` (if not, the problem is said)."""
-    key = f"game.options.{option.name}"
-    kind = type(option.default)
-    if isinstance(option.default, bool):
-        good = isinstance(value, bool)
-    elif isinstance(option.default, (int, float)):
-        good = isinstance(value, kind) and not isinstance(value, bool)
-    else:
-        good = option.default is None or isinstance(value, kind)
-    if not good:
-        what = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}.get(kind, kind.__name__)
-        quotes = " (write it without quotes)" if isinstance(value, str) else ""
-        problems.append(f"{key}: expected {what}, got {shown(value)}{quotes}")
-    elif option.choices and value not in option.choices:
-        problems.append(f"{key}: choose one of {', '.join(map(str, option.choices))}, not {value!r}")
-    elif is_whole(value) and not 0 <= value <= 10_000:
-        problems.append(f"{key}: expected a whole number from 0 to 10000, got {value!r}")
-    else:
-        return True
-    return False
+    """Whether ``value`` suits ``option``, as the game says (if not, the problem is said)."""
+    problem = option.problem(value)
+    if problem is not None:
+        problems.append(f"game.options.{option.name}: {problem}")
+    return problem is None
 
 
 def _parse_game(section: Mapping, problems: list[str]) -> tuple[Game | None, dict]:

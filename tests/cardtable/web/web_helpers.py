@@ -9,6 +9,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import waiting
+
 from cardtable.controller import NoOutputs
 from cardtable.web.app import TOKEN_HEADER
 
@@ -37,13 +39,8 @@ def owner_client(url: str, pin: str, **options):
 
 
 def wait_until(test, timeout: float = 30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = test()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("the club never got there")
+    """What ``test`` returns once it is true (the club and its pages take their time)."""
+    return waiting.wait_until(test, timeout, every=0.05, what="the club")
 
 
 def die_with_parent() -> None:
