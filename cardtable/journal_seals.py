@@ -28,6 +28,8 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine import outside_files
+
 #: what the journal's meta table says of a keyed journal
 FORMAT = "cardtable-journal-2"
 _KEY_BYTES = 32
@@ -79,18 +81,12 @@ def read_key(path: Path) -> bytes | None:
     :raises OSError: when it exists but cannot be read (another user's), or is not a key.
     """
     try:
-        text = path.read_text(encoding="ascii").strip()
+        return outside_files.read_key(path, "journal key", _KEY_BYTES,
+                                      hint="move it away; the table makes a new one, and says the journal was upgraded")
     except FileNotFoundError:
         return None
-    except UnicodeDecodeError:
-        text = ""
-    try:
-        key = bytes.fromhex(text)
-    except ValueError:
-        key = b""
-    if len(key) != _KEY_BYTES:
-        raise OSError(f"{path} is not a journal key ({_KEY_BYTES * 2} hex digits)")
-    return key
+    except outside_files.UnreadableFile as err:
+        raise OSError(str(err)) from None
 
 
 def make_key(path: Path) -> bytes:

@@ -154,3 +154,20 @@ def read_toml(path: str | Path, what: str, *, limit: int = MAX_BYTES) -> dict:
     :raises UnreadableFile: for text that is not TOML, or is nested too deeply.
     """
     return parse_document(path, read_text(path, what, limit=limit), tomllib.loads, "TOML")
+
+
+def read_key(path: str | Path, what: str, size: int, *, hint: str) -> bytes:
+    """The secret key of ``size`` bytes kept as hex digits in the file ``path`` (see :func:`read_bytes`).
+
+    :param hint: what to do about a file that holds no such key ("make one with ...").
+    :raises UnreadableFile: for a file that is no regular file, or holds no key of that size.
+    :raises OSError: when it is missing or may not be read.
+    """
+    raw = read_bytes(path, what, limit=4 * size)
+    try:
+        key = bytes.fromhex(raw.decode("ascii"))
+    except ValueError:                                    # UnicodeDecodeError is one too
+        key = b""
+    if len(key) != size:
+        raise UnreadableFile(path, f"is not a {what} ({size * 2} hex digits): {hint}")
+    return key

@@ -19,9 +19,9 @@ import hmac
 import json
 import os
 import secrets
-import stat
 from pathlib import Path
 
+from engine import outside_files
 from engine.errors import InvalidInput
 
 KEY_BYTES = 32
@@ -55,24 +55,13 @@ def new_key_file(path: str | Path) -> Path:
 def read_key(path: str | Path) -> bytes:
     """The key in the file at ``path``.
 
-    :raises InvalidInput: naming what is wrong (missing, not a plain file, not a key).
+    :raises InvalidInput: naming what is wrong (missing, not a regular file, not a key).
     """
     path = Path(path).expanduser()
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)        # a FIFO must not hang the table
+        return outside_files.read_key(path, "club key", KEY_BYTES, hint="make one with 'cardtable club key TABLE'")
     except OSError as err:
         raise InvalidInput(f"cannot read the club key {path}: {err.strerror}") from None
-    with os.fdopen(fd, "rb") as file:
-        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-            raise InvalidInput(f"the club key {path} is not a plain file")
-        text = file.read(4 * KEY_BYTES).decode("ascii", "replace").strip()
-    try:
-        key = bytes.fromhex(text)
-    except ValueError:
-        key = b""
-    if len(key) != KEY_BYTES:
-        raise InvalidInput(f"{path} is not a club key (64 hex digits); make one with 'cardtable club key TABLE'")
-    return key
 
 
 def read_keys(folder: str | Path) -> dict[str, bytes]:

@@ -139,7 +139,7 @@ def test_a_key_file_is_made_once_and_read_back_and_anything_else_is_refused(tmp_
     os.mkfifo(tmp_path / "fifo.key")
     (tmp_path / "short.key").write_text("abcd\n")
     (tmp_path / "bytes.key").write_bytes(b"\xff" * 100)
-    for bad, words in (("fifo.key", "not a plain file"), ("short.key", "not a club key"),
+    for bad, words in (("fifo.key", "not a regular file"), ("short.key", "not a club key"),
                        ("bytes.key", "not a club key"), ("missing.key", "cannot read")):
         with pytest.raises(InvalidInput, match=words):
             read_key(tmp_path / bad)
