@@ -19,7 +19,7 @@ from engine.decks import Deck, PhysicalCard
 from engine.errors import InvalidInput
 from vision.faces.features import Features, describe, order_quad, turned, warp_upright
 from vision.faces.finder import Backdrop, card_outlines, new_patches, refine_quad
-from vision.faces.still import find_card, inked_corners
+from vision.faces.still import find_card, find_cards, inked_corners
 from vision.faces.store import Enrolment
 from vision.frames import Frame
 
@@ -260,7 +260,45 @@ def enrol_from_images(folder: str | Path, deck: Deck, name: str, *, say=None) ->
         views[card_id] = view
     check_complete(enrolment)
     check_told_apart(enrolment, views)
+    enrolment.views.update(views)
     return enrolment
+
+
+def enrol_from_design(design: str, deck: Deck, name: str, folder: str | Path) -> Enrolment:
+    """Enrol a design installed by Debian's KDE card data (:mod:`vision.faces.designs`): its
+    cards are rendered into ``folder`` and enrolled as clean images, so a newcomer can try
+    faces without a deck.
+
+    :raises InvalidInput: when no such design is installed, listing those that are.
+    """
+    from vision.faces.designs import installed_designs, write_deck_images
+
+    if design not in installed_designs():
+        raise InvalidInput(f"no card design {design!r} is installed: try one of {', '.join(installed_designs())}")
+    write_deck_images(design, folder, deck.faces)
+    return enrol_from_images(folder, deck, name)
+
+
+def enrol_from_photo(image: np.ndarray, deck: Deck, name: str) -> Enrolment:
+    """Enrol a whole deck from one photo of it laid out in rows (:func:`layout_rows`: 4 rows of
+    13, spades, hearts, diamonds, clubs, each from the ace to the king, left to right, a
+    finger's width apart, face up, the right way up as the photo looks at them): every card
+    found (:func:`vision.faces.still.find_cards`), placed by its row and column
+    (:func:`vision.faces.rows.assign_slots`), each checked, then the deck as a whole.
+
+    :raises InvalidInput: saying each card missing or out of place, or the cards not told apart.
+    """
+    from vision.faces.rows import Blob, RowsEnrolment, layout_rows
+
+    frame = Frame.of(image)
+    blobs = [Blob(cv2.boundingRect(np.int32(np.round(quad))), quad) for quad in find_cards(frame.colour())]
+    rows = layout_rows(deck)
+    walk = RowsEnrolment(Enrolment(deck, name), grid=(max(map(len, rows)), len(rows)))
+    problems = walk.offer(frame, blobs)
+    if problems:
+        raise InvalidInput("; ".join(problems))
+    check_told_apart(walk.enrolment, walk.enrolment.views)
+    return walk.enrolment
 
 
 class CameraEnrolment:
@@ -300,6 +338,7 @@ class CameraEnrolment:
         if card is None:
             return self.prompt()
         self.enrolment.cards[card.id] = checked_view(self.enrolment, card.id, upright)
+        self.enrolment.views[card.id] = upright
         return f"enrolled {card.id}"
 
 

@@ -113,17 +113,23 @@ def card_quad_at(rng: np.random.Generator, centre, long_side: float, *, angle: f
 def lay(image: np.ndarray, card: np.ndarray, quad: np.ndarray, *, shadow: bool = True) -> None:
     """Draw ``card`` (BGR) into ``image`` (float BGR, in place) at ``quad``."""
     h, w = card.shape[:2]
+    s = max(image.shape[:2]) / 1500
+    pad = int(8 * s) + 4
+    x0, y0 = np.maximum(np.floor(np.float32(quad).min(axis=0)).astype(int) - pad, 0)
+    x1, y1 = np.minimum(np.ceil(np.float32(quad).max(axis=0)).astype(int) + pad, (image.shape[1], image.shape[0]))
+    if x1 <= x0 or y1 <= y0:
+        return
+    region = image[y0:y1, x0:x1]
     src = np.float32([(0, 0), (w, 0), (w, h), (0, h)])
-    matrix = cv2.getPerspectiveTransform(src, np.float32(quad))
-    size = (image.shape[1], image.shape[0])
+    matrix = cv2.getPerspectiveTransform(src, np.float32(quad) - np.float32([x0, y0]))
+    size = (x1 - x0, y1 - y0)
     alpha = cv2.warpPerspective(rounded_mask(card), matrix, size, flags=cv2.INTER_LINEAR).astype(np.float32) / 255
     if shadow:
-        s = max(size) / 1500
         dark = cv2.GaussianBlur(cv2.warpAffine(alpha, np.float32([[1, 0, 3 * s], [0, 1, 4 * s]]), size), (0, 0), 2.5 * s)
-        image *= (1 - 0.35 * dark)[:, :, None]
+        region *= (1 - 0.35 * dark)[:, :, None]
     face = cv2.warpPerspective(card, matrix, size, flags=cv2.INTER_LINEAR).astype(np.float32)
-    image *= (1 - alpha)[:, :, None]
-    image += face * alpha[:, :, None]
+    region *= (1 - alpha)[:, :, None]
+    region += face * alpha[:, :, None]
 
 
 def clutter(rng: np.random.Generator, image: np.ndarray, keep_clear: list[np.ndarray], count: int) -> None:
@@ -223,29 +229,35 @@ def rough_crop(rng: np.random.Generator, card: np.ndarray) -> tuple[np.ndarray, 
 
 
 def photo_of_layout(rng: np.random.Generator, cards: list[list[np.ndarray]], *, size=(4000, 3000),
-                    kind: str | None = None, tilt: float = 15.0, jitter: float = 0.08) -> tuple[np.ndarray, list[list[Placed]]]:
+                    kind: str | None = None, tilt: float = 15.0, jitter: float = 0.04) -> tuple[np.ndarray, list[list[Placed]]]:
     """A photo (``size``, landscape) of cards laid out in rows (``cards[row][column]``), a
     finger's width apart, each a little askew (``jitter`` of a card's width), the whole layout
     seen up to ``tilt`` degrees off vertical."""
     kind = kind or str(rng.choice(BACKGROUNDS))
     w, h = size
     image = background(rng, size, kind)
-    columns = max(len(row) for row in cards)
-    pitch = min(0.94 * w / (columns * 1.2), 0.94 * h / (len(cards) * 1.12 * 88 / 63))
-    card_w = pitch
-    long_side = card_w * 88 / 63
-    origin = np.float32([w / 2 - (columns - 1) * 1.2 * card_w / 2, h / 2 - (len(cards) - 1) * 1.12 * long_side / 2])
+    across, down = 1.25, 1.2  # card pitch, in card widths and card lengths: a finger's width apart
     towards = rng.normal(0, 1, 2)
     towards /= np.linalg.norm(towards)
-    centre = np.float32([w / 2, h / 2])
-    placed: list[list[Placed]] = []
+    quads = []
     for r, row in enumerate(cards):
+        for c in range(len(row)):
+            at = np.float32([c * across * 63, r * down * 88]) + rng.normal(0, jitter * 63, 2)
+            quads.append(card_quad_at(rng, at, 88.0, angle=rng.normal(0, 3)))
+    points = np.concatenate(quads)
+    centre = (points.min(axis=0) + points.max(axis=0)) / 2
+    span = float(np.linalg.norm(points.max(axis=0) - points.min(axis=0)))
+    quads = [(q - centre) / (1 + np.sin(np.radians(tilt)) * ((q - centre) @ towards) / span)[:, None] for q in quads]
+    points = np.concatenate(quads)
+    low, high = points.min(axis=0), points.max(axis=0)
+    scale = min(0.94 * w / (high[0] - low[0]), 0.94 * h / (high[1] - low[1]))
+    offset = np.float32([w, h]) / 2 - scale * (low + high) / 2
+    placed: list[list[Placed]] = []
+    at = iter(quads)
+    for row in cards:
         placed.append([])
-        for c, card in enumerate(row):
-            at = origin + [c * 1.2 * card_w, r * 1.12 * long_side] + rng.normal(0, jitter * card_w, 2)
-            quad = card_quad_at(rng, at, long_side, angle=rng.normal(0, 3))
-            depth = 1 + np.sin(np.radians(tilt)) * ((quad - centre) @ towards) / max(w, h)
-            quad = ((quad - centre) / depth[:, None] + centre).astype(np.float32)
+        for card in row:
+            quad = (next(at) * scale + offset).astype(np.float32)
             lay(image, card, quad)
             placed[-1].append(Placed(quad))
     picture = finish(rng, image, blur=rng.uniform(0.5, 1.5) * max(w, h) / 2000, noise=rng.uniform(1, 4),

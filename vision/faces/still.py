@@ -176,19 +176,38 @@ def outlines_in(image: np.ndarray, *, least_share: float = LEAST_SHARE) -> list[
 
 
 def _outermost(outlines: list[Outline]) -> list[Outline]:
-    """``outlines`` without those inside another (a card's print), largest first; of the
+    """``outlines`` without those inside another (a card's print) or holding several
+    (:func:`_several`), largest first; of the
     outlines of one card found in several ways (about the same size and place), the one that
     steps most clearly on its weakest side (not the card with a strip of its shadow, nor a
     side cut across the card's face)."""
+    outlines = [o for o in outlines if not _several(o, outlines)]
     kept: list[Outline] = []
     for outline in sorted(outlines, key=lambda o: -o.area):
-        centre = tuple(float(v) for v in outline.quad.mean(axis=0))
-        around = [i for i, other in enumerate(kept) if cv2.pointPolygonTest(other.quad.reshape(-1, 1, 2), centre, False) >= 0]
+        around = [i for i, other in enumerate(kept) if _inside(other, outline)]
         if not around:
             kept.append(outline)
         elif outline.area > 0.75 * kept[around[0]].area and outline.step > kept[around[0]].step:
             kept[around[0]] = outline
     return sorted(kept, key=lambda o: -o.area)
+
+
+def _inside(outline: Outline, other: Outline) -> bool:
+    centre = tuple(float(v) for v in other.quad.mean(axis=0))
+    return cv2.pointPolygonTest(outline.quad.reshape(-1, 1, 2), centre, False) >= 0
+
+
+def _several(outline: Outline, outlines: list[Outline]) -> bool:
+    """Whether ``outline`` holds two or more card outlines apart from each other, each a
+    sixth to two thirds of it: cards touching, side by side or two by two, whose joint shape
+    is card-shaped too (two cards across are 1.4 times as wide as long)."""
+    parts: list[np.ndarray] = []
+    for other in outlines:
+        if 0.15 * outline.area <= other.area <= 0.67 * outline.area and _inside(outline, other):
+            centre = other.quad.mean(axis=0)
+            if all(np.linalg.norm(centre - c) > 0.3 * np.sqrt(other.area) for c in parts):
+                parts.append(centre)
+    return len(parts) >= 2
 
 
 def inked_corners(upright: np.ndarray) -> int:
