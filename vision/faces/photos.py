@@ -297,3 +297,33 @@ def write_photos(design: str, folder, cards, kind: str, seed: int, *, size=(900,
         picture = picture_of(rng, render_card(design, element_id(card)), kind, size=size)
         cv2.imwrite(str(folder / f"{card}.jpg"), picture, [cv2.IMWRITE_JPEG_QUALITY, 92])
     return folder
+
+
+def photo_of_table(rng: np.random.Generator, cards: list[np.ndarray], *, size=(4000, 3000), kind: str | None = None,
+                   tilt: float = 20.0, things: int = 3) -> tuple[np.ndarray, list[Placed]]:
+    """A photo (``size``) of ``cards`` lying face up apart from each other on a table, anywhere,
+    turned any way, a card's length about a ninth of the picture's height, up to ``tilt``
+    degrees off vertical, with ``things`` around."""
+    kind = kind or str(rng.choice(BACKGROUNDS))
+    w, h = size
+    image = background(rng, size, kind)
+    long_side = h / rng.uniform(7, 10)
+    placed: list[Placed] = []
+    taken = np.zeros((h, w), np.uint8)
+    for card in cards:
+        for _ in range(100):
+            quad = card_quad_at(rng, (rng.uniform(0.08, 0.92) * w, rng.uniform(0.1, 0.9) * h), long_side,
+                                tilt=rng.uniform(0, tilt))
+            room = np.zeros((h, w), np.uint8)  # the card and a finger's width around it
+            cv2.fillConvexPoly(room, np.int32((quad - quad.mean(axis=0)) * 1.2 + quad.mean(axis=0)), 1)
+            if not (room & taken).any():
+                break
+        else:
+            continue
+        taken |= room
+        lay(image, card, quad)
+        placed.append(Placed(quad))
+    clutter(rng, image, [p.quad for p in placed], things)
+    picture = finish(rng, image, blur=rng.uniform(0.5, 1.5) * max(w, h) / 2000, noise=rng.uniform(1, 4),
+                     quality=int(rng.integers(75, 93)))
+    return picture, placed

@@ -62,9 +62,9 @@ class Outline:
         return float(cv2.contourArea(self.quad))
 
 
-def working_copy(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """``image`` shrunk to :data:`WORK` pixels at most across, and the scale it was shrunk by."""
-    scale = min(1.0, WORK / max(image.shape[:2]))
+def working_copy(image: np.ndarray, work: int = WORK) -> tuple[np.ndarray, float]:
+    """``image`` shrunk to ``work`` pixels at most across, and the scale it was shrunk by."""
+    scale = min(1.0, work / max(image.shape[:2]))
     if scale < 1:
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     return image, scale
@@ -270,21 +270,22 @@ def find_card(image: np.ndarray) -> np.ndarray | None:
     return to_full(image, outlines[0].quad, scale) if outlines else None
 
 
-def find_cards(image: np.ndarray) -> list[np.ndarray]:
+def find_cards(image: np.ndarray, *, work: int = WORK) -> list[np.ndarray]:
     """The outlines of all the cards of a picture, none inside another, largest first, in
-    ``image``'s pixels."""
-    work, scale = working_copy(image)
-    return [to_full(image, outline.quad, scale) for outline in outlines_in(work)]
+    ``image``'s pixels (looked for at ``work`` pixels across at most)."""
+    small, scale = working_copy(image, work)
+    return [to_full(image, outline.quad, scale) for outline in outlines_in(small)]
 
 
-def read_cards(image: np.ndarray, matcher) -> list[tuple[np.ndarray, object]]:
+def read_cards(image: np.ndarray, matcher, *, work: int = WORK) -> list[tuple[np.ndarray, object]]:
     """Every card of a picture, read: (outline in ``image``'s pixels, the
-    :class:`vision.faces.matcher.Reading` of its upright view both ways round), largest first."""
+    :class:`vision.faces.matcher.Reading` of its upright view both ways round), largest first
+    (cards looked for at ``work`` pixels across at most, see :func:`find_cards`)."""
     from vision.faces.features import describe, turned
 
     colour = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     found = []
-    for quad in find_cards(colour):
+    for quad in find_cards(colour, work=work):
         view = warp_upright(colour, quad)
         found.append((quad, matcher.read((describe(view), describe(turned(view))))))
     return found
