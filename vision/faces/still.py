@@ -24,11 +24,12 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.faces.features import CORNERS, order_quad, warp_upright
+from vision.faces.features import CORNERS, describe, order_quad, turned, warp_upright
 from vision.faces.finder import outward_sides, refine_quad, sides_meet
 
-#: The longest side, in pixels, cards are looked for at.
-WORK = 1000
+#: The longest side, in pixels, cards are looked for at; and each card's own part of the
+#: picture, where its outline is found again (see :func:`to_full`).
+WORK, CLOSE = 1000, 600
 #: Long side over short side of a card outline as seen: a poker card (1.40) or a bridge card
 #: (1.54), foreshortened up to 30 degrees either way.
 ASPECT = (1.1, 1.85)
@@ -44,6 +45,9 @@ STEP = 10.0
 #: Opposite corners of a card's upright view, one turned round, correlate this well at least
 #: (see :func:`symmetry`): an index is printed in opposite corners.
 SYMMETRIC = 0.5
+#: A side stepping less than this is doubtful: of two outlines of one card, the outer is
+#: taken unless a side of it is doubtful and no side of the inner one (see :func:`_outermost`).
+DOUBTFUL = 2 * STEP
 #: Grey-level spread of a corner of the upright view that holds print (a card's index).
 INKED = 12.0
 
@@ -147,8 +151,8 @@ def side_steps(lab: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 
 def outlines_in(image: np.ndarray, *, least_share: float = LEAST_SHARE) -> list[Outline]:
-    """Every card outline of ``image`` (a working copy, see :func:`working_copy`), largest
-    first, none inside another."""
+    """Every card outline of ``image`` (a working copy, see :func:`working_copy`) filling
+    ``least_share`` of it at least, largest first, none inside another (:func:`_outermost`)."""
     h, w = image.shape[:2]
     lab = cv2.cvtColor(cv2.GaussianBlur(image, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32)
     found: list[Outline] = []
@@ -177,22 +181,24 @@ def outlines_in(image: np.ndarray, *, least_share: float = LEAST_SHARE) -> list[
 
 def _outermost(outlines: list[Outline]) -> list[Outline]:
     """``outlines`` without those inside another (a card's print) or holding several
-    (:func:`_several`), largest first; of the
-    outlines of one card found in several ways (about the same size and place), the one that
-    steps most clearly on its weakest side (not the card with a strip of its shadow, nor a
-    side cut across the card's face)."""
+    (:func:`_several`), largest first. Of two outlines of one card found in several ways (the
+    inner at least three quarters of the outer), the outer, unless one of its sides hardly
+    steps (:data:`DOUBTFUL`: a strip of the card's shadow taken with it, a side cut across the
+    card's face) and none of the inner one's: an edge line printed along a card's edge steps
+    more than the edge, but is not it."""
     outlines = [o for o in outlines if not _several(o, outlines)]
     kept: list[Outline] = []
     for outline in sorted(outlines, key=lambda o: -o.area):
         around = [i for i, other in enumerate(kept) if _inside(other, outline)]
         if not around:
             kept.append(outline)
-        elif outline.area > 0.75 * kept[around[0]].area and outline.step > kept[around[0]].step:
+        elif outline.area > 0.75 * kept[around[0]].area and kept[around[0]].step < DOUBTFUL <= outline.step:
             kept[around[0]] = outline
     return sorted(kept, key=lambda o: -o.area)
 
 
 def _inside(outline: Outline, other: Outline) -> bool:
+    """Whether the centre of ``other`` lies inside ``outline``."""
     centre = tuple(float(v) for v in other.quad.mean(axis=0))
     return cv2.pointPolygonTest(outline.quad.reshape(-1, 1, 2), centre, False) >= 0
 
@@ -235,9 +241,10 @@ def symmetry(upright: np.ndarray) -> float:
 
 def whole_card(image: np.ndarray, outlines: list[Outline]) -> np.ndarray | None:
     """The whole picture as a card outline (:func:`vision.faces.features.order_quad` order) when
-    it is the card cut to its edge: shaped like a card, print in at least two corners, opposite corners alike turned round (:data:`SYMMETRIC`), and more alike turned round (:func:`symmetry`) than those
-    of the largest outline in it (which is then the card's printed frame, not a card lying on an
-    even surface); else None."""
+    it is the card cut to its edge: shaped like a card, print in at least two corners, its
+    opposite corners alike turned round (:func:`symmetry`, :data:`SYMMETRIC`), and more so than
+    those of the largest outline in it (which is then the card's printed frame, not a card
+    lying on an even surface); else None."""
     h, w = image.shape[:2]
     if not ASPECT[0] <= max(w, h) / min(w, h) <= ASPECT[1]:
         return None
@@ -252,10 +259,25 @@ def whole_card(image: np.ndarray, outlines: list[Outline]) -> np.ndarray | None:
 
 
 def to_full(image: np.ndarray, quad: np.ndarray, scale: float) -> np.ndarray:
-    """An outline found at the working ``scale`` in ``image``'s pixels, moved onto the card's
-    edge there."""
+    """An outline found at the working ``scale``, in ``image``'s pixels: looked for again in
+    the card's own part of the full picture (shrunk to :data:`CLOSE` pixels at most, so a card
+    of a 12-megapixel photo is found to a pixel or two, not to the four of a shrunk picture),
+    else as found; then each side moved onto the card's edge
+    (:func:`vision.faces.finder.refine_quad`)."""
+    quad = np.float32(quad) / scale
+    h, w = image.shape[:2]
+    margin = 0.15 * (quad.max(axis=0) - quad.min(axis=0))
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0) - margin), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0) + margin), (w, h)).astype(int)
+    if scale < 1 and x1 > x0 and y1 > y0:
+        part, closer = working_copy(image[y0:y1, x0:x1], CLOSE)
+        centre = (quad.mean(axis=0) - (x0, y0)) * closer
+        again = [o for o in outlines_in(part, least_share=0.2)
+                 if cv2.pointPolygonTest(o.quad.reshape(-1, 1, 2), tuple(float(v) for v in centre), False) >= 0]
+        if again:
+            quad, scale = again[0].quad / closer + np.float32([x0, y0]), closer
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    return order_quad(refine_quad(grey, np.float32(quad) / scale, reach=max(8, round(2 / scale))))
+    return order_quad(refine_quad(grey, quad, reach=max(8, round(2 / scale))))
 
 
 def find_card(image: np.ndarray) -> np.ndarray | None:
@@ -281,8 +303,6 @@ def read_cards(image: np.ndarray, matcher, *, work: int = WORK) -> list[tuple[np
     """Every card of a picture, read: (outline in ``image``'s pixels, the
     :class:`vision.faces.matcher.Reading` of its upright view both ways round), largest first
     (cards looked for at ``work`` pixels across at most, see :func:`find_cards`)."""
-    from vision.faces.features import describe, turned
-
     colour = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     found = []
     for quad in find_cards(colour, work=work):
