@@ -29,6 +29,7 @@ each target and the worst design.
 
     .venv/bin/python benchmarks/faces_bench.py             # 200 scenes at 1080p
     .venv/bin/python benchmarks/faces_bench.py --quick     # 16 scenes, for a quick check
+    .venv/bin/python benchmarks/faces_bench.py --quick --enrol-from photo   # each design enrolled from phone photos
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ from vision.faces.enrol import enrol_from_images  # noqa: E402
 from vision.faces.features import CORNERS, describe, order_quad, warp_upright  # noqa: E402
 from vision.faces.finder import card_outlines  # noqa: E402
 from vision.pipeline import Pipeline  # noqa: E402
+from still_bench import KINDS, enrol as enrol_from  # noqa: E402
 from vision.frames import Frame  # noqa: E402
 from vision.script import Place  # noqa: E402
 from vision.synthetic import DEFAULT_ZONES, SyntheticCamera  # noqa: E402
@@ -71,17 +73,24 @@ IDENTIFIED_BY = 0.5
 _ENROLLED: dict = {}
 
 
-def enrolled(design: str):
-    """The design's enrolment from its card images (made once per process) and the seconds the
-    enrolment itself took."""
-    if design not in _ENROLLED:
+def enrolled(design: str, kind: str = "clean"):
+    """The design's enrolment from its card images, or from the pictures of another ``kind``
+    (:data:`still_bench.KINDS`: scans, rough crops, phone photos, one photo of the deck), made
+    once per process, and the seconds the enrolment itself took."""
+    if (design, kind) not in _ENROLLED:
         deck = get_deck("standard")
-        with tempfile.TemporaryDirectory() as folder:
-            write_deck_images(design, folder, deck.faces)
-            started = time.perf_counter()
-            enrolment = enrol_from_images(folder, deck, design)
-            _ENROLLED[design] = (enrolment, time.perf_counter() - started)
-    return _ENROLLED[design]
+        started = time.perf_counter()
+        if kind == "clean":
+            with tempfile.TemporaryDirectory() as folder:
+                write_deck_images(design, folder, deck.faces)
+                started = time.perf_counter()
+                enrolment = enrol_from_images(folder, deck, design)
+        else:
+            enrolment, _ = enrol_from(design, kind, deck, seed=sum(map(ord, design)))
+            if enrolment is None:
+                raise SystemExit(f"{design} could not be enrolled from {kind} pictures")
+        _ENROLLED[(design, kind)] = (enrolment, time.perf_counter() - started)
+    return _ENROLLED[(design, kind)]
 
 
 class NaiveLoop:
@@ -127,11 +136,11 @@ def wrong_sightings(sightings, camera: SyntheticCamera, now: float) -> int:
 
 
 def run_scene(job: tuple) -> dict:
-    seed, fps, naive = job
+    seed, fps, naive, kind = job
     cv2.setNumThreads(1)
     logging.getLogger("vision").setLevel(logging.ERROR)  # the table's sentences are counted, not printed
     design = DESIGNS[seed % len(DESIGNS)]
-    enrolment, enrol_seconds = enrolled(design)
+    enrolment, enrol_seconds = enrolled(design, kind)
     script, duration = scene_script(seed, "standard", foreign=False)
     view, effects, quality = scene_conditions(seed)
     camera = SyntheticCamera("standard", "qr", script, resolution="1080p", seed=seed, view=view, effects=effects,
@@ -201,12 +210,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="scenes run in parallel (default 2)")
     parser.add_argument("--seeds", type=int, nargs="*", help="run only these scenes (to look at one)")
     parser.add_argument("--verbose", action="store_true", help="list each scene's missed and unexpected events")
+    parser.add_argument("--enrol-from", choices=KINDS, default="clean",
+                        help="how each design is enrolled: clean images (default), scans, rough crops, phone photos "
+                             "of each card, or one photo of the deck laid out (see benchmarks/still_bench.py)")
     args = parser.parse_args(argv)
     if args.quick:
         args.scenes = 16
     started = time.monotonic()
-    enrol_times = {design: enrolled(design)[1] for design in DESIGNS}
-    jobs = [(seed, args.fps, seed % args.naive_every == 0) for seed in (args.seeds or range(args.scenes))]
+    enrol_times = {design: enrolled(design, args.enrol_from)[1] for design in DESIGNS}
+    jobs = [(seed, args.fps, seed % args.naive_every == 0, args.enrol_from) for seed in (args.seeds or range(args.scenes))]
     # Spawned workers: a forked child can inherit OpenCV's thread pool locked and hang.
     with ProcessPoolExecutor(max_workers=args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         results = list(pool.map(run_scene, jobs))
@@ -226,7 +238,9 @@ def main(argv: list[str] | None = None) -> int:
     if floor:
         print(f"quiet frames: decoding the camera's JPEG at 1/8 scale alone takes {statistics.median(floor):.2f} ms "
               f"(median) of the {total['quiet']:.2f} ms")
-    print("enrolment of 52 cards from images: " + ", ".join(f"{d} {s:.2f} s" for d, s in enrol_times.items()))
+    print(f"enrolment of 52 cards from {args.enrol_from} images"
+          f"{'' if args.enrol_from == 'clean' else ' (making the pictures included)'}: "
+          + ", ".join(f"{d} {s:.2f} s" for d, s in enrol_times.items()))
     print("\ntargets")
     checks = [
         (f"placed cards identified by {IDENTIFIED_BY:g} s in clear view >= 99.5%", total["soon"] >= 0.995,

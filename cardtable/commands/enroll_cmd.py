@@ -2,20 +2,24 @@
 
 ``rfid`` records which tag is on which card (see :mod:`cardtable.commands.bridge_cmd`).
 ``faces`` records what each card of an unmarked deck looks like, from a folder of card images
-(``--from-images DIR``: ``AS.jpg``, ``10H.png``, ...) or from the camera, card by card or the
-deck laid out in rows (``--rows``, see :mod:`vision.faces.rows`), and keeps the references in
-one file in the user's data folder (see :mod:`vision.faces.store`).
+(``--from-images DIR``: photos, scans or crops named ``AS.jpg``, ``10H.png``, ``king_club.png``,
+...), from one photo of the deck laid out in 4 rows of 13 (``--from-photo FILE``), from a card
+design Debian installs (``--from-design NAME``), or from the camera, card by card or the deck
+laid out in rows (``--rows``, see :mod:`vision.faces.rows`), and keeps the references in one
+file in the user's data folder (see :mod:`vision.faces.store`); ``--sheet FILE.png`` writes a
+contact sheet of the cards as enrolled (:mod:`vision.faces.sheet`).
 """
 
 from __future__ import annotations
 
 import argparse
+import tempfile
 import time
 from pathlib import Path
 
 from cardtable.commands import bridge_cmd
 from engine.decks import get_deck
-from vision.faces.enrol import CameraEnrolment, enrol_from_camera, enrol_from_images
+from vision.faces.enrol import CameraEnrolment, enrol_from_camera, enrol_from_design, enrol_from_images, enrol_from_photo
 from vision.faces.rows import RowsEnrolment, enrol_rows
 from vision.faces.store import Enrolment, enrolment_path
 
@@ -35,24 +39,62 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     faces.add_argument("--deck", default="standard", help="standard or french40 (default standard)")
     faces.add_argument("--name", help="the enrolment's name, for [vision] faces = NAME (default: the deck's name)")
     faces.add_argument("--out", type=Path, help="write the enrolment to this file instead of the data folder")
-    faces.add_argument("--from-images", type=Path, metavar="DIR",
-                       help="a folder of card images named by face (AS.jpg, 10H.png, ...): no camera needed")
+    source = faces.add_mutually_exclusive_group()
+    source.add_argument("--from-images", type=Path, metavar="DIR",
+                       help="a folder of pictures, one card each (photos on a plain background, scans, crops), "
+                            "named by card (AS.jpg, 10H.png, king_club.png, ...): no camera needed")
+    source.add_argument("--from-photo", type=Path, metavar="FILE",
+                       help="one photo of the whole deck laid out face up in 4 rows of 13, a finger's width apart: "
+                            "row 1 spades, row 2 hearts, row 3 diamonds, row 4 clubs, each from the ace to the king, "
+                            "left to right")
+    source.add_argument("--from-design", metavar="NAME",
+                       help="a card design installed by Debian's KDE card data (dondorf, nicu-white, ...): "
+                            "try faces without a deck")
+    faces.add_argument("--sheet", type=Path, metavar="FILE.png",
+                       help="also write a contact sheet of the cards as enrolled, to look at")
     faces.add_argument("--source", default="usb:0", help="camera to enrol from (default usb:0)")
     faces.add_argument("--rows", action="store_true",
                        help="lay the deck out in rows, as many as the camera sees at once, instead of card by card")
     faces.set_defaults(func=enroll_faces_command)
 
 
+def _enrol_still(args: argparse.Namespace, deck, name: str):
+    """The enrolment from pictures the arguments name (images, a photo or a design), or None
+    when they name none; notes (jokers skipped) are printed."""
+    import cv2
+
+    if args.from_images is not None:
+        return enrol_from_images(args.from_images, deck, name, say=print), str(args.from_images)
+    if args.from_photo is not None:
+        image = cv2.imread(str(args.from_photo), cv2.IMREAD_COLOR)
+        if image is None:
+            raise OSError(f"cannot read the photo {args.from_photo}")
+        return enrol_from_photo(image, deck, name), str(args.from_photo)
+    if args.from_design is not None:
+        with tempfile.TemporaryDirectory() as folder:
+            return enrol_from_design(args.from_design, deck, name, folder), f"the design {args.from_design}"
+    return None
+
+
+def _write_sheet(args: argparse.Namespace, enrolment: Enrolment) -> None:
+    if args.sheet is not None:
+        from vision.faces.sheet import write_sheet
+
+        print(f"contact sheet of the cards as enrolled: {write_sheet(enrolment, args.sheet)}")
+
+
 def enroll_faces_command(args: argparse.Namespace) -> int:
     deck = get_deck(args.deck)
-    name = args.name or deck.name
+    name = args.name or (args.from_design if args.from_design else deck.name)
     path = args.out or enrolment_path(name)
-    if args.from_images is not None:
-        started = time.perf_counter()
-        enrolment = enrol_from_images(args.from_images, deck, name)
+    started = time.perf_counter()
+    still = _enrol_still(args, deck, name)
+    if still is not None:
+        enrolment, source = still
         enrolment.save(path)
         print(f"enrolled {len(enrolment.cards)} cards{' and the back' if enrolment.back else ''} of "
-              f"{args.from_images} in {time.perf_counter() - started:.1f} s, saved in {path}")
+              f"{source} in {time.perf_counter() - started:.1f} s, saved in {path}")
+        _write_sheet(args, enrolment)
         print(f'use it with [vision] recognition = "faces" and faces = "{name if args.out is None else path}"')
         return 0
     from vision.sources import open_source
@@ -71,4 +113,5 @@ def enroll_faces_command(args: argparse.Namespace) -> int:
             pass
     done, total = walk.progress
     print(f"{done}/{total} cards enrolled, saved in {path}" + ("" if done == total else "; run the same command to carry on"))
+    _write_sheet(args, enrolment)
     return 0

@@ -1,5 +1,6 @@
-"""``cardtable vision replay`` and ``cardtable vision watch``: run the camera pipeline on a
-recording (one JSON line per event) or on a live camera (annotated frames for setting it up)."""
+"""``cardtable vision replay``, ``watch`` and ``read``: run the camera pipeline on a recording
+(one JSON line per event) or on a live camera (annotated frames for setting it up), or name the
+face-up cards of one photo with no empty table to compare with (:mod:`vision.faces.still`)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     watch.add_argument("--raw", action="store_true",
                        help="with --out, write only the camera's frames (no annotated copies)")
     watch.set_defaults(func=run_watch)
+    read = commands.add_parser("read", help="name every face-up card in one photo (unmarked cards, by their faces)")
+    read.add_argument("photo", metavar="PHOTO", help="a photo of the table (jpg, png, ...)")
+    enrolled = read.add_mutually_exclusive_group()
+    enrolled.add_argument("--config", metavar="FILE", help="table config (TOML) whose [vision] faces names the deck")
+    enrolled.add_argument("--faces", metavar="NAME", help="the enrolled deck: a name from 'cardtable enroll faces', or a file")
+    read.add_argument("--json", action="store_true", help="one JSON object per card")
+    read.set_defaults(func=run_read)
 
 
 def _frames(source, pipeline: Pipeline, refused: list[str]):
@@ -159,3 +167,35 @@ def _open_window(resolution):
 
     width, height = resolution
     return HdmiDisplay(width // 2, height // 2, fullscreen=False)
+
+
+def run_read(args: argparse.Namespace) -> int:
+    """Name every face-up card of one photo: its outline, its card (or unknown) and how sure."""
+    from vision.faces.matcher import Matcher
+    from vision.faces.still import read_cards
+    from vision.faces.store import Enrolment, enrolment_path
+
+    if args.faces is not None:
+        path = enrolment_path(args.faces)
+    else:
+        config, _ = read_config(args.config)
+        path = config.faces or enrolment_path(config.deck)
+    matcher = Matcher(Enrolment.load(path))
+    image = cv2.imread(args.photo, cv2.IMREAD_COLOR)
+    if image is None:
+        raise InvalidInput(f"cannot read the photo {args.photo}: give a jpg or png file")
+    found = read_cards(image, matcher)
+    for quad, reading in found:
+        outline = [[round(float(x), 1), round(float(y), 1)] for x, y in quad]
+        card = None if reading.card is None else reading.card.id
+        if args.json:
+            print(json.dumps({"card": card, "confidence": round(reading.confidence, 3), "outline": outline,
+                              **({"why": reading.why} if card is None and reading.why else {})}))
+        else:
+            centre = quad.mean(axis=0)
+            print(f"{card or 'unknown':>7}  {reading.confidence:.2f}  at ({centre[0]:.0f}, {centre[1]:.0f})"
+                  + (f"  ({reading.why})" if card is None and reading.why else ""))
+    if not args.json:
+        named = sum(reading.card is not None for _, reading in found)
+        print(f"{named} of {len(found)} cards found named")
+    return 0

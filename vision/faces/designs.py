@@ -54,6 +54,11 @@ def svg_path(design: str) -> Path:
     return files[0]
 
 
+def installed_designs() -> list[str]:
+    """The names of the card designs installed in :data:`CARDDECKS`."""
+    return sorted(folder.name[4:] for folder in CARDDECKS.glob("svg-*") if any(folder.glob("*.svg*")))
+
+
 def cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "cardtable" / "decks"

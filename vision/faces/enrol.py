@@ -9,6 +9,7 @@ same card) and, when finishing, that the whole deck is there.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import cv2
@@ -18,6 +19,7 @@ from engine.decks import Deck, PhysicalCard
 from engine.errors import InvalidInput
 from vision.faces.features import Features, describe, order_quad, turned, warp_upright
 from vision.faces.finder import Backdrop, card_outlines, new_patches, refine_quad
+from vision.faces.still import find_card, find_cards, inked_corners
 from vision.faces.store import Enrolment
 from vision.frames import Frame
 
@@ -26,44 +28,79 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 ALIKE = 0.995
 
 
-def card_quad(image: np.ndarray) -> np.ndarray:
-    """The outline of the card in a photo or scan: the whole image when it has a card's
-    proportions (a scan cropped to the card), else the largest card-shaped shape that stands
-    out from the image's border colour."""
-    h, w = image.shape[:2]
-    whole = np.float32([(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)])
-    if 1.2 <= max(w, h) / min(w, h) <= 1.75:
-        return whole
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    border = np.concatenate([grey[0], grey[-1], grey[:, 0], grey[:, -1]])
-    mask = (cv2.absdiff(grey, np.full_like(grey, int(np.median(border)))) > 40).astype(np.uint8)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if contours:
-        rect = cv2.minAreaRect(max(contours, key=cv2.contourArea))
-        (rw, rh) = rect[1]
-        if 0.3 * w * h < rw * rh < 0.97 * w * h and 1.2 < max(rw, rh) / max(min(rw, rh), 1) < 1.7:
-            return cv2.boxPoints(rect).astype(np.float32)
-    return whole
+def card_quad(image: np.ndarray) -> np.ndarray | None:
+    """The outline of the card in a photo or scan of one card (:func:`vision.faces.still.find_card`:
+    the card lying anywhere on any surface, or the whole image when it is the card cut to its
+    edge), ordered as :func:`vision.faces.features.order_quad` orders; None when no card is
+    found."""
+    return find_card(image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR))
+
+
+def card_view(image: np.ndarray, file_name: str) -> np.ndarray:
+    """The upright colour view of the one card of a picture, checked to hold print in at least
+    two corners (a card's indices).
+
+    :raises InvalidInput: naming the file and saying what to do.
+    """
+    quad = card_quad(image)
+    if quad is None:
+        raise InvalidInput(f"I could not find the card in {file_name}: photograph it on a plain background, "
+                           f"filling at least a third of the picture")
+    image = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    view = warp_upright(image, order_quad(quad))
+    if inked_corners(view) < 2:
+        raise InvalidInput(f"the card I found in {file_name} shows no index in its corners: photograph the card "
+                           f"face up, alone, filling at least a third of the picture")
+    return view
 
 
 def features_of_image(image: np.ndarray) -> Features:
-    """The features of a card image (a scan or photo of one card), held portrait."""
-    return describe(warp_upright(image, order_quad(card_quad(image))))
+    """The features of a card image (a scan or photo of one card), held portrait.
+
+    :raises InvalidInput: when no card is found in it.
+    """
+    return describe(card_view(image, "the image"))
+
+
+#: File names of card images: a rank word or letter and a suit word or letter, in either
+#: order, with or without "of" between ("AS", "10h", "king_club", "1_spade", "king_of_spades",
+#: "Queen of Diamonds"). Rank 1 is the ace (the names Debian's card designs give).
+_RANK_WORDS = {"ace": "A", "one": "A", "1": "A", "jack": "J", "queen": "Q", "king": "K", "ten": "10",
+               "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
+               "nine": "9", "t": "10"}
+_SUIT_WORDS = {"spade": "S", "spades": "S", "heart": "H", "hearts": "H", "diamond": "D", "diamonds": "D",
+               "club": "C", "clubs": "C"}
+
+
+def _card_text(stem: str) -> str:
+    """A file name's card in the deck's text ("king_of_spades" -> "KS"), or the name squeezed."""
+    words = [w for w in re.split(r"[\s_\-.]+", stem.strip().lower()) if w and w != "of"]
+    ranks = [w for w in words if w in _RANK_WORDS or w.isdigit()]
+    suits = [w for w in words if w in _SUIT_WORDS]
+    if len(words) == 2 and len(ranks) == 1 and len(suits) == 1:
+        return _RANK_WORDS.get(ranks[0], ranks[0]).upper() + _SUIT_WORDS[suits[0]]
+    return "".join(words).upper()
+
+
+#: File names of cards a deck does not play (jokers, extra cards): skipped with a note.
+EXTRA = re.compile(r"joker|^jk|^extra|^blank|^rules|^advert", re.IGNORECASE)
 
 
 def face_id(stem: str, deck: Deck) -> str:
-    """The card id a file name gives ("as" -> "AS", "t-h" -> "10H", "10h" -> "10H"), or "BACK".
+    """The card id a file name gives ("as" -> "AS", "t-h" -> "10H", "10h" -> "10H",
+    "king_club" -> "KC", "1_spade" -> "AS", "king_of_spades" -> "KS"), or "BACK".
 
     :raises InvalidInput: when the name is no card of the deck.
     """
-    text = stem.strip().upper().replace("-", "").replace("_", "").replace(" ", "")
+    text = _card_text(stem)
     if text == "BACK":
         return text
     try:
         return deck.card(str(deck.parse_face(text))).id
-    except (InvalidInput, ValueError):
+    except (InvalidInput, ValueError, KeyError):
         raise InvalidInput(f"the file name {stem!r} names no card of the {deck.title}: "
-                           f"name card images AS, 10H, QD, ... (BACK for the back)") from None
+                           f"name card images AS, 10H, QD or king_of_spades, 10_club, ... "
+                           f"(BACK for the back)") from None
 
 
 def check_unlike(enrolment: Enrolment, card_id: str, features: Features) -> None:
@@ -144,20 +181,67 @@ def check_complete(enrolment: Enrolment) -> None:
                            f"{', '.join(missing[:12])}{' ...' if len(missing) > 12 else ''}")
 
 
-def enrol_from_images(folder: str | Path, deck: Deck, name: str) -> Enrolment:
-    """Enrol a whole deck from a folder of card images named by face.
+def as_the_camera_sees(upright: np.ndarray) -> np.ndarray:
+    """An enrolled card's upright view as the table camera gives it: fewer pixels (a card about
+    100 px wide), a little soft, the outline a pixel off."""
+    w, h = upright.shape[1], upright.shape[0]
+    small = cv2.resize(upright, (w * 3 // 4, h * 3 // 4), interpolation=cv2.INTER_AREA)
+    shifted = cv2.warpAffine(small, np.float32([[1.01, 0, -0.8], [0, 1.01, -0.6]]), small.shape[1::-1],
+                             borderMode=cv2.BORDER_REPLICATE)
+    return cv2.GaussianBlur(cv2.resize(shifted, (w, h), interpolation=cv2.INTER_LINEAR), (0, 0), 0.8)
+
+
+#: Share of an enrolled deck that may read as unknown when checked (:func:`check_told_apart`).
+UNSURE = 0.25
+
+
+def check_told_apart(enrolment: Enrolment, views: dict[str, np.ndarray]) -> None:
+    """Check that each enrolled card, seen as the camera sees it (:func:`as_the_camera_sees`),
+    reads back as itself against the rest of the deck.
+
+    :raises InvalidInput: when a card reads as another, or too many read as nothing, naming
+        them and saying what to do.
+    """
+    from vision.faces.matcher import Matcher
+
+    matcher = Matcher(enrolment)
+    wrong, unsure = [], []
+    for card_id, view in views.items():
+        seen = as_the_camera_sees(view)
+        reading = matcher.read((describe(seen), describe(turned(seen))))
+        if reading.card is None:
+            unsure.append(card_id)
+        elif reading.card.id != card_id:
+            wrong.append(f"{card_id} reads as the {reading.card.id}")
+    if wrong or len(unsure) > UNSURE * len(views):
+        said = wrong[:6] + ([f"{len(unsure)} cards read as none ({', '.join(unsure[:6])}"
+                             f"{' ...' if len(unsure) > 6 else ''})"] if unsure else [])
+        raise InvalidInput(f"the cards enrolled cannot be told apart: {'; '.join(said)}; "
+                           f"check that each picture shows the card its name says, face up and whole")
+
+
+def enrol_from_images(folder: str | Path, deck: Deck, name: str, *, say=None) -> Enrolment:
+    """Enrol a whole deck from a folder of card images named by face (``AS.jpg``,
+    ``king_club.png``, ...): photos, scans or crops of one card each (see
+    :func:`card_view`), checked card by card and as a deck (:func:`check_told_apart`). Jokers
+    and extra cards are skipped, each with a note to ``say`` (a callable taking a sentence).
 
     :raises OSError: when the folder or an image cannot be read.
-    :raises InvalidInput: for a file named after no card, a card given twice, two cards alike,
-        or a missing card.
+    :raises InvalidInput: for a file named after no card, a card given twice, a picture in
+        which no card is found, two cards alike, cards not told apart, or a missing card.
     """
     folder = Path(folder)
     if not folder.is_dir():
         raise OSError(f"no folder of card images at {folder}")
     enrolment = Enrolment(deck, name)
     seen: dict[str, str] = {}
+    views: dict[str, np.ndarray] = {}
     for path in sorted(folder.iterdir()):
         if path.suffix.lower() not in IMAGE_SUFFIXES:
+            continue
+        if EXTRA.search(path.stem):
+            if say is not None:
+                say(f"skipped {path.name}: the {deck.title} has no such card")
             continue
         card_id = face_id(path.stem, deck)
         if card_id in seen:
@@ -166,14 +250,55 @@ def enrol_from_images(folder: str | Path, deck: Deck, name: str) -> Enrolment:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise OSError(f"cannot read the image {path}")
-        features = features_of_image(image)
+        view = card_view(image, path.name)
+        features = describe(view)
         if card_id == "BACK":
             enrolment.back = features
             continue
         check_unlike(enrolment, card_id, features)
         enrolment.cards[card_id] = features
+        views[card_id] = view
     check_complete(enrolment)
+    check_told_apart(enrolment, views)
+    enrolment.views.update(views)
     return enrolment
+
+
+def enrol_from_design(design: str, deck: Deck, name: str, folder: str | Path) -> Enrolment:
+    """Enrol a design installed by Debian's KDE card data (:mod:`vision.faces.designs`): its
+    cards are rendered into ``folder`` and enrolled as clean images, so a newcomer can try
+    faces without a deck.
+
+    :raises InvalidInput: when no such design is installed, listing those that are.
+    """
+    from vision.faces.designs import installed_designs, write_deck_images
+
+    if design not in installed_designs():
+        raise InvalidInput(f"no card design {design!r} is installed: try one of {', '.join(installed_designs())}")
+    write_deck_images(design, folder, deck.faces)
+    return enrol_from_images(folder, deck, name)
+
+
+def enrol_from_photo(image: np.ndarray, deck: Deck, name: str) -> Enrolment:
+    """Enrol a whole deck from one photo of it laid out in rows (:func:`layout_rows`: 4 rows of
+    13, spades, hearts, diamonds, clubs, each from the ace to the king, left to right, a
+    finger's width apart, face up, the right way up as the photo looks at them): every card
+    found (:func:`vision.faces.still.find_cards`), placed by its row and column
+    (:func:`vision.faces.rows.assign_slots`), each checked, then the deck as a whole.
+
+    :raises InvalidInput: saying each card missing or out of place, or the cards not told apart.
+    """
+    from vision.faces.rows import Blob, RowsEnrolment, layout_rows
+
+    frame = Frame.of(image)
+    blobs = [Blob(cv2.boundingRect(np.int32(np.round(quad))), quad) for quad in find_cards(frame.colour())]
+    rows = layout_rows(deck)
+    walk = RowsEnrolment(Enrolment(deck, name), grid=(max(map(len, rows)), len(rows)))
+    problems = walk.offer(frame, blobs)
+    if problems:
+        raise InvalidInput("; ".join(problems))
+    check_told_apart(walk.enrolment, walk.enrolment.views)
+    return walk.enrolment
 
 
 class CameraEnrolment:
@@ -213,6 +338,7 @@ class CameraEnrolment:
         if card is None:
             return self.prompt()
         self.enrolment.cards[card.id] = checked_view(self.enrolment, card.id, upright)
+        self.enrolment.views[card.id] = upright
         return f"enrolled {card.id}"
 
 

@@ -251,6 +251,18 @@ def _quad(contour: np.ndarray) -> np.ndarray:
     return cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
 
 
+def outward_sides(quad: np.ndarray):
+    """Each side of a four-cornered outline as (its first corner, the vector along it, its unit
+    normal pointing out of the outline)."""
+    quad = np.asarray(quad, np.float32)
+    centre = quad.mean(axis=0)
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        along = b - a
+        normal = np.float32([along[1], -along[0]]) / max(float(np.linalg.norm(along)), 1e-6)
+        yield a, along, (normal if np.dot(normal, (a + b) / 2 - centre) >= 0 else -normal)
+
+
 def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8) -> np.ndarray:
     """``quad`` moved onto the card's real edges in ``grey`` (same coordinates): each side is
     sampled across, from ``reach`` px inside to :data:`OUTSIDE` px outside, for the outermost
@@ -260,15 +272,9 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8) -> np.ndarra
     is a few pixels off where a card lies on a card of the same white. A dark line drawn along
     a card's edge can still hold a side a pixel or two inside: :func:`true_to_size` follows."""
     quad = np.asarray(quad, np.float32)
-    centre = quad.mean(axis=0)
     offsets = np.arange(-reach, reach + 1, dtype=np.float32)
     lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        along = b - a
-        normal = np.float32([along[1], -along[0]]) / max(float(np.linalg.norm(along)), 1e-6)
-        if np.dot(normal, (a + b) / 2 - centre) < 0:
-            normal = -normal  # pointing out of the card
+    for a, along, normal in outward_sides(quad):
         ts = np.linspace(0.15, 0.85, 14, dtype=np.float32)
         points = a[None, :] + ts[:, None] * along[None, :]
         xs = points[:, 0:1] + offsets[None, :] * normal[0]
@@ -290,18 +296,24 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8) -> np.ndarra
             continue
         shift += 0.5
         lines.append((a + shift * normal, along / max(float(np.linalg.norm(along)), 1e-6)))
+    refined = sides_meet(lines)
+    if refined is None or np.abs(refined - quad).max() > 2 * reach:
+        return quad
+    return refined
+
+
+def sides_meet(lines) -> np.ndarray | None:
+    """The four corners where four sides meet, each side a (point, direction) pair, in order
+    round the outline (corner ``i`` is where side ``i - 1`` meets side ``i``); None when two
+    neighbouring sides are parallel."""
     corners = []
     for i in range(4):
         (p1, d1), (p2, d2) = lines[i - 1], lines[i]
         matrix = np.array([d1, -d2]).T
         if abs(np.linalg.det(matrix)) < 1e-3:
-            return quad
-        s = np.linalg.solve(matrix, p2 - p1)[0]
-        corners.append(p1 + s * d1)
-    refined = np.float32(corners)
-    if np.abs(refined - quad).max() > 2 * reach:
-        return quad
-    return refined
+            return None
+        corners.append(p1 + np.linalg.solve(matrix, p2 - p1)[0] * d1)
+    return np.float32(corners)
 
 
 def true_to_size(quad: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_MM) -> np.ndarray:

@@ -108,6 +108,13 @@ def plan_rows(cards: list[PhysicalCard], columns: int) -> list[list[str]]:
     return rows
 
 
+def layout_rows(deck) -> list[list[str]]:
+    """The rows a whole ``deck`` is laid out in for one photo: each suit in a row, in deck order
+    (the standard pack: spades, hearts, diamonds, clubs, each from the ace to the king)."""
+    return plan_rows(list(deck.cards), max(len(list(run)) for _, run in
+                                           groupby(deck.cards, key=lambda card: getattr(card.face, "suit", None))))
+
+
 def _places(row: list[str], slots: list[int]) -> str:
     cards = " and ".join(row[s] for s in slots)
     where = f"place {slots[0] + 1}" if len(slots) == 1 else f"places {slots[0] + 1}-{slots[-1] + 1}"
@@ -268,14 +275,17 @@ class RowsEnrolment:
             return problems
         trial = Enrolment(self.enrolment.deck, self.enrolment.name, dict(self.enrolment.cards))
         seen: dict[str, Features] = {}
+        views: dict[str, np.ndarray] = {}
         for (r, column), blob in sorted(placed.items()):
             card_id = batch[r][column]
+            views[card_id] = upright_view(frame, blob.quad)
             try:
-                seen[card_id] = trial.cards[card_id] = checked_view(trial, card_id, upright_view(frame, blob.quad))
+                seen[card_id] = trial.cards[card_id] = checked_view(trial, card_id, views[card_id])
             except InvalidInput as err:
                 problems.append(f"row {r + 1}, place {column + 1}, where the {card_id} goes: {err}")
         if not problems:
             self.enrolment.cards.update(seen)
+            self.enrolment.views.update(views)
         return problems
 
 

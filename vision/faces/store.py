@@ -50,6 +50,9 @@ class Enrolment:
     name: str
     cards: dict[str, Features] = field(default_factory=dict)
     back: Features | None = None
+    #: The upright colour view of each card enrolled in this session (not saved): what the
+    #: contact sheet shows (:mod:`vision.faces.sheet`).
+    views: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def missing(self) -> list[str]:

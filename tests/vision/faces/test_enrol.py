@@ -76,8 +76,15 @@ def test_any_file_is_read_or_refused_in_words(tmp_path_factory, data):
         Enrolment.load(path)
 
 
+@pytest.mark.parametrize(("stem", "card_id"), [
+    ("KS", "KS"), ("ks", "KS"), ("king_club", "KC"), ("10_club", "10C"), ("1_spade", "AS"), ("king_of_spades", "KS"),
+    ("Queen of Diamonds", "QD"), ("ace-of-hearts", "AH"), ("t-h", "10H"), ("jack_heart", "JH"), ("back", "BACK")])
+def test_common_file_names_name_their_card(deck, stem, card_id):
+    assert face_id(stem, deck) == card_id
+
+
 @settings(max_examples=200, deadline=None)
-@given(st.text(max_size=8))
+@given(st.one_of(st.text(max_size=8), st.from_regex(r"(ace|[0-9]{1,2}|king|of|_| )+(club|spades?|of|_| )+", fullmatch=True)))
 def test_any_file_name_is_a_card_or_refused_in_words(deck, stem):
     try:
         card_id = face_id(stem, deck)

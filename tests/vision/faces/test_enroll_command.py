@@ -65,3 +65,62 @@ def test_replay_and_watch_read_faces_from_recorded_frames(enrolments, recorded, 
     out = tmp_path / "watch"
     assert main(["vision", "watch", "--config", str(config), "--source", str(frames), "--out", str(out)]) == 0
     assert (out / "annotated" / "latest.jpg").exists()
+
+
+def test_the_demo_rendered_cache_enrols_and_jokers_are_skipped_with_a_note(deck, tmp_path, capsys):
+    """The names Debian's designs give their cards (king_club.png, 10_club.png, 1_spade.png),
+    as the demo's rendered cache holds them, and a joker: enrolled, the joker skipped."""
+    import cv2
+
+    from vision.faces.designs import element_id, render_card
+
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    for face in deck.faces:
+        cv2.imwrite(str(folder / f"{element_id(face)}.png"), render_card("nicu-white", element_id(face)))
+    cv2.imwrite(str(folder / "red_joker.png"), render_card("nicu-white", "red_joker"))
+    cv2.imwrite(str(folder / "back.png"), render_card("nicu-white", "back"))
+    out = tmp_path / "deck.npz"
+    assert main(["enroll", "faces", "--from-images", str(folder), "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "skipped red_joker.png: the standard 52-card pack has no such card" in said
+    assert "enrolled 52 cards and the back" in said
+    assert len(Enrolment.load(out).cards) == 52
+
+
+def test_a_design_enrols_with_its_contact_sheet_and_an_unknown_one_lists_the_names(tmp_path, capsys):
+    import cv2
+
+    out, sheet = tmp_path / "deck.npz", tmp_path / "sheet.png"
+    assert main(["enroll", "faces", "--from-design", "standard", "--out", str(out), "--sheet", str(sheet)]) == 0
+    assert "enrolled 52 cards" in capsys.readouterr().out
+    image = cv2.imread(str(sheet))
+    assert image is not None and image.shape[0] < image.shape[1]  # 4 rows of 13
+    assert main(["enroll", "faces", "--from-design", "bicycle", "--out", str(out)]) == 2
+    assert "no card design 'bicycle' is installed: try one of " in capsys.readouterr().err
+
+
+def test_one_photo_of_the_deck_laid_out_enrols_and_a_card_out_of_place_is_named(deck, tmp_path, capsys):
+    """The deck laid out in 4 rows of 13 in suit order, photographed at an angle on felt."""
+    import cv2
+    import numpy as np
+
+    from vision.faces.designs import element_id, render_card
+    from vision.faces.photos import photo_of_layout
+    from vision.faces.rows import layout_rows
+
+    rows = layout_rows(deck)
+    cards = [[render_card("nicu-white", element_id(deck.card(card_id).face)) for card_id in row] for row in rows]
+    photo, _ = photo_of_layout(np.random.default_rng(4), cards, size=(2400, 1800), kind="felt")
+    cv2.imwrite(str(tmp_path / "deck.jpg"), photo)
+    out = tmp_path / "deck.npz"
+    assert main(["enroll", "faces", "--from-photo", str(tmp_path / "deck.jpg"), "--out", str(out),
+                 "--sheet", str(tmp_path / "sheet.png")]) == 0
+    assert "enrolled 52 cards" in capsys.readouterr().out
+    assert len(Enrolment.load(out).cards) == 52
+    del cards[2][4]  # the 5D left out: the rest of its row moves up a place
+    photo, _ = photo_of_layout(np.random.default_rng(5), cards, size=(2400, 1800), kind="wood")
+    cv2.imwrite(str(tmp_path / "short.jpg"), photo)
+    assert main(["enroll", "faces", "--from-photo", str(tmp_path / "short.jpg"), "--out", str(tmp_path / "x.npz")]) == 2
+    err = capsys.readouterr().err
+    assert "row 3" in err and not (tmp_path / "x.npz").exists()

@@ -9,11 +9,14 @@ from engine.cards import parse_card
 from vision.faces.designs import DESIGNS, element_id, render_card
 from vision.faces.enrol import card_quad
 from vision.faces.features import describe, order_quad, turned, warp_upright
-from vision.faces.matcher import THRESHOLD, Matcher
+from vision.faces.matcher import THRESHOLD, Matcher, Reading
 
 
 def read(matcher: Matcher, image):
-    upright = warp_upright(image, order_quad(card_quad(image)))
+    quad = card_quad(image)
+    if quad is None:  # no card face at all (a joker with blank corners)
+        return Reading(None, 0.0, why="no card found in the picture")
+    upright = warp_upright(image, order_quad(quad))
     return matcher.read((describe(upright), describe(turned(upright))))
 
 

@@ -1,0 +1,39 @@
+"""The still-photo reader: every face-up card of one photo named, with no empty table to
+compare with (``cardtable vision read``), on synthetic photos of a real design."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from cardtable.cli import main
+from engine.cards import parse_card
+from vision.faces.designs import element_id, render_card
+from vision.faces.photos import BACKGROUNDS, photo_of_table
+
+FACES = ["AS", "10H", "KC", "QD", "7S", "2D", "JH", "5C"]
+
+
+@pytest.mark.parametrize("kind", BACKGROUNDS)
+def test_every_card_of_a_table_photo_is_named_and_none_wrong(enrolments, tmp_path, capsys, kind):
+    rng = np.random.default_rng(BACKGROUNDS.index(kind))
+    cards = [render_card("nicu-white", element_id(parse_card(face))) for face in FACES]
+    photo, placed = photo_of_table(rng, cards, size=(2000, 1500), kind=kind)
+    cv2.imwrite(str(tmp_path / "table.jpg"), photo)
+    enrolments["nicu-white"].save(tmp_path / "deck.npz")
+    assert main(["vision", "read", str(tmp_path / "table.jpg"), "--faces", str(tmp_path / "deck.npz"), "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    named = [line["card"] for line in lines if line["card"] is not None]
+    assert set(named) <= set(FACES[:len(placed)]) and len(named) == len(set(named))  # never a wrong card
+    assert len(named) >= len(placed) - 2  # 29 of 32 named on these four photos
+    assert all(len(line["outline"]) == 4 and 0 <= line["confidence"] <= 1 for line in lines)
+
+
+def test_a_photo_that_cannot_be_read_is_said(enrolments, tmp_path, capsys):
+    enrolments["standard"].save(tmp_path / "deck.npz")
+    (tmp_path / "note.jpg").write_text("not a picture")
+    assert main(["vision", "read", str(tmp_path / "note.jpg"), "--faces", str(tmp_path / "deck.npz")]) == 2
+    assert "cannot read the photo" in capsys.readouterr().err

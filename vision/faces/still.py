@@ -1,0 +1,311 @@
+"""Cards in one still picture with no empty table to compare with: a photo or scan of one card
+(enrolment), a photo of the deck laid out in rows, a photo of a table.
+
+A card is a convex four-cornered shape of a card's proportions (:data:`ASPECT`, wide enough for
+a phone held 30 degrees off vertical) whose colour steps clearly across its sides
+(:data:`STEP`): the card's edge against what it lies on. Outlines are looked for in three
+ways, since no one way works on every surface (:func:`candidate_masks`): the closed edges of the
+picture, what is lighter and less coloured than its surroundings (a card's white face on
+wood, felt or cloth), and what differs from the colour of the picture's border (a scan's lid,
+a plain desk). An outline inside another card's outline is that card's print (a court card's
+frame), not a card. A picture shaped like a card may be the card itself, cut to its edge (a scan
+cropped to the card, a rendered card image): it is taken whole when its opposite corners look
+alike turned round (a card's indices), more so than those of any outline in it (a court card's
+frame), see :func:`whole_card`.
+
+Everything is looked for at :data:`WORK` pixels at most across, then each outline is moved onto
+the card's edge at full resolution (:func:`vision.faces.finder.refine_quad`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.faces.features import CORNERS, describe, order_quad, turned, warp_upright
+from vision.faces.finder import outward_sides, refine_quad, sides_meet
+
+#: The longest side, in pixels, cards are looked for at; and each card's own part of the
+#: picture, where its outline is found again (see :func:`to_full`).
+WORK, CLOSE = 1000, 600
+#: Long side over short side of a card outline as seen: a poker card (1.40) or a bridge card
+#: (1.54), foreshortened up to 30 degrees either way.
+ASPECT = (1.1, 1.85)
+#: Share of its four-cornered outline a card's shape fills (rounded corners, a little blur).
+FILL = 0.85
+#: The smallest card, as a share of the picture's area (a card of a deck laid out in 4 rows of
+#: 13 fills about 0.8 %).
+LEAST_SHARE = 0.003
+#: Colour distance (CIE Lab, 0-255 scale) across a card's side, at the median of its samples,
+#: that is a card's edge; three sides must step this much, the fourth half as much (a side
+#: beyond the picture's edge, of a card cut by it, is not counted; two must be seen).
+STEP = 10.0
+#: Opposite corners of a card's upright view, one turned round, correlate this well at least
+#: (see :func:`symmetry`): an index is printed in opposite corners.
+SYMMETRIC = 0.5
+#: A side stepping less than this is doubtful: of two outlines of one card, the outer is
+#: taken unless a side of it is doubtful and no side of the inner one (see :func:`_outermost`).
+DOUBTFUL = 2 * STEP
+#: Grey-level spread of a corner of the upright view that holds print (a card's index).
+INKED = 12.0
+
+
+@dataclass(frozen=True)
+class Outline:
+    """A card outline found in a picture: its ``quad`` (picture px, ordered as
+    :func:`vision.faces.features.order_quad` orders), its ``step``, the colour step across its
+    weakest side seen."""
+
+    quad: np.ndarray
+    step: float
+
+    @property
+    def area(self) -> float:
+        return float(cv2.contourArea(self.quad))
+
+
+def working_copy(image: np.ndarray, work: int = WORK) -> tuple[np.ndarray, float]:
+    """``image`` shrunk to ``work`` pixels at most across, and the scale it was shrunk by."""
+    scale = min(1.0, work / max(image.shape[:2]))
+    if scale < 1:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return image, scale
+
+
+def candidate_masks(image: np.ndarray) -> list[tuple[np.ndarray, int]]:
+    """Binary pictures whose shapes may be cards, each with how to follow its contours
+    (``cv2.RETR_LIST`` for closed edges, where a card is the hole inside its edge)."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    soft = cv2.GaussianBlur(grey, (0, 0), 1.2)
+    level = float(np.median(soft))
+    edges = cv2.Canny(soft, 0.5 * level + 10, level + 30)
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    edges |= cv2.Canny(cv2.GaussianBlur(hsv[:, :, 1], (0, 0), 1.2), 40, 90)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    light = cv2.GaussianBlur(hsv[:, :, 2].astype(np.int16) - hsv[:, :, 1], (0, 0), 1.5)
+    light = np.clip(light, 0, 255).astype(np.uint8)
+    _, pale = cv2.threshold(light, 0, 1, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    border = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
+    apart = np.linalg.norm(lab - np.median(border, axis=0), axis=2)
+    apart = cv2.GaussianBlur(np.clip(apart * 2, 0, 255).astype(np.uint8), (0, 0), 1.5)
+    _, unlike = cv2.threshold(apart, 0, 1, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    kernel = np.ones((5, 5), np.uint8)
+    opened = [cv2.morphologyEx(cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel)
+              for m in (pale, unlike, (apart > 30).astype(np.uint8))]
+    return [(edges, cv2.RETR_LIST)] + [(m, cv2.RETR_EXTERNAL) for m in opened]
+
+
+def four_corners(contour: np.ndarray) -> np.ndarray | None:
+    """The four corners of a card's shape (a card in perspective, its corners rounded), or None
+    when its hull has not four clear corners: the hull simplified to four points, then each
+    side fitted to the shape's points along its middle and the sides met, so a rounded corner
+    does not pull its corner in."""
+    hull = cv2.convexHull(contour)
+    length = cv2.arcLength(hull, True)
+    for share in (0.02, 0.035, 0.05):
+        approx = cv2.approxPolyDP(hull, share * length, True)
+        if len(approx) == 4:
+            break
+    else:
+        return None
+    rough = approx.reshape(4, 2).astype(np.float32)
+    points = contour.reshape(-1, 2).astype(np.float32)
+    lines = []
+    for i in range(4):
+        a, b = rough[i], rough[(i + 1) % 4]
+        along = b - a
+        size = float(np.linalg.norm(along))
+        t = (points - a) @ along / max(size * size, 1e-6)
+        rel = points - a
+        off = np.abs(along[0] * rel[:, 1] - along[1] * rel[:, 0]) / max(size, 1e-6)
+        near = points[(t > 0.15) & (t < 0.85) & (off < max(3.0, 0.03 * size))]
+        if len(near) < 5:
+            return rough
+        vx, vy, x, y = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.float32([x, y]), np.float32([vx, vy])))
+    corners = sides_meet(lines)
+    return corners if corners is not None and np.abs(corners - rough).max() < 0.1 * length / 4 else rough
+
+
+def side_steps(lab: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The colour step across each side of ``quad`` (four values, median over the side; NaN
+    for a side whose outside lies beyond the picture): the distance between the colour a little
+    inside and a little outside."""
+    h, w = lab.shape[:2]
+    short = min(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1))
+    reach = max(2.0, 0.04 * short)
+    steps = []
+    for a, along, normal in outward_sides(quad):
+        points = a + np.linspace(0.15, 0.85, 16, dtype=np.float32)[:, None] * along
+        inside, outside = points - reach * normal, points + reach * normal
+        if (outside < 0).any() or (outside[:, 0] > w - 1).any() or (outside[:, 1] > h - 1).any():
+            steps.append(np.nan)
+            continue
+        sample = [cv2.remap(lab, p[:, 0:1].copy(), p[:, 1:2].copy(), cv2.INTER_LINEAR).reshape(-1, 3)
+                  for p in (inside, outside)]
+        steps.append(float(np.median(np.linalg.norm(sample[0] - sample[1], axis=1))))
+    return np.float32(steps)
+
+
+def outlines_in(image: np.ndarray, *, least_share: float = LEAST_SHARE) -> list[Outline]:
+    """Every card outline of ``image`` (a working copy, see :func:`working_copy`) filling
+    ``least_share`` of it at least, largest first, none inside another (:func:`_outermost`)."""
+    h, w = image.shape[:2]
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    found: list[Outline] = []
+    cut: list[Outline] = []  # two sides beyond the picture: taken only when no card shows three
+    for mask, mode in candidate_masks(image):
+        contours, _ = cv2.findContours(mask, mode, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            area = cv2.contourArea(contour)
+            if area < least_share * w * h or area > 0.98 * w * h:
+                continue
+            quad = four_corners(contour)
+            if quad is None or not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+                continue
+            sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
+            short, long = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+            if short < 8 or not ASPECT[0] <= long / short <= ASPECT[1] or area < FILL * cv2.contourArea(quad):
+                continue
+            steps = side_steps(lab, quad)
+            known = np.sort(steps[~np.isnan(steps)])[::-1]
+            if len(known) < 2 or known[min(2, len(known) - 1)] < STEP or known[-1] < STEP / 2:
+                continue
+            outline = Outline(order_quad(quad), float(known[-1]))
+            (found if len(known) > 2 else cut).append(outline)
+    return _outermost(found or cut)
+
+
+def _outermost(outlines: list[Outline]) -> list[Outline]:
+    """``outlines`` without those inside another (a card's print) or holding several
+    (:func:`_several`), largest first. Of two outlines of one card found in several ways (the
+    inner at least three quarters of the outer), the outer, unless one of its sides hardly
+    steps (:data:`DOUBTFUL`: a strip of the card's shadow taken with it, a side cut across the
+    card's face) and none of the inner one's: an edge line printed along a card's edge steps
+    more than the edge, but is not it."""
+    outlines = [o for o in outlines if not _several(o, outlines)]
+    kept: list[Outline] = []
+    for outline in sorted(outlines, key=lambda o: -o.area):
+        around = [i for i, other in enumerate(kept) if _inside(other, outline)]
+        if not around:
+            kept.append(outline)
+        elif outline.area > 0.75 * kept[around[0]].area and kept[around[0]].step < DOUBTFUL <= outline.step:
+            kept[around[0]] = outline
+    return sorted(kept, key=lambda o: -o.area)
+
+
+def _inside(outline: Outline, other: Outline) -> bool:
+    """Whether the centre of ``other`` lies inside ``outline``."""
+    centre = tuple(float(v) for v in other.quad.mean(axis=0))
+    return cv2.pointPolygonTest(outline.quad.reshape(-1, 1, 2), centre, False) >= 0
+
+
+def _several(outline: Outline, outlines: list[Outline]) -> bool:
+    """Whether ``outline`` holds two or more card outlines apart from each other, each a
+    sixth to two thirds of it: cards touching, side by side or two by two, whose joint shape
+    is card-shaped too (two cards across are 1.4 times as wide as long)."""
+    parts: list[np.ndarray] = []
+    for other in outlines:
+        if 0.15 * outline.area <= other.area <= 0.67 * outline.area and _inside(outline, other):
+            centre = other.quad.mean(axis=0)
+            if all(np.linalg.norm(centre - c) > 0.3 * np.sqrt(other.area) for c in parts):
+                parts.append(centre)
+    return len(parts) >= 2
+
+
+def inked_corners(upright: np.ndarray) -> int:
+    """How many corners of an upright card view hold print (a card's index)."""
+    grey = upright if upright.ndim == 2 else cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY)
+    return sum(float(grey[rows, cols].std()) >= INKED for rows, cols in CORNERS)
+
+
+def symmetry(upright: np.ndarray) -> float:
+    """How alike the opposite corners of an upright card view are, one turned 180 degrees onto
+    the other (a card's index is printed so, and every card of a deck is turned alike): the
+    best correlation of the top-left corner with the bottom-right, or of the top-right with
+    the bottom-left, among those that hold print; 0 when none do."""
+    grey = upright if upright.ndim == 2 else cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY)
+    grey = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 1.5)
+    patches = [grey[rows, cols] for rows, cols in CORNERS]
+    best = 0.0
+    for a, b in ((0, 3), (1, 2)):
+        one, other = patches[a], cv2.rotate(patches[b], cv2.ROTATE_180)
+        if min(one.std(), other.std()) < INKED:
+            continue
+        best = max(best, float(cv2.matchTemplate(one, other, cv2.TM_CCOEFF_NORMED).max()))
+    return best
+
+
+def whole_card(image: np.ndarray, outlines: list[Outline]) -> np.ndarray | None:
+    """The whole picture as a card outline (:func:`vision.faces.features.order_quad` order) when
+    it is the card cut to its edge: shaped like a card, print in at least two corners, its
+    opposite corners alike turned round (:func:`symmetry`, :data:`SYMMETRIC`), and more so than
+    those of the largest outline in it (which is then the card's printed frame, not a card
+    lying on an even surface); else None."""
+    h, w = image.shape[:2]
+    if not ASPECT[0] <= max(w, h) / min(w, h) <= ASPECT[1]:
+        return None
+    quad = order_quad(np.float32([(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)]))
+    view = warp_upright(image, quad)
+    alike = symmetry(view)
+    if inked_corners(view) < 2 or alike < SYMMETRIC:
+        return None
+    if outlines and symmetry(warp_upright(image, outlines[0].quad)) > alike + 0.1:
+        return None
+    return quad
+
+
+def to_full(image: np.ndarray, quad: np.ndarray, scale: float) -> np.ndarray:
+    """An outline found at the working ``scale``, in ``image``'s pixels: looked for again in
+    the card's own part of the full picture (shrunk to :data:`CLOSE` pixels at most, so a card
+    of a 12-megapixel photo is found to a pixel or two, not to the four of a shrunk picture),
+    else as found; then each side moved onto the card's edge
+    (:func:`vision.faces.finder.refine_quad`)."""
+    quad = np.float32(quad) / scale
+    h, w = image.shape[:2]
+    margin = 0.15 * (quad.max(axis=0) - quad.min(axis=0))
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0) - margin), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0) + margin), (w, h)).astype(int)
+    if scale < 1 and x1 > x0 and y1 > y0:
+        part, closer = working_copy(image[y0:y1, x0:x1], CLOSE)
+        centre = (quad.mean(axis=0) - (x0, y0)) * closer
+        again = [o for o in outlines_in(part, least_share=0.2)
+                 if cv2.pointPolygonTest(o.quad.reshape(-1, 1, 2), tuple(float(v) for v in centre), False) >= 0]
+        if again:
+            quad, scale = again[0].quad / closer + np.float32([x0, y0]), closer
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    return order_quad(refine_quad(grey, quad, reach=max(8, round(2 / scale))))
+
+
+def find_card(image: np.ndarray) -> np.ndarray | None:
+    """The outline of the one card of a photo or scan of a card (the largest card outline, or
+    the whole picture when it is the card cut to its edge, see :func:`whole_card`), in
+    ``image``'s pixels; None when there is none."""
+    work, scale = working_copy(image)
+    outlines = outlines_in(work, least_share=0.02)
+    whole = whole_card(work, outlines)
+    if whole is not None:
+        return order_quad(whole / scale)
+    return to_full(image, outlines[0].quad, scale) if outlines else None
+
+
+def find_cards(image: np.ndarray, *, work: int = WORK) -> list[np.ndarray]:
+    """The outlines of all the cards of a picture, none inside another, largest first, in
+    ``image``'s pixels (looked for at ``work`` pixels across at most)."""
+    small, scale = working_copy(image, work)
+    return [to_full(image, outline.quad, scale) for outline in outlines_in(small)]
+
+
+def read_cards(image: np.ndarray, matcher, *, work: int = WORK) -> list[tuple[np.ndarray, object]]:
+    """Every card of a picture, read: (outline in ``image``'s pixels, the
+    :class:`vision.faces.matcher.Reading` of its upright view both ways round), largest first
+    (cards looked for at ``work`` pixels across at most, see :func:`find_cards`)."""
+    colour = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    found = []
+    for quad in find_cards(colour, work=work):
+        view = warp_upright(colour, quad)
+        found.append((quad, matcher.read((describe(view), describe(turned(view))))))
+    return found
