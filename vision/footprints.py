@@ -15,7 +15,14 @@ not read again is
   tracker's long ``remove_after`` ends a cover that never lifts.
 
 The motion that left a card's place is followed as a *trail*: the moving patches touching the
-card's surroundings, then every moving patch touching the trail of the frame before.
+card's surroundings, then every moving patch touching the trail of the frame before. A card is
+followed, not re-identified: while the trail moves, the card is in the hand that slides or carries
+it, however far and however long; when the trail stops where something new now lies still (a hand
+resting on the card it pushed, a palm flat on a pile), the card is *held* under it, and stays
+covered until that place shows again what it showed before the hand came. The card read where it
+comes to rest is then the same physical card (its marker's payload says so): one ``moved``. Only
+when the trail ends on nothing new (the hand left the view, or lifted off the table empty) is a
+card whose place is clear gone.
 """
 
 from __future__ import annotations
@@ -35,7 +42,10 @@ MATCH_SHARE = 0.7
 COVER_SHARE = 0.5
 #: A trail that keeps moving this long (people moving around the table) stops holding a card
 #: that is clearly gone from its place.
-TRAIL_LIMIT = 2.0
+TRAIL_LIMIT = 10.0
+#: Share of a footprint's cell count that must show something new where a trail stopped for
+#: the card to be held there (a hand is much larger than a marker).
+HELD_SHARE = 0.5
 SEEN, COVERED, GONE = "seen", "covered", "gone"
 
 
@@ -60,6 +70,8 @@ class Footprint:
     outline: np.ndarray
     area: np.ndarray
     trail: np.ndarray | None = None
+    rest: np.ndarray | None = None
+    rest_under: np.ndarray | None = None
     quiet_since: float | None = None
     clear_since: float | None = None
     state: str = field(default=SEEN)
@@ -78,7 +90,7 @@ class Footprint:
         away is one ``moved``, not gone then placed)."""
         values = changes.small.ravel()[self.cells]
         if matches(values, self.look):
-            self.trail = self.quiet_since = self.clear_since = None
+            self.trail = self.rest = self.quiet_since = self.clear_since = None
             self.state = SEEN
             return SEEN
         self._follow_trail(changes, now, labels)
@@ -88,17 +100,50 @@ class Footprint:
             self.state = COVERED
             return COVERED
         self.clear_since = now if self.clear_since is None else self.clear_since
-        quiet = self.quiet_since is not None and now - self.quiet_since >= changes.settle + linger
-        self.state = GONE if quiet or now - self.clear_since >= TRAIL_LIMIT else COVERED
+        if self.quiet_since is None:
+            gone = now - self.clear_since >= TRAIL_LIMIT
+        else:
+            gone = now - self.quiet_since >= changes.settle + linger and not self._held(changes, others)
+        self.state = GONE if gone else COVERED
         return self.state
 
     def _follow_trail(self, changes: ChangeMap, now: float, labels: "MotionLabels") -> None:
         near = self.area if self.trail is None else (self.area | labels.grow(self.trail))
-        self.trail = labels.touching(near)
-        if self.trail.any():
-            self.quiet_since = None
-        elif self.quiet_since is None:
+        moving = labels.touching(near)
+        if moving.any():
+            self.trail, self.quiet_since = moving, None
+            return
+        if self.quiet_since is None:
             self.quiet_since = now
+            if self.trail is not None:      # where the motion stopped, and what lay there before it
+                self._rest_at(np.flatnonzero(self.trail), changes)
+        # The trail stays where it stopped: the hand resting there, moving off again, takes it on.
+
+    def _rest_at(self, cells: np.ndarray, changes: ChangeMap) -> None:
+        """The trail stopped on ``cells``: they join the place where it rests (a hand that
+        trembles as it rests keeps what its first stop hid)."""
+        if self.rest is not None:
+            cells = np.setdiff1d(cells, self.rest, assume_unique=True)
+            self.rest, self.rest_under = np.concatenate([self.rest, cells]), \
+                np.concatenate([self.rest_under, changes.reference(cells)])
+        else:
+            self.rest, self.rest_under = cells, changes.reference(cells)
+
+    def _held(self, changes: ChangeMap, footprints: list["Footprint"]) -> bool:
+        """True while the place where the trail stopped shows something new lying still (the
+        hand that slid the card, resting on it): the card may be under it. The places of known
+        cards do not count (cards taken together leave each other's places clear)."""
+        if self.rest is None:
+            return False
+        values = changes.small.ravel()[self.rest]
+        new = np.abs(values.astype(np.int16) - self.rest_under.astype(np.int16)) > MATCH_LEVELS
+        new &= changes.still.ravel()[self.rest]
+        if np.count_nonzero(new) < HELD_SHARE * len(self.cells):
+            return False
+        places = np.zeros(changes.small.size, bool)
+        for footprint in footprints:
+            places |= footprint.outline.ravel()
+        return bool(np.count_nonzero(new & ~places[self.rest]) >= HELD_SHARE * len(self.cells))
 
     def _overlaid(self, others: list["Footprint"]) -> bool:
         """True when another card's marker, lying where this card's was, covers most of it."""
