@@ -10,6 +10,7 @@ state by replaying the rest. The prompt of the current state is computed once pe
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.game import Action, Event, Game, Prompt, get_game
@@ -67,12 +68,14 @@ class GameSession:
                 self.problem = (f"{len(replay.problems)} journalled action(s) could not be replayed and were "
                                 f"skipped: see 'cardtable replay {record.id}'")
             self.score_log.restart(e for _, evs in replay.steps for e in evs)
+            self._played = _faces(a for a, _ in replay.steps)
             log.info("resumed game %s after %d actions", record.id, len(replay.steps))
         else:
             self.game_id: int | None = None               # until the game's first action is journalled
             self.kept = 0                                 # the game's live actions in the journal
             self._set(self.game.new_game(s.players, options=s.options, mode=s.mode, seed=s.seed))
             self.score_log.restart()
+            self._played = Counter()
 
     def _set(self, state) -> None:
         self.state = state
@@ -104,6 +107,7 @@ class GameSession:
         self.kept += 1
         self._set(state)
         self.score_log.add(events)
+        self._played += _faces([action])
         return events
 
     def undo(self) -> bool:
@@ -118,6 +122,16 @@ class GameSession:
         self._set(replay.state)
         self.kept = replay.record.actions
         self.score_log.restart(e for _, evs in replay.steps for e in evs)
+        self._played = _faces(a for a, _ in replay.steps)
+        return True
+
+    def claim(self, face) -> bool:
+        """Match a card showing ``face``, found lying on the table, to the accepted actions of
+        this game: True when one of them played that face and no card found before was matched
+        to it (two cards of one face, It's 15's value cards, match two plays)."""
+        if self._played[str(face)] <= 0:
+            return False
+        self._played[str(face)] -= 1
         return True
 
     def next_game(self) -> None:
@@ -128,3 +142,8 @@ class GameSession:
     def kept_text(self, problem: str) -> str:
         """``problem`` with how far the journal keeps the game."""
         return f"{problem}; the game is kept up to action {self.kept}"
+
+
+def _faces(actions) -> Counter:
+    """How many cards of each face (as text) the actions played."""
+    return Counter(str(card) for action in actions for card in action.cards)

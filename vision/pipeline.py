@@ -77,6 +77,8 @@ class KnownCard:
     footprint: Footprint
     center: tuple[float, float]
     zone: str | None
+    #: Lying where it was read since the first frame: the table had it when the camera started.
+    present: bool = False
 
 
 def _extent(corners: np.ndarray, across: float, along: float | None = None) -> np.ndarray:
@@ -165,7 +167,7 @@ class Pipeline:
         gone = self._judge(detected, now)
         self.sightings = [Sighting(k.card, k.zone, k.center) for k in self.known.values()
                           if k.footprint.state == SEEN]
-        events = self.tracker.update(self.sightings, now, gone)
+        events = self.tracker.update(self.sightings, now, gone, {cid for cid, k in self.known.items() if k.present})
         for cid in gone:
             # What its place shows now is the table: the next card laid there hides that.
             self.changes.explain(self.known.pop(cid).footprint.outline & self.changes.still)
@@ -305,13 +307,14 @@ class Pipeline:
             self._duplicate(card)  # the card still lies where it was, unchanged: this is a second copy
             return
         cells = self._marker_cells(detection)
+        present = self.changes.unmoved(cells) if known is None else known.present
         if known is not None and distance < self._side(detection) / 2:
             # Read again where it lay: it still hides what it hid.
             cells, under = known.footprint.cells, known.footprint.under
         outline = self.changes.cells(_extent(detection.corners, *CARD_REACH))
         area = self.changes.cells(_extent(detection.corners, SURROUNDINGS))
         self.known[card.id] = KnownCard(card, detection.corners, Footprint.lay(self.changes, cells, outline, area, under),
-                                        detection.center, self.zones.locate(detection.center))
+                                        detection.center, self.zones.locate(detection.center), present)
 
     @staticmethod
     def _side(detection: Detection) -> float:
