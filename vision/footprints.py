@@ -7,7 +7,8 @@ not read again is
 
 - **seen** while its footprint still shows it;
 - **gone** when its footprint lies still and shows what was there before the card came, or the
-  marker of another card; and nothing that moved from the card's place is still moving in view
+  marker of another card (or, for a card that lay there when the camera started, whose table
+  underneath is only estimated, anything that is not the card); and nothing that moved from the card's place is still moving in view
   (the hand that carries it away, the card itself sliding: once that motion ends, a card that
   went with it has been read where it landed, and its new place makes it one ``moved``);
 - **covered** otherwise: something that is not the table sits over it, still or moving (a hand
@@ -17,9 +18,9 @@ not read again is
 The motion that left a card's place is followed as a *trail*: the moving patches touching the
 card's surroundings, then every moving patch touching the trail of the frame before. A card is
 followed, not re-identified: while the trail moves, the card is in the hand that slides or carries
-it, however far and however long; when the trail stops where something new now lies still (a hand
-resting on the card it pushed, a palm flat on a pile), the card is *held* under it, and stays
-covered until that place shows again what it showed before the hand came. The card read where it
+it, however far and however long; when the trail stops and something new lies still where it
+passed (a hand resting on the card it pushed, a palm flat on a pile), the card is *held* under
+it, and stays covered until the trail's path shows again what it showed before the hand came. The card read where it
 comes to rest is then the same physical card (its marker's payload says so): one ``moved``. Only
 when the trail ends on nothing new (the hand left the view, or lifted off the table empty) is a
 card whose place is clear gone.
@@ -69,19 +70,24 @@ class Footprint:
     under: np.ndarray | None
     outline: np.ndarray
     area: np.ndarray
+    #: ``under`` is an estimate (the card lay there when the camera started): a still place
+    #: that no longer shows the card is clear once nothing that moved is held there.
+    guessed: bool = False
     trail: np.ndarray | None = None
-    rest: np.ndarray | None = None
-    rest_under: np.ndarray | None = None
+    #: Every cell the trail has covered, and what each showed before the trail came.
+    path: np.ndarray | None = None
+    path_under: np.ndarray | None = None
     quiet_since: float | None = None
     clear_since: float | None = None
     state: str = field(default=SEEN)
 
     @classmethod
     def lay(cls, changes: ChangeMap, cells: np.ndarray, outline: np.ndarray, area: np.ndarray,
-            under: np.ndarray | None) -> "Footprint":
-        """The footprint of a card just read on ``cells``; ``under`` is what they showed before."""
+            under: np.ndarray | None, guessed: bool = False) -> "Footprint":
+        """The footprint of a card just read on ``cells``; ``under`` is what they showed before
+        (``guessed``: an estimate of the table, for a card there when the camera started)."""
         look = changes.small.ravel()[cells].copy()
-        return cls(cells, look, None if matches(look, under) else under, outline, area)
+        return cls(cells, look, None if matches(look, under) else under, outline, area, guessed)
 
     def judge(self, changes: ChangeMap, now: float, labels: "MotionLabels", others: list["Footprint"],
               linger: float = 0.0) -> str:
@@ -90,11 +96,11 @@ class Footprint:
         away is one ``moved``, not gone then placed)."""
         values = changes.small.ravel()[self.cells]
         if matches(values, self.look):
-            self.trail = self.rest = self.quiet_since = self.clear_since = None
+            self.trail = self.path = self.path_under = self.quiet_since = self.clear_since = None
             self.state = SEEN
             return SEEN
         self._follow_trail(changes, now, labels)
-        clear = changes.is_still(self.cells) and (matches(values, self.under) or self._overlaid(others))
+        clear = changes.is_still(self.cells) and (self.guessed or matches(values, self.under) or self._overlaid(others))
         if not clear:
             self.clear_since = None
             self.state = COVERED
@@ -112,38 +118,30 @@ class Footprint:
         moving = labels.touching(near)
         if moving.any():
             self.trail, self.quiet_since = moving, None
-            return
-        if self.quiet_since is None:
+            if self.path is None:
+                self.path, self.path_under = np.zeros(moving.shape, bool), np.zeros(moving.shape, np.uint8)
+            joined = np.flatnonzero(moving & ~self.path)
+            self.path.ravel()[joined] = True
+            self.path_under.ravel()[joined] = changes.reference(joined)
+        elif self.quiet_since is None:
             self.quiet_since = now
-            if self.trail is not None:      # where the motion stopped, and what lay there before it
-                self._rest_at(np.flatnonzero(self.trail), changes)
         # The trail stays where it stopped: the hand resting there, moving off again, takes it on.
-
-    def _rest_at(self, cells: np.ndarray, changes: ChangeMap) -> None:
-        """The trail stopped on ``cells``: they join the place where it rests (a hand that
-        trembles as it rests keeps what its first stop hid)."""
-        if self.rest is not None:
-            cells = np.setdiff1d(cells, self.rest, assume_unique=True)
-            self.rest, self.rest_under = np.concatenate([self.rest, cells]), \
-                np.concatenate([self.rest_under, changes.reference(cells)])
-        else:
-            self.rest, self.rest_under = cells, changes.reference(cells)
 
     def _held(self, changes: ChangeMap, footprints: list["Footprint"]) -> bool:
         """True while the place where the trail stopped shows something new lying still (the
         hand that slid the card, resting on it): the card may be under it. The places of known
         cards do not count (cards taken together leave each other's places clear)."""
-        if self.rest is None:
+        if self.path is None:
             return False
-        values = changes.small.ravel()[self.rest]
-        new = np.abs(values.astype(np.int16) - self.rest_under.astype(np.int16)) > MATCH_LEVELS
-        new &= changes.still.ravel()[self.rest]
+        cells = np.flatnonzero(self.path)
+        new = np.abs(changes.small.ravel()[cells].astype(np.int16) - self.path_under.ravel()[cells]) > MATCH_LEVELS
+        new &= changes.still.ravel()[cells]
         if np.count_nonzero(new) < HELD_SHARE * len(self.cells):
             return False
         places = np.zeros(changes.small.size, bool)
         for footprint in footprints:
             places |= footprint.outline.ravel()
-        return bool(np.count_nonzero(new & ~places[self.rest]) >= HELD_SHARE * len(self.cells))
+        return bool(np.count_nonzero(new & ~places[cells]) >= HELD_SHARE * len(self.cells))
 
     def _overlaid(self, others: list["Footprint"]) -> bool:
         """True when another card's marker, lying where this card's was, covers most of it."""

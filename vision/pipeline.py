@@ -313,7 +313,8 @@ class Pipeline:
             cells, under = known.footprint.cells, known.footprint.under
         outline = self.changes.cells(_extent(detection.corners, *CARD_REACH))
         area = self.changes.cells(_extent(detection.corners, SURROUNDINGS))
-        self.known[card.id] = KnownCard(card, detection.corners, Footprint.lay(self.changes, cells, outline, area, under),
+        footprint = Footprint.lay(self.changes, cells, outline, area, under, guessed=present)
+        self.known[card.id] = KnownCard(card, detection.corners, footprint,
                                         detection.center, self.zones.locate(detection.center), present)
 
     @staticmethod

@@ -303,14 +303,16 @@ class Scene:
 def expected_events(scene: Scene, script: list[Move]) -> list[tuple[str, str, str, float]]:
     """The table events a perfect tracker reports for ``script`` on ``scene``'s table (a
     :class:`Scene`, or a camera that shows one): (kind, card id, zone, time of the move), in time
-    order. Cards outside every zone give none."""
+    order; a card laid before the camera starts (a negative time) is ``present``. Cards outside
+    every zone give none."""
     events = []
     for move in sorted(script, key=lambda m: m.t):
         if isinstance(move, Hand):
             continue
         if isinstance(move, Place):
             pose = scene.pose_at(move.card, move.t)
-            events.append(("placed", move.card, scene.zone_of(pose.x, pose.y), move.t))
+            kind = "present" if move.t < 0 else "placed"     # lying there when the camera started
+            events.append((kind, move.card, scene.zone_of(pose.x, pose.y), move.t))
         elif isinstance(move, Remove):
             pose = scene.pose_at(move.card, move.t - 1e-6)
             events.append(("removed", move.card, scene.zone_of(pose.x, pose.y), move.t))

@@ -2,6 +2,7 @@
 
 One move a line, times in seconds from the start, ``#`` starts a comment::
 
+    before place 9C centre           # already lying there when the camera starts
     0.5 place 10H seat1              # optional: x=MM y=MM angle=DEG (table millimetres)
     2.0 hand 2.0 over 10H            # a hand hovers over a card (or a zone) for 2 s
     3.0 hand 10 over QS still        # a hand rests on a card, still, for 10 s
@@ -41,6 +42,9 @@ class Remove:
     t: float
     card: str
 
+
+#: The time of a card laid ``before`` the camera starts (its hand long gone).
+BEFORE = -10.0
 
 #: The zone name of a slide that sweeps the card off the table.
 OFF_TABLE = "off"
@@ -104,7 +108,10 @@ def parse_move(line: str) -> Move:
     words = line.split("#", 1)[0].split()
     if len(words) < 3:
         raise InvalidInput(f"script line {line!r} is too short: write TIME ACTION ...")
-    t, action, rest = _number(words[0], "time", line), words[1].lower(), words[2:]
+    action, rest = words[1].lower(), words[2:]
+    if words[0].lower() == "before" and action != "place":
+        raise InvalidInput(f"only a card can lie there before the camera starts: 'before place CARD ZONE', not {line!r}")
+    t = BEFORE if words[0].lower() == "before" else _number(words[0], "time", line)
     if action == "place" and len(rest) >= 2:
         return Place(t, rest[0].upper(), rest[1], **_options(rest[2:], ("x", "y", "angle"), line))
     if action == "remove" and len(rest) == 1:
