@@ -10,6 +10,7 @@ import sys
 import time
 
 import numpy as np
+import pytest
 
 from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal
@@ -17,8 +18,10 @@ from cardtable.sim.camera import table_layout
 from cardtable.sim.simulation import table_moves
 from engine.decks import get_deck
 from engine.game import get_game
+from engine.table_events import TableEvent
 from vision.calibration import Calibration, save_calibration
 from vision.scene import Scene
+from vision.script import parse_script
 from vision.synthetic import table_homography
 from vision.table_layout import seat_zones, shared_zones
 
@@ -62,12 +65,6 @@ resolution = [1280, 720]
 fps = 15
 [vision.zones]
 {polygons}
-[[display]]
-kind = "png"
-folder = "{tmp_path / 'shots'}"
-width = 128
-height = 64
-mode = "1"
 [journal]
 path = "journal.sqlite"
 """)
@@ -81,8 +78,6 @@ def actions_after(moves, tmp_path) -> int:
         on_table = {}
         for move in moves:
             if move.kind == "place":
-                from engine.table_events import TableEvent
-
                 controller.handle(TableEvent("placed", move.card, move.zone, 0.0, "camera"))
                 on_table[move.card.id] = move.zone
             else:
@@ -109,6 +104,8 @@ def wait_for(tmp_path, done, timeout: float):
     return journal_state(tmp_path)
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(900)   # two real runs through the camera: about two minutes on a busy machine
 def test_run_killed_mid_game_starts_again_on_the_laid_table_and_finishes_the_game(tmp_path):
     game = get_game(GAME)
     moves, dealt = table_moves(game, 2, seed=SEED, options=OPTIONS)
@@ -119,8 +116,6 @@ def test_run_killed_mid_game_starts_again_on_the_laid_table_and_finishes_the_gam
     (tmp_path / "first.txt").write_text("\n".join(first) + "\n")
     # What lies on the table when the first run is killed, exactly where the camera saw it.
     zones = table_layout(list(seat_zones(2)) + list(shared_zones(game)))
-    from vision.script import parse_script
-
     scene = Scene(zones, parse_script("\n".join(first)), deck=get_deck("french40"))
     lying = [f"before place {card} {scene.zone_of(p.x, p.y)} x={p.x:.1f} y={p.y:.1f} angle={p.angle:.1f}"
              for card, p in scene.cards_at(end + 5).items()]
