@@ -25,6 +25,8 @@ decodes and then nothing.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -35,6 +37,8 @@ STANDS_OUT = 2
 SATURATED = 250
 #: Every this many cells across and down are sampled to level a frame to the reference's light.
 LEVEL_STEP = 3
+#: Frames between two fits of the light's slopes across the table (they change slowly).
+REFIT_EVERY = 8
 #: Cells whose light ratio is this far (in log) from the fit are a change, not light.
 LEVEL_SPREAD = 0.1
 
@@ -60,7 +64,10 @@ class ChangeMap:
         self._ref_before: np.ndarray | None = None
         self.still: np.ndarray | None = None
         self.gain = 1.0
-        self._terms: tuple[np.ndarray, np.ndarray] | None = None
+        self._terms: np.ndarray | None = None
+        self._slopes: tuple[np.ndarray, np.ndarray] | None = None
+        self._flat = True
+        self._frames_levelled = 0
         self._painted: np.ndarray | None = None
         self._tries: np.ndarray | None = None
         self.dirty: np.ndarray | None = None
@@ -125,38 +132,54 @@ class ChangeMap:
 
     def _level(self, small: np.ndarray) -> np.ndarray:
         """``small`` scaled to the reference's light, cell by cell: the log of the ratio of the
-        reference to the frame over a sample of cells, fitted by a smooth surface (a quadratic
-        in x and y: an exposure that flickers is its constant, daylight moving across the room
-        its slopes), robustly (cells far from the first estimate, a hand or a card that came,
-        are left out of the fit, so they stay a change)."""
+        reference to the frame over a sample of cells is a smooth surface (a quadratic in x and
+        y: an exposure that flickers is its constant, daylight moving across the room its
+        slopes). The slopes change slowly and are fitted every :data:`REFIT_EVERY` frames,
+        robustly (cells far from the first estimate, a hand or a card that came, are left out,
+        so they stay a change); the constant is each frame's median of what the slopes leave."""
         sample, ref = small[::LEVEL_STEP, ::LEVEL_STEP], self._ref[::LEVEL_STEP, ::LEVEL_STEP]
         lit = ((sample > 24) & (ref > 24)).ravel()
         if lit.sum() < 50:
             self.gain = 1.0
             return small
         ratio = np.log(ref.ravel()[lit].astype(np.float32) / sample.ravel()[lit])
-        basis = self._basis(small.shape)
-        coarse = basis[1][lit]
+        self._frames_levelled += 1
+        if self._slopes is None or self._slopes[0].shape != sample.shape or self._frames_levelled % REFIT_EVERY == 0:
+            self._fit_slopes(ratio, lit, sample.shape, small.shape)
+        slopes, field = self._slopes
+        constant = float(np.median(ratio - slopes.ravel()[lit]))
+        self.gain = math.exp(constant)
+        if abs(constant) < 0.015 and self._flat:
+            return small
+        return cv2.convertScaleAbs(cv2.multiply(small, field, scale=self.gain, dtype=cv2.CV_32F))
+
+    def _fit_slopes(self, ratio: np.ndarray, lit: np.ndarray, sample_shape: tuple[int, int],
+                    shape: tuple[int, int]) -> None:
+        """Fit the light's surface to ``ratio`` (the lit sampled cells'), keep its slopes: on
+        the sample (log) and spread over every cell (as a gain)."""
+        terms = self._basis(sample_shape)
+        coarse = terms[lit]
         keep = np.abs(ratio - np.median(ratio)) < LEVEL_SPREAD
-        fit = ratio[keep].mean() * np.eye(1, coarse.shape[1], 0, np.float32)[0]
+        fit = np.zeros(terms.shape[1], np.float32)
         for spread in (LEVEL_SPREAD, LEVEL_SPREAD / 2):
             if keep.sum() < 2 * coarse.shape[1]:
                 break
-            fit = np.linalg.lstsq(coarse[keep], ratio[keep], rcond=None)[0]
+            # Normal equations through OpenCV (one thread, 6 x 6): numpy's least squares costs
+            # tens of milliseconds on a busy machine.
+            fit = cv2.solve(coarse[keep], ratio[keep].reshape(-1, 1), flags=cv2.DECOMP_CHOLESKY | cv2.DECOMP_NORMAL)[1].ravel()
             keep = np.abs(coarse @ fit - ratio) < spread
-        field = np.exp(basis[0] @ fit).reshape(small.shape)
-        self.gain = float(field.mean())
-        if np.abs(field - 1.0).max() < 0.015:
-            return small
-        return np.clip(small * field + 0.5, 0, 255).astype(np.uint8)
+        fit[0] = 0.0
+        slopes = (terms @ fit).reshape(sample_shape)
+        self._flat = float(np.abs(slopes).max()) < 0.015
+        field = cv2.resize(np.exp(slopes), (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+        self._slopes = (slopes, field)
 
-    def _basis(self, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-        """The quadratic surface's terms at every cell and at the sampled cells."""
-        if self._terms is None or self._terms[0].shape[0] != shape[0] * shape[1]:
+    def _basis(self, shape: tuple[int, int]) -> np.ndarray:
+        """The quadratic surface's terms at each sampled cell (``shape``: the sample's)."""
+        if self._terms is None or self._terms.shape[0] != shape[0] * shape[1]:
             yy, xx = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float32)
             x, y = xx / shape[1] - 0.5, yy / shape[0] - 0.5
-            full = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1)
-            self._terms = (full.reshape(-1, 6), full[::LEVEL_STEP, ::LEVEL_STEP].reshape(-1, 6))
+            self._terms = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1).reshape(-1, 6)
         return self._terms
 
     def regions(self, margin: int = 4) -> list[tuple[tuple[int, int, int, int], bool]]:

@@ -30,7 +30,11 @@ def test_flicker_and_slow_light_on_wood_make_no_decodes_once_the_cards_lie():
 
 
 def test_a_hand_resting_on_the_table_under_changing_light_is_rarely_decoded_again():
+    # (Before: two to nine regions decoded in every frame, as the light drifted.) The hand that
+    # came to rest is tried a few times, then accepted as background; its trembling edge is
+    # tried now and then.
     table = quiet_stretch("0.3 place 10H seat1\n0.6 place QS centre\n1.5 hand 9 over QS still")
-    assert sum(table.decodes) <= len(table.decodes) / 4
+    settled = table.decodes[15:]
+    assert max(table.decodes) <= 2 and sum(settled) <= len(settled) / 4
     assert float(np.median(table.decodes)) == 0
     assert [e.kind for e in table.events] == ["placed", "placed"]
