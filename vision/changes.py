@@ -85,6 +85,7 @@ class ChangeMap:
             self._moved_at = np.full(small.shape, -np.inf, np.float32)
             self.still = np.ones(small.shape, bool)
             self._tries = np.zeros(small.shape, np.uint8)
+            self._tried, self._tried_ok = np.zeros(small.shape, np.uint8), np.zeros(small.shape, bool)
             self.changed = self._differs(small)
             self.dirty = self.changed.copy()
             self.moving = np.zeros(small.shape, bool)
@@ -187,15 +188,22 @@ class ChangeMap:
         ``margin`` cells so a marker at the edge of a patch is decoded whole, each with whether
         the patch is *busy*: something in it still moves (a hand beside a card just laid down,
         a card being slid). A busy patch is decoded too, but only markers whose cells are all
-        still count (:meth:`is_still`), and a failure there is not a try (:meth:`failed`)."""
+        still count (:meth:`is_still`), and a failure there is not a try (:meth:`failed`); a busy
+        patch whose still cells show what they showed when it was last read in vain
+        (:meth:`tried`) is left alone until something new comes to rest in it (the place a card
+        was slid from, while the hand that slides it is still beside it)."""
         if not self.dirty.any():
             return []
         grown = cv2.dilate(self.dirty.view(np.uint8), np.ones((2 * margin + 1, 2 * margin + 1), np.uint8))
         count, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
         busy = set(np.unique(labels[~self.still]).tolist())
+        fresh = self.dirty & ~(self._tried_ok & (cv2.absdiff(self.small, self._tried) <= self.threshold))
+        worth = set(np.unique(labels[fresh]).tolist())
         h, w = self.dirty.shape
         boxes = []
         for label in sorted(set(np.unique(labels[self.dirty]).tolist()) - {0}):
+            if label in busy and label not in worth:
+                continue
             x, y, bw, bh, _ = stats[label]
             boxes.append(((int(x) * self.cell, int(y) * self.cell,
                            int(min(x + bw, w)) * self.cell, int(min(y + bh, h)) * self.cell), label in busy))
@@ -231,9 +239,19 @@ class ChangeMap:
         """The cells of ``mask`` are accounted for: what they show now is the reference."""
         self._ref[mask] = self.small[mask]
         self._painted[mask] = False
+        self._tried_ok[mask] = False
         self._tries[mask] = 0
         self.changed[mask] = False
         self.dirty[mask] = False
+
+    def tried(self, box: tuple[int, int, int, int]) -> None:
+        """A busy decode of ``box`` (frame pixels) left its dirty cells unexplained: remember
+        what they showed, so the patch is read again only when something new comes to rest."""
+        x0, y0, x1, y1 = (v // self.cell for v in box)
+        sub = np.zeros(self.dirty.shape, bool)
+        sub[y0:y1, x0:x1] = self.dirty[y0:y1, x0:x1]
+        self._tried[sub] = self.small[sub]
+        self._tried_ok |= sub
 
     def failed(self, box: tuple[int, int, int, int]) -> np.ndarray:
         """A decode of ``box`` (frame pixels) left its dirty cells unexplained: count a try, and

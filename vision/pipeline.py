@@ -271,6 +271,8 @@ class Pipeline:
                 break
         if not busy:
             self.changes.failed(box)
+        else:
+            self.changes.tried(box)
         return cards
 
     def _marker_cells(self, detection: Detection) -> np.ndarray:
@@ -308,10 +310,13 @@ class Pipeline:
             return
         cells = self._marker_cells(detection)
         present = self.changes.unmoved(cells) if known is None else known.present
+        outline = self.changes.cells(_extent(detection.corners, *CARD_REACH))
         if known is not None and distance < self._side(detection) / 2:
             # Read again where it lay: it still hides what it hid.
             cells, under = known.footprint.cells, known.footprint.under
-        outline = self.changes.cells(_extent(detection.corners, *CARD_REACH))
+        elif known is not None:
+            # Moved: what its old place shows now, still, is the table (or the card it lay on).
+            self.changes.explain(known.footprint.outline & self.changes.still & ~outline)
         area = self.changes.cells(_extent(detection.corners, SURROUNDINGS))
         footprint = Footprint.lay(self.changes, cells, outline, area, under, guessed=present)
         self.known[card.id] = KnownCard(card, detection.corners, footprint,
