@@ -86,6 +86,7 @@ class ChangeMap:
             self.still = np.ones(small.shape, bool)
             self._tries = np.zeros(small.shape, np.uint8)
             self._tried, self._tried_ok = np.zeros(small.shape, np.uint8), np.zeros(small.shape, bool)
+            self._vacated = np.zeros(small.shape, bool)
             self.changed = self._differs(small)
             self.dirty = self.changed.copy()
             self.moving = np.zeros(small.shape, bool)
@@ -97,9 +98,13 @@ class ChangeMap:
         self.moving = moving.view(bool)
         self._moved_at[self.moving] = now
         self.still = ~self.moving & (now - self._moved_at >= self.settle - 1e-6)
+        self._prev, self.small = small, small
+        ready = self._vacated & self.still
+        if ready.any():                   # a place a card left, still again: the table, or what it lay on
+            self.explain(ready)
+            self._vacated &= ~ready
         self.changed = self._differs(small)
         self.dirty = self.changed & self.still
-        self._prev, self.small = small, small
         self._ref_before = self._ref.copy()
 
     def _differs(self, small: np.ndarray) -> np.ndarray:
@@ -243,6 +248,11 @@ class ChangeMap:
         self._tries[mask] = 0
         self.changed[mask] = False
         self.dirty[mask] = False
+
+    def vacate(self, mask: np.ndarray) -> None:
+        """A card left the cells of ``mask`` (it was read elsewhere): each becomes the reference
+        as soon as it is still (the hand that slid the card may still pass over its old place)."""
+        self._vacated |= mask
 
     def tried(self, box: tuple[int, int, int, int]) -> None:
         """A busy decode of ``box`` (frame pixels) left its dirty cells unexplained: remember

@@ -128,12 +128,14 @@ class Footprint:
         # The trail stays where it stopped: the hand resting there, moving off again, takes it on.
 
     def _held(self, changes: ChangeMap, footprints: list["Footprint"]) -> bool:
-        """True while the place where the trail stopped shows something new lying still (the
-        hand that slid the card, resting on it): the card may be under it. The places of known
+        """True while the place where the trail stopped (its path around where it was last)
+        shows something new lying still (the hand that slid the card, resting on it): the card
+        may be under it. The places of known
         cards do not count (cards taken together leave each other's places clear)."""
-        if self.path is None:
+        if self.path is None or self.trail is None:
             return False
-        cells = np.flatnonzero(self.path)
+        # Where the trail was last, on its path: not the far places the hand passed long ago.
+        cells = np.flatnonzero(self.path & cv2.dilate(self.trail.view(np.uint8), np.ones((7, 7), np.uint8)).view(bool))
         new = np.abs(changes.small.ravel()[cells].astype(np.int16) - self.path_under.ravel()[cells]) > MATCH_LEVELS
         new &= changes.still.ravel()[cells]
         if np.count_nonzero(new) < HELD_SHARE * len(self.cells):
@@ -153,11 +155,16 @@ class Footprint:
 
 
 class MotionLabels:
-    """The moving patches of one frame, labelled once and only when a footprint asks."""
+    """The moving things of one frame, labelled once and only when a footprint asks: each is a
+    patch of cells that differ from the reference (a hand and the card under it, whole) or
+    moved since the last frame, with something in it moving. A hand that pushes a card slowly
+    moves only at its edges; its body keeps the trail whole from frame to frame."""
 
     def __init__(self, changes: ChangeMap) -> None:
         self._moving = changes.moving
+        self._changed = changes.changed
         self._labels: np.ndarray | None = None
+        self._live: np.ndarray | None = None
         self._kernel = np.ones((5, 5), np.uint8)
 
     def touching(self, mask: np.ndarray) -> np.ndarray:
@@ -165,8 +172,9 @@ class MotionLabels:
         if not self._moving.any():
             return np.zeros(self._moving.shape, bool)
         if self._labels is None:
-            _, self._labels = cv2.connectedComponents(self._moving.view(np.uint8), connectivity=8)
-        touched = np.unique(self._labels[mask])
+            _, self._labels = cv2.connectedComponents((self._moving | self._changed).view(np.uint8), connectivity=8)
+            self._live = np.unique(self._labels[self._moving])
+        touched = np.intersect1d(np.unique(self._labels[mask]), self._live)
         touched = touched[touched != 0]
         return np.isin(self._labels, touched) if len(touched) else np.zeros(self._moving.shape, bool)
 

@@ -316,7 +316,7 @@ class Pipeline:
             cells, under = known.footprint.cells, known.footprint.under
         elif known is not None:
             # Moved: what its old place shows now, still, is the table (or the card it lay on).
-            self.changes.explain(known.footprint.outline & self.changes.still & ~outline)
+            self.changes.vacate(known.footprint.outline & ~outline)
         area = self.changes.cells(_extent(detection.corners, SURROUNDINGS))
         footprint = Footprint.lay(self.changes, cells, outline, area, under, guessed=present)
         self.known[card.id] = KnownCard(card, detection.corners, footprint,
