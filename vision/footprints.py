@@ -20,7 +20,8 @@ card's surroundings, then every moving patch touching the trail of the frame bef
 followed, not re-identified: while the trail moves, the card is in the hand that slides or carries
 it, however far and however long; when the trail stops and something new lies still where it
 passed (a hand resting on the card it pushed, a palm flat on a pile), the card is *held* under
-it, and stays covered until the trail's path shows again what it showed before the hand came. The card read where it
+it, and stays covered until the trail's path shows again what it showed before the hand came, for up to
+:data:`HELD_LIMIT` seconds. The card read where it
 comes to rest is then the same physical card (its marker's payload says so): one ``moved``. Only
 when the trail ends on nothing new (the hand left the view, or lifted off the table empty) is a
 card whose place is clear gone.
@@ -47,6 +48,11 @@ TRAIL_LIMIT = 10.0
 #: Share of a footprint's cell count that must show something new where a trail stopped for
 #: the card to be held there (a hand is much larger than a marker).
 HELD_SHARE = 0.5
+#: Seconds a card whose place is clear is held where its trail stopped, at most: a hand rests on
+#: a card it pushed for a moment; what still lies there new after this (a card nobody can read
+#: at the edge of the view) does not hold a card taken away. (A card present at start, whose
+#: place is clear as soon as it does not show the card, is held as long as the hand rests.)
+HELD_LIMIT = 3.0
 SEEN, COVERED, GONE = "seen", "covered", "gone"
 
 
@@ -109,7 +115,9 @@ class Footprint:
         if self.quiet_since is None:
             gone = now - self.clear_since >= TRAIL_LIMIT
         else:
-            gone = now - self.quiet_since >= changes.settle + linger and not self._held(changes, others)
+            quiet = now - self.quiet_since
+            expired = quiet >= HELD_LIMIT and not self.guessed   # a present card: only the hold guards it
+            gone = quiet >= changes.settle + linger and (expired or not self._held(changes, others))
         self.state = GONE if gone else COVERED
         return self.state
 
