@@ -1,14 +1,29 @@
 """Benchmark of the camera pipeline on scripted synthetic scenes, against the naive loops.
 
-Each scene is a random script on the synthetic table (:func:`scene_script`): four to six cards
-laid in random zones (one pair laid partly on top of each other), a hand hovering over a card,
-in a third of the scenes a hand resting still on a card for up to 10 s, cards slid to another
-zone (the top card of the pair slid off the one below, a slide across two zones), sometimes a
-card swept off the edge, and a pickup; half the scenes end one second after that pickup. Each
-scene draws its camera and light from the ranges of a real table (:data:`CONDITIONS`, justified
-in docs/vision.md): how much table the camera sees, sensor noise, defocus, glare, light falloff,
-motion blur (the exposure time), exposure flicker and MJPG compression. A quarter of the scenes
+Scenes come in six kinds (:data:`KINDS`, :func:`scene_script`), each run on as many scenes:
+
+- **mixed** (issue 12's scene): four to six cards laid in random zones (one pair partly on top
+  of each other), a hand hovering over a card, in a third of the scenes a hand resting still on a
+  card for up to 10 s, cards slid to another zone (the top card of the pair off the one below, a
+  slide across two zones), sometimes a card swept off the edge, and a pickup;
+- **long slides**: three of four cards pushed 300-1,200 px to another zone under a flat hand for
+  1-2.5 s, half of them with the hand then resting on the card for up to 2 s;
+- **off cards**: two pairs laid partly on each other, each top card pushed off the one below to
+  another zone under the hand, then a lower card after it;
+- **piles**: three or four counted cards in the centre pushed together under hands into a fanned
+  pile in a seat's zone, then picked up at once;
+- **wood flicker**: the mixed scene on a wooden table, exposure flicker of 8-15 % and light
+  drifting unevenly across the table by 10-25 %;
+- **laid table**: the camera starts on a table where four cards lie (``present``), then a hand
+  hovers, one is picked up, one pushed to another zone, a new card laid.
+
+Half the scenes end one second after their last pickup. Each scene draws its camera and light
+from the ranges of a real table (:data:`CONDITIONS`, justified in docs/vision.md): how much
+table the camera sees, sensor noise, defocus, glare, light falloff, motion blur (the exposure
+time), exposure flicker, light drift, MJPG compression, felt or wood. A quarter of the scenes
 carry foreign codes in a zone: a lower-case look-alike of a card's payload and a web address.
+Seeds are drawn afresh on every run (printed; ``--seed`` runs the same scenes again), so no
+figure can be tuned scene by scene.
 
 Every frame is recorded as a JPEG file, as a USB camera sends it, and read back through the
 folder source, so each loop pays for reading and decoding as it would live:
@@ -20,14 +35,17 @@ folder source, so each loop pays for reading and decoding as it would live:
 - the naive pyzbar loop: the same with pyzbar (on a sample of the scenes: it is slow);
 - on a sample, the pipeline fed the MJPG bytes from memory (a live USB camera: no file read).
 
-It prints recall per kind, false events (false removals apart), foreign codes turned into
+It prints recall per event kind (placed, moved, removed, present), false events (false removals
+apart), cards lying there at start reported as laid (refused on resume), foreign codes turned into
 cards, the delay of each event after the card came to rest (placed, moved) or its place came
 clear (removed), and CPU per frame on one core (OpenCV single-threaded, process time) on quiet
-frames and around arrivals, then PASS or FAIL for each target. QR decks run at 1080p, ArUco
-decks at 720p.
+frames and around arrivals, for all scenes and for each kind, each kind's CPU against the naive
+zxing loop's on the same files, the worst kind, then PASS or FAIL for each target. QR decks run
+at 1080p, ArUco decks at 720p.
 
-    .venv/bin/python benchmarks/vision_bench.py            # 24 QR + 6 ArUco scenes, ~8 min on 2 cores
-    .venv/bin/python benchmarks/vision_bench.py --quick    # 4 QR + 2 ArUco scenes, ~1.5 min
+    .venv/bin/python benchmarks/vision_bench.py              # 4 QR scenes of each kind + 6 ArUco, ~15 min on 2 busy cores
+    .venv/bin/python benchmarks/vision_bench.py --quick      # 1 QR scene of each kind + 2 ArUco, ~4 min
+    .venv/bin/python benchmarks/vision_bench.py --seed 755159 --kinds "long slides"   # scenes again
 """
 
 from __future__ import annotations
@@ -56,7 +74,7 @@ from vision.decoders import make_decoder  # noqa: E402
 from vision.frames import Frame  # noqa: E402
 from vision.markers import ForeignMarker, card_for_aruco, card_for_payload  # noqa: E402
 from vision.pipeline import Pipeline  # noqa: E402
-from vision.script import OFF_TABLE, Hand, Place, Remove, Slide  # noqa: E402
+from vision.script import BEFORE, OFF_TABLE, Hand, Place, Remove, Slide  # noqa: E402
 from vision.sources import ImageFolderSource  # noqa: E402
 from vision.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera, expected_events, zone_centre  # noqa: E402
 from vision.tracker import Sighting, Tracker  # noqa: E402
@@ -70,23 +88,128 @@ WINDOW = 1.5
 #: The range each scene draws its conditions from (uniformly): the camera's view in multiples of
 #: the 900 x 520 mm synthetic table, the Effects fields, and the JPEG quality of the recording.
 CONDITIONS = {"view": (1.0, 1.4), "noise": (3.0, 7.0), "blur": (0.6, 1.2), "glare": (40.0, 140.0),
-              "lighting": (0.25, 0.5), "motion": (0.01, 0.033), "flicker": (0.0, 0.08), "quality": (70, 92)}
+              "lighting": (0.25, 0.5), "motion": (0.01, 0.033), "flicker": (0.0, 0.08), "drift": (0.0, 0.1),
+              "quality": (70, 92)}
+#: What the "flicker on wood" scenes draw instead: a wooden table under mains light and daylight.
+WOOD_FLICKER = {"flicker": (0.08, 0.15), "drift": (0.1, 0.25)}
+#: The kinds of scene (see :func:`scene_script`), each run on as many scenes.
+KINDS = ("mixed", "long slides", "off cards", "piles", "wood flicker", "laid table")
 #: Foreign codes stuck in zone seat2 in every fourth scene (no card of the scene goes there).
 FOREIGN = ("ct1:standard:5h", "HTTP://EXAMPLE.COM/CT1:STANDARD:5H")
 
 
-def scene_conditions(seed: int) -> tuple[float, Effects, int]:
-    """The camera view, the effects and the JPEG quality of scene ``seed``."""
+def scene_conditions(kind: str, seed: int) -> tuple[float, Effects, int]:
+    """The camera view, the effects and the JPEG quality of scene ``seed`` of ``kind``: felt or
+    wood at random, always wood with strong flicker and drifting light for "wood flicker"."""
     rng = random.Random(seed * 7919 + 1)
-    drawn = {key: round(rng.uniform(lo, hi), 3) for key, (lo, hi) in CONDITIONS.items()}
-    return drawn.pop("view"), Effects(**{k: v for k, v in drawn.items() if k != "quality"}), int(drawn["quality"])
+    ranges = {**CONDITIONS, **(WOOD_FLICKER if kind == "wood flicker" else {})}
+    drawn = {key: round(rng.uniform(lo, hi), 3) for key, (lo, hi) in ranges.items()}
+    surface = "wood" if kind == "wood flicker" or rng.random() < 0.5 else "felt"
+    effects = Effects(surface=surface, **{k: v for k, v in drawn.items() if k not in ("quality", "view")})
+    return drawn["view"], effects, int(drawn["quality"])
 
 
-def scene_script(seed: int, deck_name: str, foreign: bool) -> tuple[list, float]:
-    """A random scene (see the module docstring) and its length in seconds."""
+def scene_script(kind: str, seed: int, deck_name: str, foreign: bool) -> tuple[list, float]:
+    """A random scene of ``kind`` and its length in seconds: "mixed" (and "wood flicker", the
+    same on a wooden table under changing light) is :func:`mixed_script`; the others are
+    :func:`long_slides`, :func:`off_cards`, :func:`piles` and :func:`laid_table`."""
     rng = random.Random(seed)
-    cards = rng.sample([c.id for c in get_deck(deck_name).cards], rng.randint(4, 6))
+    cards = rng.sample([c.id for c in get_deck(deck_name).cards], 6)
     zones = [z for z in DEFAULT_ZONES if not (foreign and z == "seat2")]
+    if kind in ("mixed", "wood flicker"):
+        return mixed_script(rng, cards, zones)
+    return {"long slides": long_slides, "off cards": off_cards, "piles": piles, "laid table": laid_table}[kind](
+        rng, cards, zones)
+
+
+def _covered_slide(rng: random.Random, t: float, card: str, zone: str, **place) -> tuple[list, float]:
+    """A card pushed along under a flat hand for 1-2.5 s, then, half the time, the hand resting
+    on it where it stopped for up to 2 s; the moves and when the hand has gone."""
+    duration = round(rng.uniform(1.0, 2.5), 2)
+    moves = [Slide(round(t, 2), card, zone, duration, covered=True, **place)]
+    t += duration + 0.4
+    if rng.random() < 0.5:
+        rest = round(rng.uniform(0.8, 2.0), 1)
+        moves.append(Hand(round(t - 0.3, 2), rest, card, still=True))
+        t += rest
+    return moves, t + 0.3
+
+
+def long_slides(rng: random.Random, cards: list[str], zones: list[str]) -> tuple[list, float]:
+    """Four cards laid, three of them slid 300-1,200 px to another zone under the hand, a pickup."""
+    moves, t, where = [], 0.3, {}
+    for card in cards[:4]:
+        where[card] = rng.choice(zones)
+        moves.append(Place(round(t, 2), card, where[card]))
+        t += rng.uniform(0.5, 0.8)
+    for card in rng.sample(cards[:4], 3):
+        where[card] = rng.choice([z for z in zones if z != where[card]])
+        slid, t = _covered_slide(rng, t + 0.3, card, where[card])
+        moves += slid
+    moves.append(Remove(round(t, 2), rng.choice(cards[:4])))
+    return moves, t + rng.choice([1.0, 2.5])
+
+
+def off_cards(rng: random.Random, cards: list[str], zones: list[str]) -> tuple[list, float]:
+    """Two pairs of cards laid partly on each other; each top card slid off the one below to
+    another zone under the hand; then a lower card slid after it; a pickup."""
+    moves, t = [], 0.3
+    pair_zones = rng.sample([z for z in ("seat1", "seat3", "centre") if z in zones], 2)
+    for zone, (lower, upper) in zip(pair_zones, (cards[:2], cards[2:4])):
+        cx, cy = zone_centre(DEFAULT_ZONES[zone])
+        moves.append(Place(round(t, 2), lower, zone, x=cx - 60, y=cy, angle=rng.uniform(-5, 5)))
+        moves.append(Place(round(t + 0.7, 2), upper, zone, x=cx - 60 + rng.uniform(46, 52), y=cy + rng.uniform(-12, 12),
+                           angle=rng.uniform(-8, 8)))
+        t += 1.4
+    for zone, upper in zip(pair_zones, (cards[1], cards[3])):
+        slid, t = _covered_slide(rng, t + 0.3, upper, rng.choice([z for z in zones if z != zone]))
+        moves += slid
+    slid, t = _covered_slide(rng, t + 0.3, cards[0], rng.choice([z for z in zones if z != pair_zones[0]]))
+    moves += slid
+    moves.append(Remove(round(t, 2), cards[2]))
+    return moves, t + rng.choice([1.0, 2.5])
+
+
+def piles(rng: random.Random, cards: list[str], zones: list[str]) -> tuple[list, float]:
+    """Three or four counted cards in the centre pushed together under hands into a fanned pile
+    in a seat's zone (each marker still showing), then the pile picked up at once."""
+    count = rng.randint(3, 4)
+    moves, t = [], 0.3
+    for card in cards[:count]:
+        moves.append(Place(round(t, 2), card, "centre"))
+        t += rng.uniform(0.5, 0.8)
+    zone = rng.choice([z for z in ("seat1", "seat3") if z in zones])
+    cx, cy = zone_centre(DEFAULT_ZONES[zone])
+    duration, t = round(rng.uniform(1.0, 2.0), 2), t + 0.4
+    x0 = cx - 57 * (count - 1) / 2
+    for i, card in enumerate(cards[:count]):
+        moves.append(Slide(round(t, 2), card, zone, duration, covered=True, x=round(x0 + 57 * i + rng.uniform(-3, 3), 1),
+                           y=round(cy + rng.uniform(-6, 6), 1)))
+    t += duration + 1.2
+    moves += [Remove(round(t, 2), card) for card in cards[:count]]
+    return moves, t + rng.choice([1.0, 2.5])
+
+
+def laid_table(rng: random.Random, cards: list[str], zones: list[str]) -> tuple[list, float]:
+    """The camera starts on a table where four cards lie (the Pi restarted mid-game): a hand
+    hovers over one, one is picked up, one slid to another zone under the hand, a new card laid."""
+    lying = cards[:4]
+    where = {card: rng.choice(zones) for card in lying}
+    moves = [Place(BEFORE, card, zone) for card, zone in where.items()]
+    t = rng.uniform(0.8, 1.5)
+    moves.append(Hand(round(t, 2), 1.5, rng.choice(lying)))
+    t += 2.0
+    taken, slid = rng.sample(lying, 2)
+    moves.append(Remove(round(t, 2), taken))
+    moved, t = _covered_slide(rng, t + 1.0, slid, rng.choice([z for z in zones if z != where[slid]]))
+    moves += moved
+    moves.append(Place(round(t, 2), cards[4], rng.choice(zones)))
+    return moves, t + 2.0
+
+
+def mixed_script(rng: random.Random, cards: list[str], zones: list[str]) -> tuple[list, float]:
+    """The scene of issue 12 (see the module docstring)."""
+    cards = cards[:rng.randint(4, 6)]
     moves, t = [], 0.3
     # A pair laid partly on top of each other (the top one covering the lower one's corner).
     pair_zone = rng.choice(["seat1", "seat3", "centre"])
@@ -104,7 +227,7 @@ def scene_script(seed: int, deck_name: str, foreign: bool) -> tuple[list, float]
     t += 0.3
     moves.append(Hand(round(t, 2), 2.0, rng.choice(cards)))
     t += 2.4
-    if seed % 3 == 0:  # a hand resting still on a card
+    if rng.random() < 1 / 3:  # a hand resting still on a card
         rest = round(rng.uniform(4.0, 10.0), 1)
         moves.append(Hand(round(t, 2), rest, rng.choice(cards), still=True))
         t += rest + 0.5
@@ -184,7 +307,7 @@ def ground_truth(camera: SyntheticCamera, script: list) -> list[tuple[str, str, 
                      and math.isclose(m.t + m.duration, t))
             reference = clear_of_hands(camera, pose, t)
         else:
-            reference = camera.in_clear_view(card, t, hold=0.0)
+            reference = camera.in_clear_view(card, max(t, 0.0), hold=0.0)
         truth.append((kind, card, zone, t - 1.0, reference))
     return truth
 
@@ -195,7 +318,7 @@ def score(truth: list, observed: list) -> dict:
     card and reference time); the rest are false events."""
     unmatched = list(observed)
     result = {"expected": {}, "matched": {}, "delays": {}, "false": 0, "false_removals": 0, "foreign": 0,
-              "missed": [], "unexpected": [], "timed": []}
+              "refused": 0, "missed": [], "unexpected": [], "timed": []}
     for kind, card, zone, earliest, reference in truth:
         result["expected"][kind] = result["expected"].get(kind, 0) + 1
         hit = next((e for e in unmatched if e.kind == kind and e.card.id == card and e.zone == zone
@@ -212,15 +335,18 @@ def score(truth: list, observed: list) -> dict:
     result["unexpected"] = [f"{e.kind} {e.card.id} {e.zone} at {e.time:.2f} s" for e in unmatched]
     result["false_removals"] = sum(1 for e in unmatched if e.kind == "removed")
     result["foreign"] = sum(1 for e in unmatched if e.card.id not in expected_cards)
+    # A card lying there at start reported as laid: the controller refuses it on resume.
+    present = {card for kind, card, *_ in truth if kind == "present"}
+    result["refused"] = sum(1 for e in unmatched if e.kind == "placed" and e.card.id in present)
     return result
 
 
 def run_scene(job: tuple) -> dict:
-    seed, deck, marker, resolution, fps, loops, live = job
+    kind, seed, deck, marker, resolution, fps, loops, live = job
     cv2.setNumThreads(1)
     foreign = marker == "qr" and seed % 4 == 1
-    script, duration = scene_script(seed, deck, foreign)
-    view, effects, quality = scene_conditions(seed)
+    script, duration = scene_script(kind, seed, deck, foreign)
+    view, effects, quality = scene_conditions(kind, seed)
     camera = SyntheticCamera(deck, marker, script, resolution=resolution, seed=seed, view=view, effects=effects)
     calibration = Calibration(np.linalg.inv(camera.homography), camera.resolution, 0.0)
     config = VisionConfig(deck=deck, marker=marker, zones=DEFAULT_ZONES)     # the defaults a user gets
@@ -266,7 +392,8 @@ def run_scene(job: tuple) -> dict:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     truth = ground_truth(camera, script)
-    return {"seed": seed, "cpu": cpu, "kinds": kinds, "scores": {n: score(truth, ev) for n, ev in events.items()},
+    return {"kind": kind, "seed": seed, "cpu": cpu, "kinds": kinds,
+            "scores": {n: score(truth, ev) for n, ev in events.items()},
             "rest": any(isinstance(m, Hand) and m.still for m in script)}
 
 
@@ -274,16 +401,20 @@ def _pct(values: list[float], q: float) -> float:
     return float(np.percentile(values, q)) if values else float("nan")
 
 
+EVENT_KINDS = ("placed", "moved", "removed", "present")
+
+
 def summarise(title: str, results: list[dict], names: list[str]) -> dict:
     print(f"\n{title}: {len(results)} scenes, {sum(len(r['kinds']) for r in results)} frames "
           f"({sum(r['rest'] for r in results)} with a hand resting on a card)")
-    print(f"{'loop':<9} {'placed':>9} {'moved':>7} {'removed':>8} {'false':>6} {'false rm':>8} {'foreign':>7} "
-          f"{'place/move ms (p95)':>20} {'removed ms (p95)':>17} {'quiet ms':>9} {'arrive ms':>10} {'mean ms':>8}")
+    print(f"{'loop':<9} {'placed':>9} {'moved':>7} {'removed':>8} {'present':>8} {'false':>6} {'false rm':>8} "
+          f"{'refused':>7} {'foreign':>7} {'place/move ms (p95)':>20} {'removed ms (p95)':>17} {'quiet ms':>9} "
+          f"{'arrive ms':>10} {'mean ms':>8}")
     out = {}
     for name in names:
         rows = [r for r in results if name in r["scores"]]
         exp, hit, delays = {}, {}, {}
-        totals = {"false": 0, "false_removals": 0, "foreign": 0}
+        totals = {"false": 0, "false_removals": 0, "foreign": 0, "refused": 0}
         quiet, arrive, every = [], [], []
         for r in rows:
             s = r["scores"][name]
@@ -303,41 +434,50 @@ def summarise(title: str, results: list[dict], names: list[str]) -> dict:
         kept = sum(hit.get(k, 0) for k in ("placed", "moved"))
         wanted = sum(exp.get(k, 0) for k in ("placed", "moved"))
         out[name] = {**totals, "recall": kept / max(1, wanted),
+                     "each": {k: hit.get(k, 0) / exp[k] for k in EVENT_KINDS if exp.get(k)},
                      "removed_recall": hit.get("removed", 0) / max(1, exp.get("removed", 0)),
                      "rest": (_pct(rest_delays, 50), _pct(rest_delays, 95)),
                      "removed": (_pct(removed_delays, 50), _pct(removed_delays, 95)),
                      "quiet": _pct(quiet, 50), "arrive": _pct(arrive, 50), "mean": statistics.fmean(every) if every else float("nan")}
         o = out[name]
-        per = {k: f"{hit.get(k, 0)}/{exp.get(k, 0)}" for k in ("placed", "moved", "removed")}
-        print(f"{name:<9} {per['placed']:>9} {per['moved']:>7} {per['removed']:>8} {totals['false']:>6} "
-              f"{totals['false_removals']:>8} {totals['foreign']:>7} "
+        per = {k: f"{hit.get(k, 0)}/{exp.get(k, 0)}" for k in EVENT_KINDS}
+        print(f"{name:<9} {per['placed']:>9} {per['moved']:>7} {per['removed']:>8} {per['present']:>8} "
+              f"{totals['false']:>6} {totals['false_removals']:>8} {totals['refused']:>7} {totals['foreign']:>7} "
               f"{o['rest'][0]:>12.0f} ({o['rest'][1]:>4.0f}) {o['removed'][0]:>9.0f} ({o['removed'][1]:>4.0f}) "
               f"{o['quiet']:>9.2f} {o['arrive']:>10.2f} {o['mean']:>8.2f}")
     for r in results:
         s = r["scores"]["pipeline"]
         if s["missed"] or s["unexpected"]:
-            print(f"  pipeline, scene {r['seed']}: missed {s['missed'] or 'nothing'}; unexpected {s['unexpected'] or 'nothing'}")
+            print(f"  pipeline, {r['kind']} scene {r['seed']}: missed {s['missed'] or 'nothing'}; "
+                  f"unexpected {s['unexpected'] or 'nothing'}")
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a short run: 4 QR scenes (pyzbar on 2), 2 ArUco scenes")
-    parser.add_argument("--scenes", type=int, default=24, help="QR scenes at 1080p (default 24)")
+    parser.add_argument("--quick", action="store_true", help="a short run: one QR scene of each kind, 2 ArUco scenes")
+    parser.add_argument("--scenes", type=int, default=4, help="QR scenes at 1080p of each kind (default 4)")
+    parser.add_argument("--kinds", nargs="*", choices=KINDS, default=list(KINDS), help="the kinds of scene to run")
     parser.add_argument("--aruco-scenes", type=int, default=6, help="ArUco scenes at 720p (default 6)")
     parser.add_argument("--pyzbar-every", type=int, default=6, help="run the pyzbar loop on every Nth scene (default 6)")
     parser.add_argument("--live-every", type=int, default=3, help="time the live MJPG source on every Nth scene")
     parser.add_argument("--fps", type=float, default=15.0, help="frames per second of the scenes (default 15)")
-    parser.add_argument("--seeds", type=int, nargs="*", help="run only these QR scenes (to look at one)")
+    parser.add_argument("--seed", type=int, help="the first scene's seed (default: drawn afresh, and printed)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="scenes run in parallel")
     args = parser.parse_args(argv)
     if args.quick:
-        args.scenes, args.aruco_scenes, args.pyzbar_every, args.live_every = 4, 2, 2, 2
+        args.scenes, args.aruco_scenes, args.pyzbar_every, args.live_every = 1, 2, 3, 3
+    base = random.SystemRandom().randrange(1, 10**6) if args.seed is None else args.seed
+    print(f"scene seeds from {base} (run these scenes again with --seed {base})", flush=True)
     started = time.monotonic()
-    qr_jobs = [(seed, "standard", "qr", "1080p", args.fps,
-                ("zxing", "pyzbar") if seed % args.pyzbar_every == 0 else ("zxing",), seed % args.live_every == 0)
-               for seed in (args.seeds or range(args.scenes))]
-    aruco_jobs = [(10_000 + seed, "its15", "aruco", "720p", args.fps, (), False) for seed in range(args.aruco_scenes)]
+    qr_jobs = []
+    for k, kind in enumerate(args.kinds):
+        for i in range(args.scenes):
+            n = len(qr_jobs)
+            qr_jobs.append((kind, base + 1000 * k + i, "standard", "qr", "1080p", args.fps,
+                            ("zxing", "pyzbar") if n % args.pyzbar_every == 0 else ("zxing",), n % args.live_every == 0))
+    aruco_jobs = [("mixed", base + 10_000 + i, "its15", "aruco", "720p", args.fps, (), False)
+                  for i in range(args.aruco_scenes)]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         qr = list(pool.map(run_scene, qr_jobs))
         aruco = list(pool.map(run_scene, aruco_jobs))
@@ -345,41 +485,59 @@ def main(argv: list[str] | None = None) -> int:
           f"source; one core per scene (OpenCV single-threaded); the pipeline with the default settings "
           f"(place_after {VisionConfig().place_after:g} s, remove_after {VisionConfig().remove_after:g} s as a last "
           f"resort); the naive loops with place_after {NAIVE_PLACE_AFTER} s, remove_after {NAIVE_REMOVE_AFTER} s")
-    print("conditions drawn per scene: " + ", ".join(f"{k} {lo:g}-{hi:g}" for k, (lo, hi) in CONDITIONS.items()))
+    print("conditions drawn per scene: " + ", ".join(f"{k} {lo:g}-{hi:g}" for k, (lo, hi) in CONDITIONS.items())
+          + "; felt or wood; wood flicker scenes: wood, " + ", ".join(f"{k} {lo:g}-{hi:g}" for k, (lo, hi) in WOOD_FLICKER.items()))
     print("delays: after the card came to rest clear of hands (placed, moved) or its place came clear (removed); "
           "ms: CPU per frame including reading and decoding the JPEG; quiet: nothing changed; arrive: from 0.3 s "
-          "before a card lands to 0.6 s after; live: MJPG bytes from memory, as from a USB camera")
+          "before a card lands to 0.6 s after; live: MJPG bytes from memory, as from a USB camera; refused: a card "
+          "lying there when the camera started reported as laid (the controller refuses it on resume)")
     full = summarise("QR deck at 1080p, all scenes", qr, ["pipeline", "zxing"])
+    per_kind = {kind: summarise(f"QR deck at 1080p, {kind}", [r for r in qr if r["kind"] == kind], ["pipeline", "zxing"])
+                for kind in args.kinds}
     sample = [r for r in qr if "pyzbar" in r["scores"]]
     same = summarise("QR deck at 1080p, the pyzbar sample", sample, ["pipeline", "zxing", "pyzbar"])
     live = summarise("QR deck at 1080p, the live sample", [r for r in qr if "live" in r["scores"]], ["pipeline", "live"])
     aruco_out = summarise("ArUco deck (its15) at 720p", aruco, ["pipeline"])
     p, z, b, a, lv = full["pipeline"], full["zxing"], same["pyzbar"], aruco_out["pipeline"], live["live"]
+    print("\nby scene kind (pipeline): the least recall of placed, moved, removed and present; CPU per frame "
+          "(mean) against the naive zxing loop's on the same files")
+    ratios = {}
+    for kind, out in per_kind.items():
+        least = min(out["pipeline"]["each"].values(), default=1.0)
+        ratios[kind] = out["pipeline"]["mean"] / out["zxing"]["mean"]
+        print(f"  {kind:<13} recall {least:7.2%}  false {out['pipeline']['false']:>2}  refused {out['pipeline']['refused']:>2}  "
+              f"CPU {out['pipeline']['mean']:5.2f} ms against {out['zxing']['mean']:5.2f} ms ({ratios[kind]:.2f}x)  "
+              f"quiet {out['pipeline']['quiet']:.2f} ms")
+    worst = max(per_kind, key=lambda kind: (1 - min(per_kind[kind]["pipeline"]["each"].values(), default=1.0),
+                                            per_kind[kind]["pipeline"]["false"], ratios[kind]))
+    print(f"  worst scene kind: {worst}")
     print("\ntargets (the pipeline, default settings)")
+    each = {k: v for k, v in p["each"].items()}
     checks = [
-        ("placed and moved recall >= 99.5% (QR 1080p)", p["recall"] >= 0.995, f"{p['recall']:.2%}"),
+        *[(f"{k} recall >= 99.5% (QR 1080p)", v >= 0.995, f"{v:.2%}") for k, v in each.items()],
         ("placed and moved recall >= 99.5% (ArUco 720p)", a["recall"] >= 0.995, f"{a['recall']:.2%}"),
-        ("every removal found", p["removed_recall"] == a["removed_recall"] == 1.0,
-         f"QR {p['removed_recall']:.2%}, ArUco {a['removed_recall']:.2%}"),
+        ("every removal found (ArUco 720p)", a["removed_recall"] == 1.0, f"{a['removed_recall']:.2%}"),
         ("zero false events", p["false"] + a["false"] == 0, f"QR {p['false']}, ArUco {a['false']}"),
         ("zero false removals (hands resting up to 10 s)", p["false_removals"] + a["false_removals"] == 0,
          f"QR {p['false_removals']}, ArUco {a['false_removals']}"),
+        ("zero cards refused on resume (laid table)", p["refused"] == 0, f"{p['refused']}"),
         ("zero foreign codes as cards", p["foreign"] == 0, f"{p['foreign']}"),
-        ("removed <= 0.5 s median, 1.0 s p95 after the place is clear",
-         p["removed"][0] <= 500 and p["removed"][1] <= 1000, f"{p['removed'][0]:.0f} / {p['removed'][1]:.0f} ms"),
-        ("placed/moved <= 150 ms median, 250 ms p95 after rest", p["rest"][0] <= 150 and p["rest"][1] <= 250,
-         f"{p['rest'][0]:.0f} / {p['rest'][1]:.0f} ms"),
-        ("median CPU incl. JPEG read, quiet frame <= 5 ms (1080p)", p["quiet"] <= 5,
+        ("removed <= 0.5 s median after the place is clear", p["removed"][0] <= 500,
+         f"{p['removed'][0]:.0f} ms (p95 {p['removed'][1]:.0f})"),
+        ("placed/moved <= 150 ms median after rest", p["rest"][0] <= 150, f"{p['rest'][0]:.0f} ms (p95 {p['rest'][1]:.0f})"),
+        ("CPU per frame <= half the naive zxing loop's, every kind", max(ratios.values()) <= 0.5,
+         f"worst {max(ratios, key=ratios.get)} {max(ratios.values()):.2f}x"),
+        ("median CPU incl. JPEG read, quiet frame <= 3 ms (1080p)", p["quiet"] <= 3,
          f"{p['quiet']:.2f} ms (zxing loop {z['quiet']:.2f}, pyzbar loop {b['quiet']:.2f})"),
         ("median CPU incl. JPEG read, arrival <= 15 ms (1080p)", p["arrive"] <= 15,
          f"{p['arrive']:.2f} ms (zxing loop {z['arrive']:.2f}, pyzbar loop {b['arrive']:.2f})"),
-        ("live MJPG source, median CPU quiet / arrival", lv["quiet"] <= 5 and lv["arrive"] <= 15,
+        ("live MJPG source, median CPU quiet / arrival", lv["quiet"] <= 3 and lv["arrive"] <= 15,
          f"{lv['quiet']:.2f} / {lv['arrive']:.2f} ms"),
     ]
     width = max(len(text) for text, _, _ in checks)
     for text, ok, value in checks:
         print(f"  {'PASS' if ok else 'FAIL'}  {text:<{width}}  {value}")
-    print(f"\nwall time {time.monotonic() - started:.0f} s")
+    print(f"\nscene seeds from {base}; wall time {time.monotonic() - started:.0f} s")
     return 0
 
 

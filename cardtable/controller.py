@@ -13,6 +13,11 @@ camera sees face down (its back: no face) is never played either: it is counted 
 (:class:`cardtable.face_down.FaceDownCards`), said ("The crib: 4 cards face down") and shown
 beside the prompt.
 ``undo`` takes back the last accepted action.
+
+A card the camera finds ``present`` (already lying there when it started: ``cardtable run``
+started again mid-game) is reconciled with the journal: a card whose face an accepted action
+played is simply there (settled: moving it aside later plays nothing); any other card is said in
+a sentence, and play goes on (nothing is refused: laid again, it is a play like any other).
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from cardtable.journal import Journal, JournalError
 from engine.decks import PhysicalCard
 from engine.errors import IllegalAction
 from engine.game import Action, Event
-from engine.table_events import REMOVED, ButtonPress, Notice, TableEvent, TableInput
+from engine.table_events import PRESENT, REMOVED, ButtonPress, Notice, TableEvent, TableInput
 from engine.advice.hint import public_hint, teaching_advice
 from engine.wording import capitalized, compose, named
 from cardtable.view import build_view
@@ -142,6 +147,8 @@ class Controller:
 
     def _on_card(self, event: TableEvent) -> str | None:
         card = event.card
+        if event.kind == PRESENT:
+            return self._on_present(card, event.zone)
         if event.kind == REMOVED and self.refused.pop(card.id, None) is not None:
             self.secret.discard(card.id)
             return None if self.refused else ""
@@ -164,6 +171,14 @@ class Controller:
         self.pending = dict(self.pending if answer.pending is None else answer.pending)
         self.taking = self.taking if answer.taking is None else answer.taking
         return answer.note or None
+
+    def _on_present(self, card: PhysicalCard, zone: str) -> str | None:
+        """A card lying on the table when the camera started: played already, or said."""
+        if card.id in self.accepted or self.session.claim(card.face):
+            self.accepted.add(card.id)
+            return None
+        return (f"The camera found the {card.face} lying in {zone}, which this game has not seen played: "
+                f"if it is a play, take it back and lay it again")
 
     def _on_face_down(self, event: TableEvent) -> str | None:
         """A face-down card laid, moved or taken: counted where it lies and said, never played

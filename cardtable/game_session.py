@@ -10,6 +10,7 @@ state by replaying the rest. The prompt of the current state is computed once pe
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.game import Action, Event, Game, Prompt, get_game
@@ -76,6 +77,7 @@ class GameSession:
             self._set(self.game.new_game(s.players, options=s.options, mode=s.mode, seed=s.seed))
             self.score_log.restart()
             self.recent.restart(side_scores(self.game, self.state))
+            self._played = Counter()
 
     def _set(self, state) -> None:
         self.state = state
@@ -108,6 +110,7 @@ class GameSession:
         self._set(state)
         self.score_log.add(events)
         self.recent.add(events)
+        self._played += _faces([action])
         return events
 
     def undo(self) -> bool:
@@ -124,9 +127,19 @@ class GameSession:
         self._restart_logs(replay)
         return True
 
+    def claim(self, face) -> bool:
+        """Match a card showing ``face``, found lying on the table, to the accepted actions of
+        this game: True when one of them played that face and no card found before was matched
+        to it (two cards of one face, It's 15's value cards, match two plays)."""
+        if self._played[str(face)] <= 0:
+            return False
+        self._played[str(face)] -= 1
+        return True
+
     def _restart_logs(self, replay) -> None:
-        """The scoring log and what the table has just seen, from the replayed game's events."""
+        """The scoring log, what the table has just seen and the faces played, from the replayed game."""
         self.score_log.restart(e for _, evs in replay.steps for e in evs)
+        self._played = _faces(a for a, _ in replay.steps)
         r = replay.record
         start = side_scores(self.game, self.game.new_game(r.players, options=r.options, mode=r.mode, seed=r.seed))
         self.recent.restart(start, (evs for _, evs in replay.steps))
@@ -139,3 +152,8 @@ class GameSession:
     def kept_text(self, problem: str) -> str:
         """``problem`` with how far the journal keeps the game."""
         return f"{problem}; the game is kept up to action {self.kept}"
+
+
+def _faces(actions) -> Counter:
+    """How many cards of each face (as text) the actions played."""
+    return Counter(str(card) for action in actions for card in action.cards)

@@ -1,6 +1,7 @@
 """What the inputs tell the table: :data:`TableInput`, one type for everything that reaches it.
 
-* :class:`TableEvent`: a physical card placed, removed or moved between zones. Vision (camera) and
+* :class:`TableEvent`: a physical card placed, removed or moved between zones, or found ``present``
+  (already lying there when the input started: a camera started on a laid table). Vision (camera) and
   the firmware bridge (RFID readers) both produce it, so the controller reads one kind of event
   whatever the input. Zones are names from the table config ("seat1", "crib", "starter",
   "centre", ...); for RFID, the reader's zone. The card is a :class:`FaceDown` when the camera
@@ -25,7 +26,10 @@ from engine.errors import InvalidInput
 PLACED = "placed"
 REMOVED = "removed"
 MOVED = "moved"
-KINDS = (PLACED, REMOVED, MOVED)
+#: A card already lying in its zone when the input started (the camera started, or started
+#: again, on a table with cards on it): not a new play; the controller reconciles it.
+PRESENT = "present"
+KINDS = (PLACED, REMOVED, MOVED, PRESENT)
 _FACE_DOWN_ID = re.compile(r"face-down-[1-9][0-9]*")
 
 
@@ -52,7 +56,7 @@ class FaceDown:
 
 @dataclass(frozen=True)
 class TableEvent:
-    """``kind`` (placed, removed, moved), the ``card``, its ``zone`` (for moved, the new one, with
+    """``kind`` (placed, removed, moved, present), the ``card``, its ``zone`` (for moved, the new one, with
     ``from_zone`` the old), ``time`` in monotonic seconds and the ``source`` that saw it.
 
     ``card`` is the physical card, or a :class:`FaceDown` when only its back was seen

@@ -11,6 +11,12 @@ both on the small image:
   differ and have been still for ``settle`` seconds (and at least one frame) are *dirty* and get
   decoded.
 
+The first frame has no reference to compare with: the table under whatever lies on it is
+estimated (:meth:`ChangeMap._table_estimate`: what stands out from a wide median of the frame is
+painted over from its surroundings), so the cards already lying there are dirty at once and
+decoded region by region as hard as any card laid later, and what they hide is known well enough
+to tell, later, that one was taken away.
+
 A decoded cell is explained when a marker accounts for it (the pipeline calls :meth:`explain`
 with the card's outline), and cells nobody explains are given up after ``attempts`` tries
 (:meth:`failed`), so an empty patch of felt where a card was, or a resting hand, costs a few
@@ -19,8 +25,22 @@ decodes and then nothing.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
+
+
+#: A cell of the first frame this many times ``threshold`` from the table around it is not table.
+STANDS_OUT = 2
+#: A cell this bright may be clipped by the sensor: its level says little about a change.
+SATURATED = 250
+#: Every this many cells across and down are sampled to level a frame to the reference's light.
+LEVEL_STEP = 3
+#: Frames between two fits of the light's slopes across the table (they change slowly).
+REFIT_EVERY = 8
+#: Cells whose light ratio is this far (in log) from the fit are a change, not light.
+LEVEL_SPREAD = 0.1
 
 
 class ChangeMap:
@@ -44,6 +64,11 @@ class ChangeMap:
         self._ref_before: np.ndarray | None = None
         self.still: np.ndarray | None = None
         self.gain = 1.0
+        self._terms: np.ndarray | None = None
+        self._slopes: tuple[np.ndarray, np.ndarray] | None = None
+        self._flat = True
+        self._frames_levelled = 0
+        self._painted: np.ndarray | None = None
         self._tries: np.ndarray | None = None
         self.dirty: np.ndarray | None = None
         self._kernel = np.ones((3, 3), np.uint8)
@@ -53,57 +78,137 @@ class ChangeMap:
         """Take the next frame, already shrunk to cells (grey), taken at ``now`` seconds, and
         update the moving, still and dirty maps."""
         if self._ref is None or self._ref.shape != small.shape:
-            # First frame: it becomes the reference, and is decoded whole once.
-            self._prev, self._ref, self.small = small, small.copy(), small
-            self._ref_before = small
+            # First frame: the reference is the table as it would be bare; what lies on it is dirty.
+            self._painted = np.zeros(small.shape, bool)
+            self._prev, self._ref, self.small = small, self._table_estimate(small), small
+            self._ref_before = self._ref.copy()
             self._moved_at = np.full(small.shape, -np.inf, np.float32)
             self.still = np.ones(small.shape, bool)
             self._tries = np.zeros(small.shape, np.uint8)
-            self.changed = np.ones(small.shape, bool)
+            self._tried, self._tried_ok = np.zeros(small.shape, np.uint8), np.zeros(small.shape, bool)
+            self._vacated = np.zeros(small.shape, bool)
+            self.changed = self._differs(small)
             self.dirty = self.changed.copy()
             self.moving = np.zeros(small.shape, bool)
             return
         small = self._level(small)
         # Opening drops lone noisy cells; a hand moves whole blocks of cells.
-        raw = (cv2.absdiff(small, self._prev) > self.threshold).view(np.uint8)
+        raw = self._unlike(small, self._prev)
         moving = cv2.dilate(cv2.morphologyEx(raw, cv2.MORPH_OPEN, self._pair), self._kernel)
         self.moving = moving.view(bool)
         self._moved_at[self.moving] = now
         self.still = ~self.moving & (now - self._moved_at >= self.settle - 1e-6)
-        # The same opening keeps sensor noise from making lone cells dirty on a quiet frame.
-        differs = (cv2.absdiff(small, self._ref) > self.threshold).view(np.uint8)
-        self.changed = cv2.morphologyEx(differs, cv2.MORPH_OPEN, self._pair).view(bool)
-        self.dirty = self.changed & self.still
         self._prev, self.small = small, small
+        ready = self._vacated & self.still
+        if ready.any():                   # a place a card left, still again: the table, or what it lay on
+            self.explain(ready)
+            self._vacated &= ~ready
+        self.changed = self._differs(small)
+        self.dirty = self.changed & self.still
         self._ref_before = self._ref.copy()
 
+    def _differs(self, small: np.ndarray) -> np.ndarray:
+        """Cells that differ from the reference; the same opening as for motion keeps sensor
+        noise from making lone cells dirty on a quiet frame."""
+        return cv2.morphologyEx(self._unlike(small, self._ref), cv2.MORPH_OPEN, self._pair).view(bool)
+
+    def _unlike(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Cells (uint8 0/1) where ``a`` and ``b`` differ by more than ``threshold``, except
+        where one is at the sensor's ceiling and the other nearly so: a white card in a glare
+        that clips at 255 in a bright frame is no change when the exposure swings."""
+        differs = cv2.absdiff(a, b) > self.threshold
+        clipped = (np.maximum(a, b) >= SATURATED) & (np.minimum(a, b) >= SATURATED - 4 * self.threshold)
+        return (differs & ~clipped).view(np.uint8)
+
+    def _table_estimate(self, small: np.ndarray) -> np.ndarray:
+        """The bare table under the first frame: cells that stand out from a median over a
+        window several cards wide (cards, a hand) are painted over from the table around them."""
+        side = 2 * (max(small.shape) // 8) + 1
+        background = cv2.medianBlur(small, min(side, 255))
+        standing = (cv2.absdiff(small, background) > STANDS_OUT * self.threshold).view(np.uint8)
+        if not standing.any():
+            return small.copy()
+        standing = cv2.dilate(standing, self._kernel)
+        self._painted = standing.view(bool)
+        return cv2.inpaint(small, standing, 3, cv2.INPAINT_TELEA)
+
+    def unmoved(self, cells: np.ndarray) -> bool:
+        """True when no cell of ``cells`` (flat indices) has moved since the first frame."""
+        return bool(np.isneginf(self._moved_at.ravel()[cells]).all())
+
     def _level(self, small: np.ndarray) -> np.ndarray:
-        """``small`` scaled to the reference's brightness: the median ratio over a sample of
-        cells (most of a frame is unchanged table, so a hand or a card does not sway it)."""
-        sample, ref = small[::3, ::3], self._ref[::3, ::3]
-        lit = sample > 24
+        """``small`` scaled to the reference's light, cell by cell: the log of the ratio of the
+        reference to the frame over a sample of cells is a smooth surface (a quadratic in x and
+        y: an exposure that flickers is its constant, daylight moving across the room its
+        slopes). The slopes change slowly and are fitted every :data:`REFIT_EVERY` frames,
+        robustly (cells far from the first estimate, a hand or a card that came, are left out,
+        so they stay a change); the constant is each frame's median of what the slopes leave."""
+        sample, ref = small[::LEVEL_STEP, ::LEVEL_STEP], self._ref[::LEVEL_STEP, ::LEVEL_STEP]
+        lit = ((sample > 24) & (ref > 24)).ravel()
         if lit.sum() < 50:
             self.gain = 1.0
             return small
-        self.gain = float(np.median(ref[lit].astype(np.float32) / sample[lit]))
-        if abs(self.gain - 1.0) < 0.015:
+        ratio = np.log(ref.ravel()[lit].astype(np.float32) / sample.ravel()[lit])
+        self._frames_levelled += 1
+        if self._slopes is None or self._slopes[0].shape != sample.shape or self._frames_levelled % REFIT_EVERY == 0:
+            self._fit_slopes(ratio, lit, sample.shape, small.shape)
+        slopes, field = self._slopes
+        constant = float(np.median(ratio - slopes.ravel()[lit]))
+        self.gain = math.exp(constant)
+        if abs(constant) < 0.015 and self._flat:
             return small
-        return cv2.convertScaleAbs(small, alpha=self.gain)
+        return cv2.convertScaleAbs(cv2.multiply(small, field, scale=self.gain, dtype=cv2.CV_32F))
+
+    def _fit_slopes(self, ratio: np.ndarray, lit: np.ndarray, sample_shape: tuple[int, int],
+                    shape: tuple[int, int]) -> None:
+        """Fit the light's surface to ``ratio`` (the lit sampled cells'), keep its slopes: on
+        the sample (log) and spread over every cell (as a gain)."""
+        terms = self._basis(sample_shape)
+        coarse = terms[lit]
+        keep = np.abs(ratio - np.median(ratio)) < LEVEL_SPREAD
+        fit = np.zeros(terms.shape[1], np.float32)
+        for spread in (LEVEL_SPREAD, LEVEL_SPREAD / 2):
+            if keep.sum() < 2 * coarse.shape[1]:
+                break
+            # Normal equations through OpenCV (one thread, 6 x 6): numpy's least squares costs
+            # tens of milliseconds on a busy machine.
+            fit = cv2.solve(coarse[keep], ratio[keep].reshape(-1, 1), flags=cv2.DECOMP_CHOLESKY | cv2.DECOMP_NORMAL)[1].ravel()
+            keep = np.abs(coarse @ fit - ratio) < spread
+        fit[0] = 0.0
+        slopes = (terms @ fit).reshape(sample_shape)
+        self._flat = float(np.abs(slopes).max()) < 0.015
+        field = cv2.resize(np.exp(slopes), (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+        self._slopes = (slopes, field)
+
+    def _basis(self, shape: tuple[int, int]) -> np.ndarray:
+        """The quadratic surface's terms at each sampled cell (``shape``: the sample's)."""
+        if self._terms is None or self._terms.shape[0] != shape[0] * shape[1]:
+            yy, xx = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float32)
+            x, y = xx / shape[1] - 0.5, yy / shape[0] - 0.5
+            self._terms = np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1).reshape(-1, 6)
+        return self._terms
 
     def regions(self, margin: int = 4) -> list[tuple[tuple[int, int, int, int], bool]]:
         """Boxes (x0, y0, x1, y1) in frame pixels around each patch of dirty cells, grown by
         ``margin`` cells so a marker at the edge of a patch is decoded whole, each with whether
         the patch is *busy*: something in it still moves (a hand beside a card just laid down,
         a card being slid). A busy patch is decoded too, but only markers whose cells are all
-        still count (:meth:`is_still`), and a failure there is not a try (:meth:`failed`)."""
+        still count (:meth:`is_still`), and a failure there is not a try (:meth:`failed`); a busy
+        patch whose still cells show what they showed when it was last read in vain
+        (:meth:`tried`) is left alone until something new comes to rest in it (the place a card
+        was slid from, while the hand that slides it is still beside it)."""
         if not self.dirty.any():
             return []
         grown = cv2.dilate(self.dirty.view(np.uint8), np.ones((2 * margin + 1, 2 * margin + 1), np.uint8))
         count, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
         busy = set(np.unique(labels[~self.still]).tolist())
+        fresh = self.dirty & ~(self._tried_ok & (cv2.absdiff(self.small, self._tried) <= self.threshold))
+        worth = set(np.unique(labels[fresh]).tolist())
         h, w = self.dirty.shape
         boxes = []
         for label in sorted(set(np.unique(labels[self.dirty]).tolist()) - {0}):
+            if label in busy and label not in worth:
+                continue
             x, y, bw, bh, _ = stats[label]
             boxes.append(((int(x) * self.cell, int(y) * self.cell,
                            int(min(x + bw, w)) * self.cell, int(min(y + bh, h)) * self.cell), label in busy))
@@ -138,9 +243,25 @@ class ChangeMap:
     def explain(self, mask: np.ndarray) -> None:
         """The cells of ``mask`` are accounted for: what they show now is the reference."""
         self._ref[mask] = self.small[mask]
+        self._painted[mask] = False
+        self._tried_ok[mask] = False
         self._tries[mask] = 0
         self.changed[mask] = False
         self.dirty[mask] = False
+
+    def vacate(self, mask: np.ndarray) -> None:
+        """A card left the cells of ``mask`` (it was read elsewhere): each becomes the reference
+        as soon as it is still (the hand that slid the card may still pass over its old place)."""
+        self._vacated |= mask
+
+    def tried(self, box: tuple[int, int, int, int]) -> None:
+        """A busy decode of ``box`` (frame pixels) left its dirty cells unexplained: remember
+        what they showed, so the patch is read again only when something new comes to rest."""
+        x0, y0, x1, y1 = (v // self.cell for v in box)
+        sub = np.zeros(self.dirty.shape, bool)
+        sub[y0:y1, x0:x1] = self.dirty[y0:y1, x0:x1]
+        self._tried[sub] = self.small[sub]
+        self._tried_ok |= sub
 
     def failed(self, box: tuple[int, int, int, int]) -> np.ndarray:
         """A decode of ``box`` (frame pixels) left its dirty cells unexplained: count a try, and
@@ -150,5 +271,9 @@ class ChangeMap:
         sub[y0:y1, x0:x1] = self.dirty[y0:y1, x0:x1]
         self._tries[sub] += 1
         given_up = sub & (self._tries >= self.attempts)
+        if given_up.any():
+            # What the first frame's estimate painted there and no card explained is the table
+            # too, also the lone cells the opening kept from ever being dirty long enough.
+            given_up[y0:y1, x0:x1] |= self._painted[y0:y1, x0:x1] & ~self.dirty[y0:y1, x0:x1]
         self.explain(given_up)
         return given_up

@@ -77,6 +77,8 @@ class KnownCard:
     footprint: Footprint
     center: tuple[float, float]
     zone: str | None
+    #: Lying where it was read since the first frame: the table had it when the camera started.
+    present: bool = False
 
 
 def _extent(corners: np.ndarray, across: float, along: float | None = None) -> np.ndarray:
@@ -165,7 +167,7 @@ class Pipeline:
         gone = self._judge(detected, now)
         self.sightings = [Sighting(k.card, k.zone, k.center) for k in self.known.values()
                           if k.footprint.state == SEEN]
-        events = self.tracker.update(self.sightings, now, gone)
+        events = self.tracker.update(self.sightings, now, gone, {cid for cid, k in self.known.items() if k.present})
         for cid in gone:
             # What its place shows now is the table: the next card laid there hides that.
             self.changes.explain(self.known.pop(cid).footprint.outline & self.changes.still)
@@ -269,6 +271,8 @@ class Pipeline:
                 break
         if not busy:
             self.changes.failed(box)
+        else:
+            self.changes.tried(box)
         return cards
 
     def _marker_cells(self, detection: Detection) -> np.ndarray:
@@ -305,13 +309,18 @@ class Pipeline:
             self._duplicate(card)  # the card still lies where it was, unchanged: this is a second copy
             return
         cells = self._marker_cells(detection)
+        present = self.changes.unmoved(cells) if known is None else known.present
+        outline = self.changes.cells(_extent(detection.corners, *CARD_REACH))
         if known is not None and distance < self._side(detection) / 2:
             # Read again where it lay: it still hides what it hid.
             cells, under = known.footprint.cells, known.footprint.under
-        outline = self.changes.cells(_extent(detection.corners, *CARD_REACH))
+        elif known is not None:
+            # Moved: what its old place shows now, still, is the table (or the card it lay on).
+            self.changes.vacate(known.footprint.outline & ~outline)
         area = self.changes.cells(_extent(detection.corners, SURROUNDINGS))
-        self.known[card.id] = KnownCard(card, detection.corners, Footprint.lay(self.changes, cells, outline, area, under),
-                                        detection.center, self.zones.locate(detection.center))
+        footprint = Footprint.lay(self.changes, cells, outline, area, under, guessed=present)
+        self.known[card.id] = KnownCard(card, detection.corners, footprint,
+                                        detection.center, self.zones.locate(detection.center), present)
 
     @staticmethod
     def _side(detection: Detection) -> float:

@@ -29,6 +29,9 @@ TABLE_MM = (900.0, 520.0)
 DEFAULT_ZONES = default_layout(4, ("centre",))
 _SLOT_STEP = 66.0   # mm between the centres of cards laid side by side in a zone
 _HAND_TRAVEL = 0.25
+#: A hand resting on the table is never quite still: it trembles by this share of a hovering
+#: hand's wobble (under a millimetre).
+_TREMOR = 0.12
 #: mm from a hand's palm centre to its sides, fingertips and wrist (the renderer draws it so).
 HAND_HALF_WIDTH, HAND_FINGERS, HAND_PALM = 52.0, 108.0, 62.0
 
@@ -165,11 +168,12 @@ class Scene:
             self._keys[move.card].append(_Key(move.t, None))
             self._add_hand(move.t - _HAND_TRAVEL, move.t + _HAND_TRAVEL, (current.x, current.y))
         else:
-            target = self._off_table(current) if move.zone == OFF_TABLE else self._landing(move.zone)
+            target = self._off_table(current) if move.zone == OFF_TABLE else self._landing(move.zone, move.x, move.y)
             self._keys[move.card][-1:] = [self._keys[move.card][-1], _Key(move.t, current, glide=True)]
             self._keys[move.card].append(_Key(move.t + move.duration, target))
             self._add_hand(move.t - _HAND_TRAVEL, move.t + move.duration + _HAND_TRAVEL,
-                           (current.x, current.y), glide_to=(move.t, move.t + move.duration, (target.x, target.y)))
+                           (current.x, current.y), glide_to=(move.t, move.t + move.duration, (target.x, target.y)),
+                           over=move.covered)
 
     def _off_table(self, pose: Pose) -> Pose:
         """Where a card swept off the table from ``pose`` ends: past the nearest edge of the view."""
@@ -187,23 +191,24 @@ class Scene:
         return pose.x, pose.y
 
     def _add_hand(self, t0: float, t1: float, at: tuple[float, float], *, hover: bool = False,
-                  still: bool = False, glide_to: tuple | None = None) -> None:
+                  still: bool = False, glide_to: tuple | None = None, over: bool = False) -> None:
         if not self.hands:
             return
         x, y = at
         half_w, half_h = TABLE_MM[0] / 2, TABLE_MM[1] / 2
         edges = [(x, half_h + 150), (x, -half_h - 150), (-half_w - 150, y), (half_w + 150, y)]
         start = min(edges, key=lambda e: math.hypot(e[0] - x, e[1] - y))
-        # A hand holding a card covers its edge nearest the player; a hovering hand covers it all.
-        offset = 0.0 if hover else 45.0
+        # A hand holding a card covers its edge nearest the player; a hovering hand, or one
+        # pushing the card along flat (``over``), covers it all.
+        offset = 0.0 if hover or over else 45.0
         norm = math.hypot(start[0] - x, start[1] - y) or 1.0
         ox, oy = (start[0] - x) / norm * offset, (start[1] - y) / norm * offset
         travel = min(_HAND_TRAVEL, (t1 - t0) / 3)
-        points = [(t0 + travel, x + ox, y + oy, 0.0 if still else 1.0)]
+        points = [(t0 + travel, x + ox, y + oy, _TREMOR if still else 1.0)]
         if glide_to is not None:
             g0, g1, (tx, ty) = glide_to
             points = [(g0, x + ox, y + oy, 0.0), (g1, tx + ox, ty + oy, 0.0)]
-        points.append((t1 - travel, points[-1][1], points[-1][2], 0.0 if still else 1.0 if hover else 0.3))
+        points.append((t1 - travel, points[-1][1], points[-1][2], _TREMOR if still else 1.0 if hover else 0.3))
         self._hands.append(_HandPass(t0, t1, start, tuple(points), self._rng.randint(-25, 25)))
 
     # -- what is where ----------------------------------------------------------------------
@@ -298,14 +303,16 @@ class Scene:
 def expected_events(scene: Scene, script: list[Move]) -> list[tuple[str, str, str, float]]:
     """The table events a perfect tracker reports for ``script`` on ``scene``'s table (a
     :class:`Scene`, or a camera that shows one): (kind, card id, zone, time of the move), in time
-    order. Cards outside every zone give none."""
+    order; a card laid before the camera starts (a negative time) is ``present``. Cards outside
+    every zone give none."""
     events = []
     for move in sorted(script, key=lambda m: m.t):
         if isinstance(move, Hand):
             continue
         if isinstance(move, Place):
             pose = scene.pose_at(move.card, move.t)
-            events.append(("placed", move.card, scene.zone_of(pose.x, pose.y), move.t))
+            kind = "present" if move.t < 0 else "placed"     # lying there when the camera started
+            events.append((kind, move.card, scene.zone_of(pose.x, pose.y), move.t))
         elif isinstance(move, Remove):
             pose = scene.pose_at(move.card, move.t - 1e-6)
             events.append(("removed", move.card, scene.zone_of(pose.x, pose.y), move.t))

@@ -2,10 +2,12 @@
 
 One move a line, times in seconds from the start, ``#`` starts a comment::
 
+    before place 9C centre           # already lying there when the camera starts
     0.5 place 10H seat1              # optional: x=MM y=MM angle=DEG (table millimetres)
     2.0 hand 2.0 over 10H            # a hand hovers over a card (or a zone) for 2 s
     3.0 hand 10 over QS still        # a hand rests on a card, still, for 10 s
     4.5 slide 10H centre 0.6         # slide a card to another zone, taking 0.6 s (default 0.6)
+    5.0 slide 10H seat4 1.5 covered  # the hand over the whole card as it slides (optional x=MM y=MM)
     5.5 slide QS off                 # sweep a card off the nearest edge of the table
     6.0 remove 10H                   # pick the card up
 
@@ -41,6 +43,9 @@ class Remove:
     card: str
 
 
+#: The time of a card laid ``before`` the camera starts (its hand long gone).
+BEFORE = -10.0
+
 #: The zone name of a slide that sweeps the card off the table.
 OFF_TABLE = "off"
 
@@ -48,12 +53,16 @@ OFF_TABLE = "off"
 @dataclass(frozen=True)
 class Slide:
     """Slide ``card`` to ``zone`` (or :data:`OFF_TABLE`), starting at ``t`` and taking
-    ``duration`` seconds."""
+    ``duration`` seconds, to (x, y) mm if given (a pile pushed together); a ``covered`` slide
+    keeps the hand over the whole card (a card pushed along under a flat hand)."""
 
     t: float
     card: str
     zone: str
     duration: float = 0.6
+    covered: bool = False
+    x: float | None = None
+    y: float | None = None
 
 
 @dataclass(frozen=True)
@@ -80,6 +89,17 @@ def _number(text: str, what: str, line: str) -> float:
     return value
 
 
+def _options(words: list[str], keys: tuple[str, ...], line: str) -> dict[str, float]:
+    """The ``key=MM`` options of a script line."""
+    options = {}
+    for word in words:
+        key, sep, value = word.partition("=")
+        if not sep or key not in keys:
+            raise InvalidInput(f"unknown option {word!r} in script line {line!r}: use {', '.join(k + '=' for k in keys)}")
+        options[key] = _number(value, "position", line)
+    return options
+
+
 def parse_move(line: str) -> Move:
     """One script line as a move.
 
@@ -88,25 +108,25 @@ def parse_move(line: str) -> Move:
     words = line.split("#", 1)[0].split()
     if len(words) < 3:
         raise InvalidInput(f"script line {line!r} is too short: write TIME ACTION ...")
-    t, action, rest = _number(words[0], "time", line), words[1].lower(), words[2:]
+    action, rest = words[1].lower(), words[2:]
+    if words[0].lower() == "before" and action != "place":
+        raise InvalidInput(f"only a card can lie there before the camera starts: 'before place CARD ZONE', not {line!r}")
+    t = BEFORE if words[0].lower() == "before" else _number(words[0], "time", line)
     if action == "place" and len(rest) >= 2:
-        options = {}
-        for word in rest[2:]:
-            key, sep, value = word.partition("=")
-            if not sep or key not in ("x", "y", "angle"):
-                raise InvalidInput(f"unknown option {word!r} in script line {line!r}: use x=, y=, angle=")
-            options[key] = _number(value, "position", line)
-        return Place(t, rest[0].upper(), rest[1], **options)
+        return Place(t, rest[0].upper(), rest[1], **_options(rest[2:], ("x", "y", "angle"), line))
     if action == "remove" and len(rest) == 1:
         return Remove(t, rest[0].upper())
-    if action == "slide" and len(rest) in (2, 3):
-        duration = _number(rest[2], "duration", line) if len(rest) == 3 else 0.6
-        return Slide(t, rest[0].upper(), rest[1], duration)
+    if action == "slide" and len(rest) >= 2:
+        extra = rest[2:]
+        duration = _number(extra.pop(0), "duration", line) if extra and "=" not in extra[0] and extra[0] != "covered" else 0.6
+        covered = "covered" in extra
+        options = _options([w for w in extra if w != "covered"], ("x", "y"), line)
+        return Slide(t, rest[0].upper(), rest[1], duration, covered, **options)
     if action == "hand" and len(rest) in (3, 4) and rest[1].lower() == "over" and rest[3:] in ([], ["still"]):
         return Hand(t, _number(rest[0], "duration", line), rest[2], still=len(rest) == 4)
     raise InvalidInput(
         f"cannot read script line {line!r}: expected 'T place CARD ZONE', 'T remove CARD', "
-        "'T slide CARD ZONE|off [SECONDS]' or 'T hand SECONDS over CARD|ZONE [still]'"
+        "'T slide CARD ZONE|off [SECONDS] [covered] [x=MM y=MM]' or 'T hand SECONDS over CARD|ZONE [still]'"
     )
 
 

@@ -42,6 +42,8 @@ def _rect(x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, float
 _NOISE_PAD = 32     # noise fields are this much larger than the frame: each frame takes a shifted window
 _MOTION_STEPS = 3   # instants of an exposure averaged for motion blur
 _FLICKER_HZ = 3.3   # the beat of a 30 fps exposure against 50 Hz mains light
+_DRIFT_PERIOD = 20.0  # seconds of a slow light change across the table
+SURFACES = ("felt", "wood")
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,10 @@ class Effects:
     take cards), ``jitter`` (cards land off-centre and rotated), ``motion`` (exposure time in
     seconds: what moves during it is smeared, as a hand or a sliding card is in a real frame) and
     ``flicker`` (the share by which the exposure swings frame to frame, as a webcam's auto
-    exposure under mains lighting)."""
+    exposure under mains lighting), ``surface`` (``"felt"`` or ``"wood"``: planks with a grain
+    that runs across the table, dark streaks and fine pores) and ``drift`` (the share by which the
+    light changes slowly and unevenly over the table, as daylight moving across a room: one side
+    brightens while the other dims, over about twenty seconds)."""
 
     lighting: float = 0.35
     glare: float = 80.0
@@ -62,6 +67,12 @@ class Effects:
     jitter: bool = True
     motion: float = 0.0
     flicker: float = 0.0
+    surface: str = "felt"
+    drift: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.surface not in SURFACES:
+            raise InvalidInput(f"no table surface {self.surface!r}: choose one of {', '.join(SURFACES)}")
 
 
 def table_homography(resolution: tuple[int, int], view: float = 1.0) -> np.ndarray:
@@ -91,14 +102,32 @@ def _backdrop(resolution: tuple[int, int], effects: Effects, variant: int):
     gain = (1.0 - effects.lighting * dist).astype(np.float32)
     gx, gy, gs = rng.uniform(0.2 * w, 0.8 * w), rng.uniform(0.2 * h, 0.8 * h), 0.06 * w
     glare = (effects.glare * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * gs * gs))).astype(np.float32)
-    texture = cv2.resize(rng.normal(0, 6, (h // 16 + 1, w // 16 + 1)).astype(np.float32), (w, h))
-    felt = np.float32([40, 105, 45])[None, None, :] + texture[:, :, None]
-    background = np.clip(felt * gain[:, :, None] + glare[:, :, None], 0, 255).astype(np.uint8)
+    surface = _wood(w, h, rng) if effects.surface == "wood" else _felt(w, h, rng)
+    background = np.clip(surface * gain[:, :, None] + glare[:, :, None], 0, 255).astype(np.uint8)
     pool = []
     for unit in (_unit_noise(resolution) if effects.noise > 0 else ()):
         field = unit * np.float32(effects.noise)
         pool.append((np.clip(field, 0, 255).astype(np.uint8), np.clip(-field, 0, 255).astype(np.uint8)))
     return background, gain, glare, pool
+
+
+def _felt(w: int, h: int, rng: np.random.Generator) -> np.ndarray:
+    """Green felt with a soft mottle (BGR, float)."""
+    texture = cv2.resize(rng.normal(0, 6, (h // 16 + 1, w // 16 + 1)).astype(np.float32), (w, h))
+    return np.float32([40, 105, 45])[None, None, :] + texture[:, :, None]
+
+
+def _wood(w: int, h: int, rng: np.random.Generator) -> np.ndarray:
+    """A wooden table top (BGR, float): planks across the table, each its own shade, a grain of
+    wavy dark streaks along them, and fine pores: contrast at every scale, as real wood has."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    plank = max(40, h // 6)
+    shade = rng.uniform(-18, 18, h // plank + 2).astype(np.float32)[(yy // plank).astype(int)]
+    warp = cv2.resize(rng.normal(0, 1, (h // 64 + 2, w // 64 + 2)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    grain = np.sin(yy * 0.45 + 6.0 * warp + 0.002 * xx * (1 + warp)) ** 8 * -38
+    pores = cv2.GaussianBlur(rng.normal(0, 10, (h, w)).astype(np.float32), (0, 0), 1.0)
+    tone = shade + grain + pores
+    return np.float32([70, 115, 165])[None, None, :] + tone[:, :, None] * np.float32([0.6, 0.8, 1.0])[None, None, :]
 
 
 @functools.lru_cache(maxsize=2)
@@ -163,6 +192,7 @@ class SyntheticCamera:
             self._draw_mat(self._background)
         self._composites: dict[tuple, np.ndarray] = {}
         self._frames = 0
+        self._slope: np.ndarray | None = None
 
     # -- rendering --------------------------------------------------------------------------
 
@@ -177,6 +207,8 @@ class SyntheticCamera:
             for key in keys[1:]:
                 mean += self._composite(key)
             frame = (mean / len(keys)).astype(np.uint8)
+        if self.effects.drift > 0:
+            frame = self._drifted(frame, t)
         if self.effects.flicker > 0:
             swing = math.sin(2 * math.pi * _FLICKER_HZ * t) + 0.5 * math.sin(2 * math.pi * 1.7 * _FLICKER_HZ * t + 1)
             cv2.convertScaleAbs(frame, dst=frame, alpha=1.0 + self.effects.flicker * swing / 1.5)
@@ -190,6 +222,18 @@ class SyntheticCamera:
             cv2.subtract(frame, minus[dy:dy + h, dx:dx + w], dst=frame)
         self._frames += 1
         return frame
+
+    def _drifted(self, frame: np.ndarray, t: float) -> np.ndarray:
+        """``frame`` under light that changes slowly and unevenly: a gain across the table that
+        tilts one way, then the other, over :data:`_DRIFT_PERIOD` seconds."""
+        if self._slope is None:
+            w, h = self.resolution
+            across = np.linspace(-1.0, 1.0, w, dtype=np.float32)[None, :] * 0.8
+            down = np.linspace(-1.0, 1.0, h, dtype=np.float32)[:, None] * 0.5
+            self._slope = across + down
+        swing = self.effects.drift * math.sin(2 * math.pi * t / _DRIFT_PERIOD)
+        gain = 1.0 + swing * self._slope
+        return np.clip(frame * gain[:, :, None], 0, 255).astype(np.uint8)
 
     def _composite(self, key: tuple) -> np.ndarray:
         """The noiseless picture of a scene, from a small cache (an unchanged scene, or the

@@ -9,7 +9,10 @@ Rules (times are the ``now`` values given to :meth:`Tracker.update`, in seconds)
   shows the table it hid, or another card: the ``gone`` of :meth:`Tracker.update`); a card
   nobody sees and nothing shows gone is covered (a hand resting on it), and is removed only after
   ``remove_after``, the last resort;
-- a card seen outside every zone counts as not seen.
+- a card seen outside every zone counts as not seen;
+- a card the pipeline says was already lying there when it started (``present`` of
+  :meth:`Tracker.update`) is ``present``, not ``placed``: the table it saw at start, followed from
+  then on like any other card.
 
 Events carry the time they were decided (``now``). Sightings are already one per card: the
 pipeline resolves duplicated cards before it calls the tracker. A face-down card
@@ -23,7 +26,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from engine.decks import PhysicalCard
-from engine.table_events import MOVED, PLACED, REMOVED, FaceDown, TableEvent
+from engine.table_events import MOVED, PLACED, PRESENT, REMOVED, FaceDown, TableEvent
 
 
 @dataclass(frozen=True)
@@ -64,14 +67,16 @@ class Tracker:
         """Card id to zone for every card placed and not removed."""
         return {cid: t.zone for cid, t in self._tracks.items() if t.zone is not None}
 
-    def update(self, sightings: list[Sighting], now: float, gone: Collection[str] = ()) -> list[TableEvent]:
-        """Take this frame's sightings (at most one per card) and the ids of the cards shown to
-        be ``gone``, and return the events they decide."""
+    def update(self, sightings: list[Sighting], now: float, gone: Collection[str] = (),
+               present: Collection[str] = ()) -> list[TableEvent]:
+        """Take this frame's sightings (at most one per card), the ids of the cards shown to
+        be ``gone`` and of those that lay there since the start (``present``), and return the
+        events they decide."""
         events: list[TableEvent] = []
         seen = {s.card.id: s for s in sightings if s.zone is not None}
         for cid, sighting in seen.items():
             track = self._tracks.setdefault(cid, _Track(sighting.card))
-            events += self._seen(track, sighting.zone, now)
+            events += self._seen(track, sighting.zone, now, cid in present)
         for cid, track in self._tracks.items():
             if cid in seen:
                 continue
@@ -82,7 +87,7 @@ class Tracker:
                 track.zone = None
         return events
 
-    def _seen(self, track: _Track, zone: str, now: float) -> list[TableEvent]:
+    def _seen(self, track: _Track, zone: str, now: float, present: bool = False) -> list[TableEvent]:
         track.last_seen = now
         if zone == track.zone:
             track.candidate = None
@@ -94,5 +99,5 @@ class Tracker:
             return []
         old, track.zone, track.candidate = track.zone, zone, None
         if old is None:
-            return [TableEvent(PLACED, track.card, zone, now, self.source)]
+            return [TableEvent(PRESENT if present else PLACED, track.card, zone, now, self.source)]
         return [TableEvent(MOVED, track.card, zone, now, self.source, from_zone=old)]
