@@ -37,7 +37,7 @@ from engine.advice.discards import Unseen, discard_advice, starter_total  # noqa
 from engine.advice.rank_points import five_rank_points, starter_points  # noqa: E402
 from engine.bots import GreedyBot, StrongBot, play_game  # noqa: E402
 from engine.cards import standard_52  # noqa: E402
-from engine.game import get_game  # noqa: E402
+from engine.games import get_game  # noqa: E402
 from engine.games.cribbage_scoring import score_hand  # noqa: E402
 from tools.crib_sim import Tally, class_keys, play_deals  # noqa: E402
 

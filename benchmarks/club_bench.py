@@ -63,7 +63,7 @@ from cardtable.web.push import make_message  # noqa: E402
 from cardtable.web.records import game_record  # noqa: E402
 from cardtable.web.viewdata import view_data  # noqa: E402
 from engine.bots import GreedyBot, RandomBot  # noqa: E402
-from engine.game import get_game  # noqa: E402
+from engine.games import get_game  # noqa: E402
 
 REAL_INTERVAL = 5.0      # seconds between two views of one table at a real table
 TICKS = os.sysconf("SC_CLK_TCK")

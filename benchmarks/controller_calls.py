@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cardtable.controller import Controller, NoOutputs, TableSetup  # noqa: E402
 from cardtable.journal import Journal  # noqa: E402
 from cardtable.sim.simulation import table_moves  # noqa: E402
-from engine.game import all_games  # noqa: E402
+from engine.games import all_games  # noqa: E402
 from engine.table_events import ButtonPress, TableEvent  # noqa: E402
 
 

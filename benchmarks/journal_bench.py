@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cardtable.game_session import GameSession, TableSetup  # noqa: E402
 from cardtable.journal import GameSetup, Journal, open_for_play  # noqa: E402
 from engine.bots import RandomBot  # noqa: E402
-from engine.game import get_game  # noqa: E402
+from engine.games import get_game  # noqa: E402
 
 GAME = get_game("cribbage")
 ACTIONS_PER_GAME = 40

@@ -39,7 +39,7 @@ from cardtable.sim.camera import SimCamera  # noqa: E402
 from cardtable.sim.devices import DEMO_BUTTONS, demo_registry  # noqa: E402
 from cardtable.sim.simulation import table_moves  # noqa: E402
 from cardtable.table_loop import run_loop  # noqa: E402
-from engine.game import get_game  # noqa: E402
+from engine.games import get_game  # noqa: E402
 from hardware.display.config import open_display  # noqa: E402
 from engine.table_events import ButtonPress  # noqa: E402
 

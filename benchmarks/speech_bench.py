@@ -43,7 +43,7 @@ from cardtable.sim.simulation import table_moves  # noqa: E402
 from cardtable.speech.speaker import Speaker  # noqa: E402
 from cardtable.speech.spec import SpeechSpec  # noqa: E402
 from cardtable.speech.voice import SoundVoice, espeak_command  # noqa: E402
-from engine.game import get_game  # noqa: E402
+from engine.games import get_game  # noqa: E402
 from engine.table_events import ButtonPress, TableEvent  # noqa: E402
 
 GAME = get_game("cribbage")

@@ -46,7 +46,8 @@ from cardtable.rfid_config import RfidSpec, parse_rfid
 from cardtable.os_errors import in_words
 from engine.errors import InvalidInput
 from engine.outside_files import UnreadableFile, read_bytes, read_toml as read_toml_file, special_kind
-from engine.game import MODES, Game, Option, get_game
+from engine.game import MODES, Game, Option
+from engine.games import get_game
 from firmware_bridge.registry import TagRegistry, default_path
 from hardware.display.config import DisplaySpec, parse_display, reserved_pins
 from hardware.pins import PanelPins, parse_panel

@@ -13,7 +13,8 @@ import logging
 from collections import Counter
 from dataclasses import dataclass, field
 
-from engine.game import Action, Event, Game, Prompt, get_game
+from engine.game import Action, Event, Game, Prompt
+from engine.games import get_game
 from cardtable.journal import GameSetup, Journal
 from cardtable.recent import Recent, side_scores
 from cardtable.score_log import ScoreLog

@@ -34,7 +34,8 @@ from pathlib import Path
 
 from cardtable.journal_seals import FORMAT, ActionRow, GameRow, Seals, key_path, make_key, read_key
 from engine.errors import CardtableError, IllegalAction, InvalidInput
-from engine.game import Action, Event, get_game
+from engine.game import Action, Event
+from engine.games import get_game
 from engine.serialize import action_from_text, dumps
 
 SCHEMA = """

@@ -6,7 +6,8 @@ Pure Python, standard library only: no I/O, no devices, no application code (DES
 from engine.cards import Card, parse_card, parse_cards
 from engine.decks import Deck, PhysicalCard, get_deck
 from engine.errors import CardtableError, IllegalAction, InvalidInput
-from engine.game import DEALER, TABLE, Action, Event, Game, Outcome, Prompt, all_games, get_game
+from engine.game import DEALER, TABLE, Action, Event, Game, Outcome, Prompt
+from engine.games import all_games, get_game
 
 __all__ = [
     "Action", "Card", "CardtableError", "DEALER", "Deck", "Event", "Game", "IllegalAction",

@@ -1,8 +1,8 @@
 """The protocol every game follows (actions, prompts, events, outcomes, options) and the small
 common layer the games are written on (:class:`GameState`, :class:`Step`, :func:`handles`).
 
-A game is a :class:`Game` subclass registered under a name (:mod:`engine.games` holds the registry;
-:func:`get_game` and :func:`all_games` are kept here for their callers). State is a frozen dataclass (a value:
+A game is a :class:`Game` subclass registered under a name (:mod:`engine.games` holds the registry:
+its :func:`~engine.games.get_game` and :func:`~engine.games.all_games`). State is a frozen dataclass (a value:
 comparable, serializable with :mod:`engine.serialize`, never mutated). The controller asks
 :meth:`Game.prompt` who must act and how, applies an :class:`Action` with :meth:`Game.apply` and
 gets back the new state plus :class:`Event` values, or an :class:`~engine.errors.IllegalAction`
@@ -556,17 +556,3 @@ def shuffled(cards, seed: int, salt: str) -> tuple:
     random.Random(f"{seed}:{salt}").shuffle(order)
     return tuple(order)
 
-
-# -- the registry (kept here for the callers that find games through engine.game) ---------------
-def get_game(name: str) -> Game:
-    """The game called ``name`` (or one of its aliases): see :func:`engine.games.get_game`."""
-    from engine.games import get_game as find
-
-    return find(name)
-
-
-def all_games() -> list[Game]:
-    """Every registered game: see :func:`engine.games.all_games`."""
-    from engine.games import all_games as every
-
-    return every()

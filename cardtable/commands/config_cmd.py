@@ -6,7 +6,7 @@ from pathlib import Path
 
 from cardtable.config import ConfigError, load_config
 from cardtable.example_config import example_config
-from engine.game import all_games, get_game
+from engine.games import all_games, get_game
 
 
 def register(subparsers) -> None:

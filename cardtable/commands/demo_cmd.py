@@ -11,7 +11,7 @@ import time
 
 from cardtable.sim.demo import INPUTS, check_names, check_players, run_demo
 from engine.errors import CardtableError, InvalidInput
-from engine.game import all_games, get_game
+from engine.games import all_games, get_game
 
 
 def register(subparsers) -> None:

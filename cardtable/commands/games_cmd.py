@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.game import all_games
+from engine.games import all_games
 
 
 def register(subparsers) -> None:

@@ -21,7 +21,8 @@ from pathlib import Path
 import cardtable
 from cardtable.config import DEFAULT_JOURNAL
 from cardtable.journal import Journal, JournalError, Replay
-from engine.game import Action, get_game
+from engine.game import Action
+from engine.games import get_game
 from engine.serialize import to_data
 
 DEMO_JOURNAL = Path("out/demo/journal.sqlite")

@@ -98,7 +98,7 @@ def table_setup(config: TableConfig):
 
 def tag_registry(config: TableConfig):
     """The checked config's tag registry, of the game's deck."""
-    from engine.game import get_game
+    from engine.games import get_game
     from firmware_bridge.registry import TagRegistry
 
     return TagRegistry.load(config.rfid.registry, deck=get_game(config.game).deck)

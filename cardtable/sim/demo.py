@@ -26,7 +26,8 @@ from cardtable.outputs import TableOutputs
 from cardtable.sim.simulation import table_moves
 from engine.errors import InvalidInput
 from engine.wording import named
-from engine.game import Game, get_game
+from engine.game import Game
+from engine.games import get_game
 from vision import table_layout
 
 INPUTS = ("camera", "rfid")

@@ -34,7 +34,7 @@ from cardtable.web.push import Broadcaster, event_stream
 from cardtable.web.records import game_list, game_record, list_entry
 from cardtable.web.viewdata import view_data
 from engine.errors import CardtableError
-from engine.game import all_games
+from engine.games import all_games
 from hardware.view import TableView
 
 STATIC = Path(__file__).parent / "static"

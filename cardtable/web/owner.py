@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from cardtable.controller import Controller, TableSetup
 from cardtable.table_loop import Request
 from engine.errors import CardtableError, InvalidInput
-from engine.game import get_game
+from engine.games import get_game
 from engine.table_events import TableInput
 
 log = logging.getLogger(__name__)

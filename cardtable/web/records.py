@@ -13,7 +13,8 @@ from collections.abc import Sequence
 
 from cardtable.journal import GameRecord, Journal
 from cardtable.view import item_words, score_lines
-from engine.game import Event, get_game
+from engine.game import Event
+from engine.games import get_game
 from engine.wording import named
 
 #: event kinds that are said to the whole table (besides any event that moves points)

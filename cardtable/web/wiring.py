@@ -11,7 +11,7 @@ def enrolment_report(config) -> str:
     if config.input != "rfid":
         return "The camera reads the cards' printed codes: there is nothing to enrol."
     from engine.decks import get_deck
-    from engine.game import get_game
+    from engine.games import get_game
     from firmware_bridge.registry import TagRegistry
 
     deck = get_deck(get_game(config.game).deck)

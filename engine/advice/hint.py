@@ -17,7 +17,7 @@ from engine.game import DEALER, Game
 def public_hint(game: Game, state) -> str | None:
     """The rule that decides which cards may be played now, from public knowledge only.
 
-    >>> from engine.game import get_game
+    >>> from engine.games import get_game
     >>> crib = get_game("cribbage")
     >>> public_hint(crib, crib.new_game(2, seed=1)) is None
     True

@@ -4,7 +4,7 @@ import random
 from functools import lru_cache
 
 from engine.bots import GreedyBot
-from engine.game import get_game
+from engine.games import get_game
 from engine.simulate import play_at_table
 
 

@@ -19,7 +19,7 @@ from cardtable.example_config import example_config
 from cardtable.journal import Journal
 from cardtable.sim.devices import demo_registry
 from engine.decks import DECKS
-from engine.game import all_games
+from engine.games import all_games
 from firmware_bridge.registry import default_path
 from hardware.gpio import TablePanel
 from hostile_files import finishes, put_hostile

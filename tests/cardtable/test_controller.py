@@ -6,7 +6,7 @@ from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal, open_for_play
 from cardtable.sim.simulation import table_moves
 from engine.decks import get_deck
-from engine.game import get_game
+from engine.games import get_game
 from engine.table_events import ButtonPress, Notice, TableEvent
 from vision.table_layout import seat_zone
 

@@ -19,7 +19,7 @@ import pytest
 
 from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal
-from engine.game import get_game
+from engine.games import get_game
 from crash_script import script
 
 CHILD = Path(__file__).with_name("crash_child.py")

@@ -21,7 +21,7 @@ from cardtable.journal import Journal, open_for_play
 from crash_script import script
 from hostile_files import fill
 from engine.errors import InvalidInput
-from engine.game import get_game
+from engine.games import get_game
 from engine.serialize import action_from_text, loads
 
 SEED = 11

@@ -8,7 +8,7 @@ from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal
 from cardtable.sim.simulation import table_moves
 from engine.decks import get_deck
-from engine.game import get_game
+from engine.games import get_game
 from engine.table_events import ButtonPress, TableEvent
 
 

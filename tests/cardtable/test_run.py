@@ -120,7 +120,7 @@ kind = "lcd"
 
 def test_config_example_for_every_game_checks_clean_once_its_tools_have_run(tmp_path, capsys, monkeypatch):
     """Fresh, an example only lacks what its tools write; with those files it starts."""
-    from engine.game import all_games
+    from engine.games import all_games
     from vision.calibration import Calibration, save_calibration
 
     monkeypatch.setenv("HOME", str(tmp_path))

@@ -17,7 +17,7 @@ from cardtable.journal import Journal
 from cardtable.sim.camera import table_layout
 from cardtable.sim.simulation import table_moves
 from engine.decks import get_deck
-from engine.game import get_game
+from engine.games import get_game
 from engine.table_events import TableEvent
 from vision.calibration import Calibration, save_calibration
 from vision.scene import Scene

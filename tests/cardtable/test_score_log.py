@@ -5,7 +5,8 @@ from cardtable.controller import Controller, TableSetup
 from cardtable.score_log import ScoreLog
 from cardtable.sim.simulation import table_moves
 from engine.decks import get_deck
-from engine.game import Event, get_game
+from engine.game import Event
+from engine.games import get_game
 from engine.table_events import ButtonPress, TableEvent
 
 DECK = get_deck("standard")

@@ -12,7 +12,8 @@ from cardtable.view import build_view, item_words
 from engine.bots import GreedyBot, play_game
 from engine.cards import parse_card
 from engine.decks import get_deck
-from engine.game import ScoreItem, all_games, get_game
+from engine.game import ScoreItem
+from engine.games import all_games, get_game
 from engine.games.cribbage_scoring import score_hand
 from engine.table_events import ButtonPress, TableEvent
 

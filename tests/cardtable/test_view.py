@@ -9,7 +9,8 @@ from cardtable.score_log import ScoreLog
 from cardtable.view import build_view, its15_words, score_lines
 from engine.bots import GreedyBot, play_game
 from engine.cards import parse_card
-from engine.game import TABLE, Action, all_games, get_game
+from engine.game import TABLE, Action
+from engine.games import all_games, get_game
 from engine.wording import everyone, named, who, words
 
 GAMES = sorted(all_games(), key=lambda g: g.name)

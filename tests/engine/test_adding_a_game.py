@@ -18,7 +18,8 @@ import test_game_protocol as conformance
 from engine.bots import RandomBot, play_game
 from engine.cards import parse_card
 from engine.errors import IllegalAction
-from engine.game import TABLE, Action, CardSlot, Game, get_game, handles
+from engine.game import TABLE, Action, CardSlot, Game, handles
+from engine.games import get_game
 
 # Loaded under the name it would have in engine/games/: stored states name engine types only.
 _SPEC = importlib.util.spec_from_file_location("engine.games.beggar_my_neighbour",

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine.bots import BOTS, GreedyBot, StrongBot, play_game
-from engine.game import get_game
+from engine.games import get_game
 from engine.simulate import play_at_table
 
 

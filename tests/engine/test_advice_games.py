@@ -132,7 +132,7 @@ def test_hints_name_no_card_from_a_hand_and_teaching_advice_only_the_seats_own(n
 
     from engine.advice.hint import public_hint, teaching_advice
     from engine.bots import GreedyBot
-    from engine.game import get_game
+    from engine.games import get_game
 
     game = get_game(name)
     state, bot = game.new_game(2, seed=4), GreedyBot(random.Random(4))

@@ -6,7 +6,8 @@ import pytest
 
 from engine.cards import Card, parse_card, parse_cards, standard_52
 from engine.errors import IllegalAction, InvalidInput
-from engine.game import TABLE, Action, get_game
+from engine.game import TABLE, Action
+from engine.games import get_game
 from engine.games.allfives import trick_winner, trump_points
 
 GAME = get_game("all-fives")

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from engine.bots import GreedyBot, RandomBot, play_game
 from engine.cards import parse_card, parse_cards, standard_52
 from engine.errors import IllegalAction, InvalidInput
-from engine.game import TABLE, Action, Margin, get_game
+from engine.game import TABLE, Action, Margin
+from engine.games import get_game
 from engine.games.cribbage import score_hand, score_pegging
 from engine.games.cribbage_scoring import hand_score_histogram
 from engine.simulate import play_at_table

@@ -7,7 +7,8 @@ import pytest
 
 from engine.cards import parse_card, parse_cards, standard_52
 from engine.errors import IllegalAction, InvalidInput
-from engine.game import TABLE, Action, Step, get_game
+from engine.game import TABLE, Action, Step
+from engine.games import get_game
 from engine.games.fifteen import card_points, legal_gives
 
 GAME = get_game("fifteen")

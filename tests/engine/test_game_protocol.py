@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine.bots import GreedyBot, RandomBot, play_game
 from engine.errors import IllegalAction, InvalidInput
-from engine.game import Action, all_games, get_game
+from engine.game import Action
+from engine.games import all_games, get_game
 from engine.serialize import dumps, loads
 
 GAMES = sorted(all_games(), key=lambda g: g.name)

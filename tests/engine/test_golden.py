@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from engine.bots import GreedyBot, RandomBot, play_game
-from engine.game import DEALER, TABLE, get_game
+from engine.game import DEALER, TABLE
+from engine.games import get_game
 from engine.serialize import dumps, loads, to_data
 from engine.simulate import play_at_table
 

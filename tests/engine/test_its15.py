@@ -13,7 +13,8 @@ from hypothesis import given, settings, strategies as st
 from engine.bots import GreedyBot, RandomBot, play_game
 from engine.decks import ITS15_VALUE_CARDS, get_deck, parse_its_face
 from engine.errors import IllegalAction, InvalidInput
-from engine.game import TABLE, Action, Termination, get_game
+from engine.game import TABLE, Action, Termination
+from engine.games import get_game
 from engine.games.its15 import BROWNS, showdown
 from engine.simulate import play_at_table
 

@@ -12,7 +12,8 @@ from hypothesis import given, settings, strategies as st
 from engine.bots import GreedyBot, RandomBot, play_game
 from engine.cards import Card, french_40, parse_card, parse_cards
 from engine.errors import IllegalAction, InvalidInput
-from engine.game import DEALER, TABLE, Action, get_game
+from engine.game import DEALER, TABLE, Action
+from engine.games import get_game
 from engine.games.quinze import captures, value
 from engine.simulate import new_twins, play_at_table, show_table
 

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from engine.bots import GreedyBot, RandomBot, play_game
 from engine.cards import parse_card, parse_cards
 from engine.errors import IllegalAction, InvalidInput
-from engine.game import TABLE, Action, get_game
+from engine.game import TABLE, Action
+from engine.games import get_game
 from engine.games.tricks import check_play, legal_plays, play_card, power, start_tricks, trick_winner
 from engine.serialize import dumps, loads
 from engine.simulate import plan_revokes, play_at_table

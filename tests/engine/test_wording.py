@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from engine.bots import GreedyBot, RandomBot
-from engine.game import all_games
+from engine.games import all_games
 from engine.simulate import play_at_table
 from engine.cards import parse_card
 from engine.errors import IllegalAction

@@ -4,7 +4,7 @@ zones overlap, each holds a card, and every user of a layout gets this one."""
 import pytest
 
 from engine.errors import InvalidInput
-from engine.game import all_games
+from engine.games import all_games
 from vision.synthetic import DEFAULT_ZONES, TABLE_MM
 from vision.table_layout import default_layout, seat_zone, seat_zones, shared_zones
 

@@ -14,7 +14,8 @@ from cardtable.speech.sentences import (END, PLAY, PROMPT, REFUSAL, REPEAT, SCOR
 from engine.bots import GreedyBot
 from engine.cards import standard_52
 from engine.decks import get_deck
-from engine.game import Event, all_games
+from engine.game import Event
+from engine.games import all_games
 from engine.simulate import play_at_table
 from engine.table_events import ButtonPress, TableEvent
 from engine.wording import who, words

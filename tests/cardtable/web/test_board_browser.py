@@ -124,7 +124,7 @@ def test_a_count_of_nothing_is_left_to_the_prompt(browser, page, journal):
 
 def test_le_quinze_has_a_track_and_no_empty_scoring_heading(browser, page):
     from cardtable.view import build_view
-    from engine.game import get_game
+    from engine.games import get_game
 
     game = get_game("quinze")
     tab = browser.new_page(viewport=TABLET, bypass_csp=True)

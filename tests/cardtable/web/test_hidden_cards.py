@@ -20,7 +20,7 @@ from cardtable.outputs import TableOutputs
 from cardtable.web.network_demo import Held
 from cardtable.web.page import TablePage
 from engine.bots import GreedyBot, RandomBot
-from engine.game import get_game
+from engine.games import get_game
 
 pytestmark = pytest.mark.slow          # whole games watched through the page's stream
 

@@ -13,7 +13,7 @@ from web_helpers import open_tab
 
 from cardtable.view import build_view
 from cardtable.web.page import TablePage
-from engine.game import get_game
+from engine.games import get_game
 
 
 @pytest.fixture
