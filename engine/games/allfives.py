@@ -257,8 +257,10 @@ class AllFives(TrickGame):
     def _score(self, step: Step, seat: int, items: tuple[ScoreItem, ...], reason: str) -> None:
         points = sum(item.points for item in items)
         step.add_points(seat, points)
+        # a card's worth is said after it ("the ace of spades four"); an item without cards (the
+        # dealer's gift, a revoke's cap) says itself, its points lead the log line
         said = join_words([f"{item.label} {number_words(item.points) if item.points >= 0 else item.points}"
-                           for item in items])
+                           if item.cards else item.label for item in items])
         text = f"{who(seat)}: {said}"           # the scoring log leads it with the points ("+15 Seat 1: ...")
         step.say("score", seat, text, points=points, breakdown=items, detail=(("reason", reason),))
 

@@ -202,7 +202,7 @@ def check_play(known: tuple, held: int, card: Card, led: str | None, seat: int) 
 
 
 #: "take one": the dealer gives the other side a point instead of running the cards or giving
-GIFT = ScoreItem("gift", 1, (), "the dealer's gift of")
+GIFT = ScoreItem("gift", 1, (), "the dealer's gift")
 
 
 # -- the base of the trick games -------------------------------------------------------------------

@@ -279,4 +279,4 @@ def test_take_one_ends_the_game_only_when_it_makes_eldest_the_highest():
 def test_take_one_is_said_once():
     _, events = _act(_deal(HANDS, "7H"), "beg", "take_one")
     said = [e.text for e in events if e.kind == "score"]
-    assert said == ["Seat 1: the dealer's gift of one"]
+    assert said == ["Seat 1: the dealer's gift"]

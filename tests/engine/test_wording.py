@@ -1,8 +1,10 @@
 """Sentences for people: every seat an engine sentence names can be said with the players' names."""
 
 import dataclasses
+import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -96,3 +98,16 @@ def test_options_are_explained_in_words_without_rule_ids(game):
     "I1", "seed: 10") belong beside the code, not in what a player reads."""
     for option in game.options:
         assert not re.search(r"\([A-Z]{1,2}\d+\)|\bseed:", option.help), (option.name, option.help)
+
+
+def test_no_sentence_or_breakdown_line_of_the_golden_games_ends_mid_phrase():
+    """A score line, a breakdown's label (shown alone on the page and said aloud) and every other
+    event's text end on a word that closes a phrase: "the dealer's gift", never "the dealer's gift of"."""
+    dangling = re.compile(r"\b(of|for|to|and|the|a|with)$")
+    golden = Path(__file__).parent / "golden"
+    for path in sorted(golden.glob("*.jsonl")):
+        for line in path.read_text().splitlines()[1:]:              # the first line is the setup
+            for event in json.loads(line)["events"]:
+                texts = [event["text"], *(item[3] for item in event["breakdown"] if item[3])]
+                bad = [text for text in texts if dangling.search(text.rstrip(" .:"))]
+                assert not bad, f"{path.name}: {bad}"
