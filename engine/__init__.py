@@ -1,6 +1,8 @@
 """cardtable's rules engine: cards, decks, the game protocol, the five games and bots.
 
-Pure Python, standard library only: no I/O, no devices, no application code (DESIGN.md).
+Pure Python, standard library only: no devices, no application code (DESIGN.md), and no I/O but
+:mod:`engine.outside_files`, the one safe reader of files from outside that ``vision``,
+``firmware_bridge`` and ``cardtable`` all share (docs/controller.md says why it lives here).
 """
 
 from engine.cards import Card, parse_card, parse_cards
