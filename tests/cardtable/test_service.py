@@ -70,9 +70,10 @@ path = "data/journal.sqlite"
 
 
 #: an ordinary user to run the table as: this one, or (the tests may run as root, which is refused)
-#: the first login user of this machine (systemd calls nobody unsafe)
+#: the first login user of this machine, or on a machine with none (a fresh root) Debian's
+#: ``daemon`` account (systemd calls nobody unsafe)
 TABLE_USER = pwd.getpwuid(os.getuid()).pw_name if os.getuid() else next(
-    (u.pw_name for u in sorted(pwd.getpwall(), key=lambda u: u.pw_uid) if 1000 <= u.pw_uid < 65534), "root")
+    (u.pw_name for u in sorted(pwd.getpwall(), key=lambda u: u.pw_uid) if 1000 <= u.pw_uid < 65534), "daemon")
 
 
 def test_install_service_writes_the_unit_for_this_user_checkout_and_config(config, tmp_path, capsys):
