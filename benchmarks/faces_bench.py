@@ -141,8 +141,8 @@ def run_scene(job: tuple) -> dict:
     logging.getLogger("vision").setLevel(logging.ERROR)  # the table's sentences are counted, not printed
     design = DESIGNS[seed % len(DESIGNS)]
     enrolment, enrol_seconds = enrolled(design, kind)
-    script, duration = scene_script(seed, "standard", foreign=False)
-    view, effects, quality = scene_conditions(seed)
+    script, duration = scene_script("mixed", seed, "standard", foreign=False)
+    view, effects, quality = scene_conditions("mixed", seed)
     camera = SyntheticCamera("standard", "qr", script, resolution="1080p", seed=seed, view=view, effects=effects,
                              card_image=DesignArt(design))
     calibration = Calibration(np.linalg.inv(camera.homography), camera.resolution, 0.0)

@@ -71,12 +71,12 @@ def enrol(design: str, kind: str, deck, seed: int) -> tuple[object, int]:
             try:
                 return enrol_from_images(folder, deck, design), retake
             except InvalidInput as err:
-                named = re.search(r"in (\w+)\.jpg", str(err))
+                named = re.findall(r"(\w+)\.jpg", str(err))  # every picture the sentence names
                 if not named or retake == RETAKES:
                     return None, retake
-                face = deck.card(named.group(1)).face
-                cv2.imwrite(str(Path(folder) / f"{named.group(1)}.jpg"),
-                            picture_of(rng, render_card(design, element_id(face)), kind))
+                for card_id in named:
+                    cv2.imwrite(str(Path(folder) / f"{card_id}.jpg"),
+                                picture_of(rng, render_card(design, element_id(deck.card(card_id).face)), kind))
     return None, RETAKES
 
 

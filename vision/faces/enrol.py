@@ -19,7 +19,7 @@ from engine.decks import Deck, PhysicalCard
 from engine.errors import InvalidInput
 from vision.faces.features import Features, describe, order_quad, turned, warp_upright
 from vision.faces.finder import Backdrop, card_outlines, new_patches, refine_quad
-from vision.faces.still import find_card, find_cards, inked_corners
+from vision.faces.still import FOLLOWED, edge_followed, find_card, find_cards, inked_corners
 from vision.faces.store import Enrolment
 from vision.frames import Frame
 
@@ -47,6 +47,12 @@ def card_view(image: np.ndarray, file_name: str) -> np.ndarray:
         raise InvalidInput(f"I could not find the card in {file_name}: photograph it on a plain background, "
                            f"filling at least a third of the picture")
     image = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if edge_followed(image, quad) < FOLLOWED:
+        # An outline off the card's edge gives a reference the card itself, seen whole on the
+        # table, fits less well than another card of its rank: it would be named that card.
+        raise InvalidInput(f"I found the card in {file_name} only askew or cut off its edges: photograph it again "
+                           f"on a plain background that differs from the card, whole, filling at least a third "
+                           f"of the picture")
     view = warp_upright(image, order_quad(quad))
     if inked_corners(view) < 2:
         raise InvalidInput(f"the card I found in {file_name} shows no index in its corners: photograph the card "

@@ -48,6 +48,8 @@ SYMMETRIC = 0.5
 #: A side stepping less than this is doubtful: of two outlines of one card, the outer is
 #: taken unless a side of it is doubtful and no side of the inner one (see :func:`_outermost`).
 DOUBTFUL = 2 * STEP
+#: Share of each side of a card found along which its edge must step (see :func:`edge_followed`).
+FOLLOWED = 0.95
 #: Grey-level spread of a corner of the upright view that holds print (a card's index).
 INKED = 12.0
 
@@ -130,24 +132,41 @@ def four_corners(contour: np.ndarray) -> np.ndarray | None:
     return corners if corners is not None and np.abs(corners - rough).max() < 0.1 * length / 4 else rough
 
 
-def side_steps(lab: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The colour step across each side of ``quad`` (four values, median over the side; NaN
-    for a side whose outside lies beyond the picture): the distance between the colour a little
-    inside and a little outside."""
+def _steps_along(lab: np.ndarray, quad: np.ndarray, count: int) -> list[np.ndarray | None]:
+    """The colour step across each side of ``quad`` at ``count`` points along its middle: the
+    distance between the colour a little inside and a little outside (None for a side whose
+    outside lies beyond the picture)."""
     h, w = lab.shape[:2]
     short = min(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1))
     reach = max(2.0, 0.04 * short)
     steps = []
     for a, along, normal in outward_sides(quad):
-        points = a + np.linspace(0.15, 0.85, 16, dtype=np.float32)[:, None] * along
+        points = a + np.linspace(0.15, 0.85, count, dtype=np.float32)[:, None] * along
         inside, outside = points - reach * normal, points + reach * normal
         if (outside < 0).any() or (outside[:, 0] > w - 1).any() or (outside[:, 1] > h - 1).any():
-            steps.append(np.nan)
+            steps.append(None)
             continue
         sample = [cv2.remap(lab, p[:, 0:1].copy(), p[:, 1:2].copy(), cv2.INTER_LINEAR).reshape(-1, 3)
                   for p in (inside, outside)]
-        steps.append(float(np.median(np.linalg.norm(sample[0] - sample[1], axis=1))))
-    return np.float32(steps)
+        steps.append(np.linalg.norm(sample[0] - sample[1], axis=1))
+    return steps
+
+
+def side_steps(lab: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The colour step across each side of ``quad`` (four values, median over the side; NaN
+    for a side whose outside lies beyond the picture)."""
+    return np.float32([np.nan if s is None else float(np.median(s)) for s in _steps_along(lab, quad, 16)])
+
+
+def edge_followed(image: np.ndarray, quad: np.ndarray) -> float:
+    """The least share, over the sides of ``quad`` in ``image`` (BGR) whose outside is in the
+    picture, of its length along which the colour steps across it (:data:`STEP` / 2 at
+    least): 1 for an outline on the card's edge all round; less when a side runs partly over
+    the background or the card (a card found askew, or cut off a corner). 1 when no side can
+    be seen across (a picture cut to the card)."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    shares = [float((s >= STEP / 2).mean()) for s in _steps_along(lab, np.float32(quad), 24) if s is not None]
+    return min(shares, default=1.0)
 
 
 def outlines_in(image: np.ndarray, *, least_share: float = LEAST_SHARE) -> list[Outline]:
