@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardtable.config_values import spoken
 from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal
 from cardtable.out_paths import cannot_write
@@ -81,9 +82,9 @@ def check_names(text: str, players: int) -> tuple[str, ...]:
             raise InvalidInput(f"--names has a name with a control character (name {number}): {again}")
     seen: set[str] = set()
     for name in names:
-        if name.casefold() in seen:
+        if spoken(name) in seen:
             raise InvalidInput(f"--names gives the name {name!r} twice: each seat needs a name of its own")
-        seen.add(name.casefold())
+        seen.add(spoken(name))
     return names
 def owner_turn(session, requests: queue.Queue | None) -> str:
     """Carries out the owner's waiting requests; the answer of the first that changed the game

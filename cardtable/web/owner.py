@@ -21,6 +21,7 @@ import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from cardtable.config_values import spoken
 from cardtable.controller import Controller, TableSetup
 from cardtable.table_loop import Request
 from engine.errors import CardtableError, InvalidInput
@@ -118,7 +119,7 @@ def seat_names(given: tuple[str, ...], players: int) -> tuple[str, ...]:
         names.append(name or f"Seat {n + 1}")
     seen: dict[str, int] = {}
     for n, name in enumerate(names):
-        first = seen.setdefault(name.casefold(), n)
+        first = seen.setdefault(spoken(name), n)
         if first != n:
             raise InvalidInput(f"seats {first + 1} and {n + 1} have the same name ({names[first]}); "
                                "give each player a name of their own")
