@@ -8,10 +8,11 @@
 #   sudo deploy/fresh_root.sh --suite trixie
 #   sudo deploy/fresh_root.sh --arch arm64          # a Raspberry Pi's userland, under qemu
 #   sudo deploy/fresh_root.sh --only demo           # make demo only (e.g. under qemu)
+#   sudo deploy/fresh_root.sh --arch arm64 --only test-fast   # the tests not marked slow
 #
 # Options: --suite bookworm|trixie, --arch amd64|arm64|..., --dir DIR (default
 # /var/tmp/cardtable-roots/SUITE-ARCH), --keep (keep the root afterwards), --mirror URL,
-# --only demo|test. Needs root, debootstrap, and for a foreign --arch qemu-user-static with
+# --only demo|test|test-fast. Needs root, debootstrap, and for a foreign --arch qemu-user-static with
 # binfmt support (apt-get install debootstrap qemu-user-static binfmt-support).
 # The figures go to DIR.log and are printed at the end.
 set -eu
@@ -30,7 +31,7 @@ while [ $# -gt 0 ]; do
         --keep) keep=yes; shift;;
         --only) only=$2; shift 2;;
         --mirror) mirror=$2; shift 2;;
-        *) sed -n '2,18p' "$0"; exit 2;;
+        *) sed -n '2,19p' "$0"; exit 2;;
     esac
 done
 [ "$(id -u)" = 0 ] || { echo "fresh_root.sh: run it as root (sudo): debootstrap and chroot need it"; exit 2; }
@@ -80,12 +81,13 @@ run() {  # $1: the make target; prints and logs its time and last lines
         result=FAILED
     fi
     say "make $1: $result in $(( $(date +%s) - start )) s ($suite, $arch, $(chroot "$root" python3 --version))"
-    [ "$1" != test ] || say "  $(grep -Eo '[0-9]+ (passed|failed).* in [0-9.]+s' "$log" | tail -n 1)"
+    case $1 in test*) say "  $(grep -Eo '[0-9]+ (passed|failed).* in [0-9.]+s' "$log" | tail -n 1)";; esac
     [ $result = passed ]
 }
 
 status=0
-[ "$only" = test ] || run demo || status=1
-[ "$only" = demo ] || run test || status=1
+for target in ${only:-demo test}; do
+    run "$target" || status=1
+done
 say "log: $log"
 exit $status
