@@ -34,6 +34,7 @@ from cardtable.pages.push import Broadcaster, event_stream
 from cardtable.pages.records import game_list, game_record, list_entry
 from cardtable.pages.viewdata import view_data
 from cardtable.web.owner import OwnerRequest, PinGate
+from cardtable.web.public_pages import Page, register_page, registered_pages
 from engine.errors import CardtableError
 from engine.games import all_games
 from hardware.view import TableView
@@ -42,6 +43,10 @@ STATIC = Path(__file__).parent / "static"
 COOKIE = "cardtable_owner"
 TOKEN_HEADER = "X-Cardtable-Token"
 MAX_DELAY = 600.0
+
+register_page(Page("/", STATIC / "table.html"))
+register_page(Page("/overlay", STATIC / "overlay.html"))
+register_page(Page("/history", STATIC / "history.html"))
 
 
 class ViewHub:
@@ -76,11 +81,6 @@ class OwnerTools:
 def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTools | None = None) -> BodyLimit:
     """The app for one table: ``hub`` carries its views, ``journal_path`` its history."""
     owner = owner or OwnerTools(PinGate(""))
-
-    def page(name: str):
-        async def serve(request: Request) -> Response:
-            return FileResponse(STATIC / name, headers=SECURITY_HEADERS)
-        return serve
 
     async def events(request: Request) -> Response:
         try:
@@ -196,9 +196,7 @@ def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTo
         return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
     routes = [
-        Route("/", page("table.html")),
-        Route("/overlay", page("overlay.html")),
-        Route("/history", page("history.html")),
+        *(route for page in registered_pages() for route in page.routes()),
         Route("/events", events),
         Route("/view.json", view_json),
         Route("/history.json", history_json),
