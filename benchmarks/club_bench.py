@@ -59,9 +59,9 @@ from cardtable.club.signing import seal  # noqa: E402
 from cardtable.club.standings import standings  # noqa: E402
 from cardtable.club.store import ClubStore  # noqa: E402
 from cardtable.club.topics import read_message, table_topic  # noqa: E402
-from cardtable.web.push import make_message  # noqa: E402
-from cardtable.web.records import game_record  # noqa: E402
-from cardtable.web.viewdata import view_data  # noqa: E402
+from cardtable.pages.push import make_message  # noqa: E402
+from cardtable.pages.records import game_record  # noqa: E402
+from cardtable.pages.viewdata import view_data  # noqa: E402
 from engine.bots import GreedyBot, RandomBot  # noqa: E402
 from engine.games import get_game  # noqa: E402
 

@@ -37,7 +37,7 @@ import ipaddress
 import socket
 import ssl
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cardtable.config_values import (choice, flag, close_hint, file_path, is_whole, shown, text_list, unknown_keys, whole,
@@ -259,9 +259,10 @@ def _parse_displays(value: object, problems: list[str], base: Path) -> tuple[tup
     for i, table in enumerate(tables):
         prefix = "display" if len(tables) == 1 else f"display[{i}]"
         spec = parse_display(table, problems, prefix=prefix)
-        if spec is not None and spec["kind"] == "png":
-            spec["folder"] = file_path(spec["folder"], f"{prefix}.folder", problems, base)
-        if spec is not None and spec.get("folder", "") is not None:
+        if spec is not None and spec.kind == "png":
+            folder = file_path(spec.folder, f"{prefix}.folder", problems, base)
+            spec = replace(spec, folder=folder) if folder is not None else None
+        if spec is not None:
             specs.append(spec)
             reserved.update(reserved_pins(spec))
     return tuple(specs), reserved
@@ -283,9 +284,9 @@ def check_files(config: TableConfig, problems: list[str], steps: list[str]) -> N
     if club is not None and club.broker is not None and club.broker.ca_file:
         _check_ca_file(Path(club.broker.ca_file), problems)
     for i, display in enumerate(config.displays):
-        if display["kind"] == "png":
+        if display.kind == "png":
             prefix = "display" if len(config.displays) == 1 else f"display[{i}]"
-            writable_folder(display["folder"], f"{prefix}.folder", problems)
+            writable_folder(display.folder, f"{prefix}.folder", problems)
     where = f"--config {config.path}"
     faces = config.vision.faces if config.input == "camera" and config.vision.recognition == "faces" else None
     if faces is not None and (kind := special_kind(faces)) is not None:

@@ -114,7 +114,7 @@ def _gid_known(gid: int) -> bool:
 
 def check_buses(config: TableConfig | None, *, dev: Path = Path("/dev")) -> Finding:
     """I2C and SPI are enabled when a display needs them."""
-    needed = {d["interface"] for d in (config.displays if config else ()) if d["kind"] == "luma"} & {"i2c", "spi"}
+    needed = {d.interface for d in (config.displays if config else ()) if d.kind == "luma"} & {"i2c", "spi"}
     if not needed:
         return Finding("i2c/spi", OK, "no display here needs I2C or SPI")
     missing = [bus for bus in sorted(needed) if not list(dev.glob("i2c-*" if bus == "i2c" else "spidev*"))]
@@ -219,23 +219,23 @@ def check_display(config: TableConfig | None, *, dev: Path = Path("/dev")) -> Fi
     """Each display's device is there (and an I2C panel answers at its address)."""
     said = []
     for spec in config.displays if config else ():
-        if spec["kind"] == "luma" and spec["interface"] == "i2c":
-            bus = dev / f"i2c-{spec['port']}"
+        if spec.kind == "luma" and spec.interface == "i2c":
+            bus = dev / f"i2c-{spec.port}"
             if not bus.exists():
-                return Finding("display", FIX, f"no {bus} for the {spec['driver']}", "sudo raspi-config nonint do_i2c 0")
-            if not _i2c_answers(spec["port"], spec["address"]):
-                return Finding("display", FIX, f"nothing answers at {spec['address']:#04x} on {bus}",
-                               f"check the wiring; i2cdetect -y {spec['port']} lists what answers")
-            said.append(f"{spec['driver']} answers at {spec['address']:#04x}")
-        elif spec["kind"] == "luma" and spec["interface"] == "spi":
-            device = dev / f"spidev{spec['port']}.{spec['device']}"
+                return Finding("display", FIX, f"no {bus} for the {spec.driver}", "sudo raspi-config nonint do_i2c 0")
+            if not _i2c_answers(spec.port, spec.address):
+                return Finding("display", FIX, f"nothing answers at {spec.address:#04x} on {bus}",
+                               f"check the wiring; i2cdetect -y {spec.port} lists what answers")
+            said.append(f"{spec.driver} answers at {spec.address:#04x}")
+        elif spec.kind == "luma" and spec.interface == "spi":
+            device = dev / f"spidev{spec.port}.{spec.device}"
             if not device.exists():
-                return Finding("display", FIX, f"no {device} for the {spec['driver']}", "sudo raspi-config nonint do_spi 0")
-            said.append(f"{spec['driver']} on {device} (SPI panels cannot answer back)")
-        elif spec["kind"] == "hdmi" and not list(dev.glob("dri/card*")) and not os.environ.get("DISPLAY"):
+                return Finding("display", FIX, f"no {device} for the {spec.driver}", "sudo raspi-config nonint do_spi 0")
+            said.append(f"{spec.driver} on {device} (SPI panels cannot answer back)")
+        elif spec.kind == "hdmi" and not list(dev.glob("dri/card*")) and not os.environ.get("DISPLAY"):
             return Finding("display", FIX, "no HDMI screen driver (/dev/dri/card*)", "enable KMS: dtoverlay=vc4-kms-v3d")
         else:
-            said.append(f"{spec['kind']} display")
+            said.append(f"{spec.kind} display")
     return Finding("display", OK, "; ".join(said) or "the terminal")
 
 

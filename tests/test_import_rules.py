@@ -1,5 +1,6 @@
 """DESIGN.md's import rules, checked on the source: the engine is pure, the device packages
-never import each other or the application, and only ``cardtable`` wires them together."""
+never import each other or the application, and only ``cardtable`` wires them together; no module
+imports itself through others, and inside the application no arrow runs up :data:`LAYERS`."""
 
 import ast
 import subprocess
@@ -68,25 +69,101 @@ def _load_time_imports(path: Path, modules: set[str]) -> set[str]:
     return names & modules
 
 
-def test_no_import_circle_inside_the_engine():
-    """No engine module imports, through others, itself (imports made inside functions, which run
-    later, are not followed; a package's ``__init__`` loading before its modules is the next test's)."""
-    paths = {_module_name(path): path for path in (ROOT / "engine").rglob("*.py")}
+def _modules() -> dict[str, Path]:
+    return {_module_name(path): path for package in sorted(PROJECT) for path in (ROOT / package).rglob("*.py")
+            if "firmware" not in path.relative_to(ROOT / package).parts[:-1]}
+
+
+def test_no_import_circle():
+    """No module of any package imports, through others, itself (imports made inside functions,
+    which run later, are not followed; a package's ``__init__`` loading before its modules is the
+    engine's next test)."""
+    paths = _modules()
     graph = {name: _load_time_imports(path, set(paths)) - {name} for name, path in paths.items()}
 
     def circle_from(start: str) -> list[str] | None:
         stack = [(start, [start])]
+        seen = set()
         while stack:
             name, trail = stack.pop()
             for nxt in sorted(graph[name]):
                 if nxt == start:
                     return trail + [start]
-                if nxt not in trail:
+                if nxt not in seen:
+                    seen.add(nxt)
                     stack.append((nxt, trail + [nxt]))
         return None
 
     circles = [" -> ".join(c) for c in map(circle_from, sorted(graph)) if c]
     assert not circles, circles[0]
+
+
+#: The application's parts that sit on one another, lowest first: each may import the parts
+#: listed for it and no other part (the application's core modules, beside the parts, are not
+#: listed). The table's page and the club's never import each other: what they share is in
+#: ``pages``, and ``network`` is the one part that wires both to a table; only the commands (and
+#: the simulation, for the demo) sit above them.
+LAYERS = {
+    "cardtable.pages": set(),
+    "cardtable.speech": set(),
+    "cardtable.web": {"cardtable.pages"},
+    "cardtable.club": {"cardtable.pages"},
+    "cardtable.network": {"cardtable.pages", "cardtable.web", "cardtable.club"},
+    "cardtable.sim": {"cardtable.pages", "cardtable.web", "cardtable.speech"},
+    "cardtable.commands": {"cardtable.pages", "cardtable.web", "cardtable.club", "cardtable.network",
+                           "cardtable.sim", "cardtable.speech"},
+}
+
+
+def _part(module: str) -> str | None:
+    return next((part for part in LAYERS if module == part or module.startswith(part + ".")), None)
+
+
+def test_no_arrow_runs_up_the_application():
+    """No import, even one made inside a function (it still ties the two parts together), goes
+    from a part of :data:`LAYERS` to a part it does not sit on: ``web`` and ``club`` know nothing
+    of each other, ``pages`` nothing of either."""
+    wrong = []
+    for name, path in _modules().items():
+        own = _part(name)
+        for imported in _all_imports(path):
+            other = _part(imported)
+            if other is None or other == own:
+                continue
+            if own is not None and other not in LAYERS[own]:
+                wrong.append(f"{path.relative_to(ROOT)} imports {imported}")
+    assert not wrong, wrong
+
+
+def _all_imports(path: Path) -> set[str]:
+    """Every module ``path`` imports, at load time or inside a function."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_the_rules_see_the_circle_and_the_arrow_they_forbid(tmp_path, monkeypatch):
+    """The two checks above fail on a tree that has what they forbid: a club module importing the
+    web, and two modules importing each other."""
+    for package in PROJECT:
+        (tmp_path / package).mkdir()
+    for part in ("web", "club", "pages", "network"):
+        (tmp_path / "cardtable" / part).mkdir()
+        (tmp_path / "cardtable" / part / "__init__.py").write_text("")
+    (tmp_path / "cardtable" / "club" / "server.py").write_text("def f():\n    from cardtable.web import app\n")
+    (tmp_path / "cardtable" / "web" / "app.py").write_text("")
+    (tmp_path / "engine" / "a.py").write_text("import engine.b\n")
+    (tmp_path / "engine" / "b.py").write_text("from engine import a\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    with pytest.raises(AssertionError, match="club/server.py imports cardtable.web"):
+        test_no_arrow_runs_up_the_application()
+    with pytest.raises(AssertionError, match="engine.a -> engine.b -> engine.a"):
+        test_no_import_circle()
 
 
 def test_every_engine_module_imports_first():

@@ -1,5 +1,5 @@
 """A table publishing to its club: a display backend that sends each view shown, and the public
-record of each of the evening's games from the journal (:func:`cardtable.web.records.game_record`).
+record of each of the evening's games from the journal (:func:`cardtable.pages.records.game_record`).
 
 The work happens on the publisher's own thread, never the table's: showing a view only queues it.
 After every (re)connection, to a broker that may have restarted and lost everything, the table
@@ -19,8 +19,8 @@ from pathlib import Path
 from cardtable.club.link import TableLink
 from cardtable.club.spec import ClubSpec
 from cardtable.journal import Journal
-from cardtable.web.records import game_key, game_list, game_record
-from cardtable.web.viewdata import view_data
+from cardtable.pages.records import game_key, game_list, game_record
+from cardtable.pages.viewdata import view_data
 from hardware.view import TableView
 
 log = logging.getLogger(__name__)

@@ -37,9 +37,9 @@ from cardtable.club.spec import NAME, Broker
 from cardtable.club.standings import Contribution, Standings, contribution
 from cardtable.club.store import ClubStore
 from cardtable.club.topics import ClubMessage, read_message, subscriptions
-from cardtable.web.app import SECURITY_HEADERS, STATIC as WEB_STATIC
-from cardtable.web.limits import BodyLimit
-from cardtable.web.push import Broadcaster, Message, event_stream, make_message
+from cardtable.pages.files import SECURITY_HEADERS, common_files
+from cardtable.pages.limits import BodyLimit
+from cardtable.pages.push import Broadcaster, Message, event_stream, make_message
 
 log = logging.getLogger(__name__)
 
@@ -341,5 +341,5 @@ def create_club_app(state: ClubState) -> BodyLimit:
         Route("/state.json", state_json),
         Route("/tables/{table:str}/games.json", games_json),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-        Mount("/common", StaticFiles(directory=WEB_STATIC), name="common"),
+        common_files(),
     ]))

@@ -56,7 +56,7 @@ def run_serve(args) -> int:
     from cardtable.club.signing import read_keys
     from cardtable.club.spec import check_name, parse_broker
     from cardtable.club.store import ClubStore
-    from cardtable.web.server import WebServer
+    from cardtable.pages.server import WebServer
     from engine.errors import InvalidInput
 
     problems: list[str] = []

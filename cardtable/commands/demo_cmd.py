@@ -82,7 +82,7 @@ def run(args) -> int:
     names = check_names(args.names, players) if args.names else ()
     faces = f" (faces of the {args.design} deck)" if args.recognition == "faces" else ""
     print(f"cardtable demo: {args.game}, {players} players, {args.input} input{faces}, seed {args.seed}", flush=True)
-    from cardtable.web.network_demo import network_displays
+    from cardtable.network.demo import network_displays
 
     speaker = _speaker(args.speech) if args.speech else None
     with network_displays(args) as network:

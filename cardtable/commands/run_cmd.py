@@ -23,7 +23,7 @@ def run(args) -> int:
     from cardtable.outputs import TableOutputs
     from cardtable.table_loop import CameraThread, Supervisor, run_loop
     from cardtable.web.owner import TableSession
-    from cardtable.web.wiring import TableNetwork
+    from cardtable.network.table import TableNetwork
     from hardware.display.config import open_displays
 
     config = load_config(args.config)

@@ -48,7 +48,7 @@ def plan_for(config: TableConfig, user: str) -> UnitPlan:
         entry = pwd.getpwnam(user)
     except KeyError:
         raise InvalidInput(f"there is no user {user!r} on this machine") from None
-    writable = [config.journal.parent] + [d["folder"] for d in config.displays if d["kind"] == "png"]
+    writable = [config.journal.parent] + [d.folder for d in config.displays if d.kind == "png"]
     environment = ()
     if "Raspberry Pi 5" in pi_model():    # gpiozero cannot guess the Pi 5's GPIO chip: name lgpio
         environment = ("GPIOZERO_PIN_FACTORY=lgpio",)

@@ -1,12 +1,12 @@
 """The table's web app (Starlette): the live page, the overlay, the history, the owner's pages.
 
-Spectators' routes serve only the public view (:mod:`cardtable.web.viewdata`) and the journal's
-public records (:mod:`cardtable.web.records`). The owner's routes answer 403 until the PIN set in
+Spectators' routes serve only the public view (:mod:`cardtable.pages.viewdata`) and the journal's
+public records (:mod:`cardtable.pages.records`). The owner's routes answer 403 until the PIN set in
 ``[web] pin`` has been given; without a PIN they are off. Whatever the owner posts must come from
 the table's own page: a browser's ``Origin`` naming another site or port is refused, and the
 session's token (given to the owner's page in ``/owner/status.json``, which no other page can
-read) must come with it. No request body may be longer than :data:`~cardtable.web.limits.MAX_BODY`
-(:class:`~cardtable.web.limits.BodyLimit`). Pages are plain files shipped in the
+read) must come with it. No request body may be longer than :data:`~cardtable.pages.limits.MAX_BODY`
+(:class:`~cardtable.pages.limits.BodyLimit`). Pages are plain files shipped in the
 package and load nothing from elsewhere (the table may be offline); the Content-Security-Policy
 forbids inline scripts and other origins.
 """
@@ -28,11 +28,13 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from cardtable.journal import Journal
-from cardtable.web.limits import BodyLimit
+from cardtable.pages.files import SECURITY_HEADERS, common_files
+from cardtable.pages.limits import BodyLimit
+from cardtable.pages.push import Broadcaster, event_stream
+from cardtable.pages.records import game_list, game_record, list_entry
+from cardtable.pages.viewdata import view_data
 from cardtable.web.owner import OwnerRequest, PinGate
-from cardtable.web.push import Broadcaster, event_stream
-from cardtable.web.records import game_list, game_record, list_entry
-from cardtable.web.viewdata import view_data
+from cardtable.web.public_pages import Page, register_page, registered_pages
 from engine.errors import CardtableError
 from engine.games import all_games
 from hardware.view import TableView
@@ -41,11 +43,10 @@ STATIC = Path(__file__).parent / "static"
 COOKIE = "cardtable_owner"
 TOKEN_HEADER = "X-Cardtable-Token"
 MAX_DELAY = 600.0
-SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "same-origin",      # "no-referrer" would make our own forms say "Origin: null"
-}
+
+register_page(Page("/", STATIC / "table.html"))
+register_page(Page("/overlay", STATIC / "overlay.html"))
+register_page(Page("/history", STATIC / "history.html"))
 
 
 class ViewHub:
@@ -80,11 +81,6 @@ class OwnerTools:
 def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTools | None = None) -> BodyLimit:
     """The app for one table: ``hub`` carries its views, ``journal_path`` its history."""
     owner = owner or OwnerTools(PinGate(""))
-
-    def page(name: str):
-        async def serve(request: Request) -> Response:
-            return FileResponse(STATIC / name, headers=SECURITY_HEADERS)
-        return serve
 
     async def events(request: Request) -> Response:
         try:
@@ -200,9 +196,7 @@ def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTo
         return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
     routes = [
-        Route("/", page("table.html")),
-        Route("/overlay", page("overlay.html")),
-        Route("/history", page("history.html")),
+        *(route for page in registered_pages() for route in page.routes()),
         Route("/events", events),
         Route("/view.json", view_json),
         Route("/history.json", history_json),
@@ -214,6 +208,7 @@ def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTo
         Route("/owner/camera.jpg", guarded(camera)),
         Route("/owner/{kind:str}", guarded(act), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        common_files(),
     ]
     return BodyLimit(Starlette(routes=routes))
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cardtable.pages.server import WebServer
 from cardtable.web.app import OwnerTools, ViewHub, create_app
 from cardtable.web.owner import PinGate
-from cardtable.web.server import WebServer
 from hardware.view import TableView
 
 

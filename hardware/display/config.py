@@ -2,8 +2,9 @@
 
 ``parse_display`` checks a ``display`` table and fills in defaults (pure, no device libraries),
 so ``cardtable config check`` can name every mistake on any machine; ``open_display`` creates the
-backend from the checked :class:`DisplaySpec` without checking it again. Kinds: ``luma`` (SPI/I2C panels), ``hdmi`` (pygame),
-``png`` (snapshots into a folder), ``terminal`` (rich).
+backend from the checked :class:`~hardware.display.kinds.DisplaySpec` without checking it again.
+Kinds are looked up in :mod:`hardware.display.kinds`; the shipped ones, registered below, are
+``luma`` (SPI/I2C panels), ``hdmi`` (pygame), ``png`` (snapshots into a folder), ``terminal`` (rich).
 """
 
 from __future__ import annotations
@@ -11,105 +12,40 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from hardware.display.base import Display, DisplayGroup
-from hardware.display.layout import MODES
-from hardware.display.panel import DEFAULTS, DRIVERS, INTERFACES, PanelDisplay, open_luma_device
+from hardware.display.hdmi import HdmiSpec
+from hardware.display.kinds import DisplaySpec, DisplayTable, Injected, display_kinds, register_display_kind
+from hardware.display.panel import LumaSpec
+from hardware.display.snapshots import PngSpec
+from hardware.display.terminal import TerminalSpec
 from hardware.errors import DisplayConfigError
 
-KINDS = ("luma", "hdmi", "png", "terminal")
-_KEYS = {
-    "luma": {"driver", "interface", "port", "address", "device", "gpio_dc", "gpio_rst", "backlight",
-             "bus_speed_hz", "width", "height", "rotate", "mode"},
-    "hdmi": {"width", "height", "fullscreen"},
-    "png": {"folder", "width", "height", "mode", "prefix"},
-    "terminal": {"live"},
-}
-
-
-class DisplaySpec(dict):
-    """A display table checked by :func:`parse_display`, every default filled in: opening it
-    needs no second check."""
+register_display_kind(LumaSpec)
+register_display_kind(HdmiSpec)
+register_display_kind(PngSpec)
+register_display_kind(TerminalSpec)
 
 
 def parse_display(config: Mapping[str, object], problems: list[str], *, prefix: str = "display") -> DisplaySpec | None:
     """Check one display table; each mistake is appended to ``problems`` as "display.key: what is
-    wrong". Returns the table with every default filled in, or None when it has a mistake."""
+    wrong". Returns the table's spec with every default filled in, or None when it has a mistake."""
     found: list[str] = []
-    spec = _parse(config, found, prefix) if isinstance(config, Mapping) else None
+    spec = _parse(DisplayTable(config, found, prefix)) if isinstance(config, Mapping) else None
     if not isinstance(config, Mapping):
         found.append(f"{prefix}: expected a [[display]] table")
     problems.extend(found)
     return None if found else spec
 
 
-def _parse(config: Mapping[str, object], problems: list[str], prefix: str) -> DisplaySpec | None:
-    kind = config.get("kind")
-    if kind not in KINDS or not isinstance(kind, str):
-        problems.append(f"{prefix}.kind: expected one of {', '.join(KINDS)}, got {kind!r}")
+def _parse(table: DisplayTable) -> DisplaySpec | None:
+    kinds = display_kinds()
+    kind = table.get("kind")
+    if kind not in kinds or not isinstance(kind, str):
+        table.problem("kind", f"expected one of {', '.join(kinds)}, got {kind!r}")
         return None
-    spec = DisplaySpec(kind=kind)
-    for key in sorted(set(config) - _KEYS[kind] - {"kind"}):
-        problems.append(f"{prefix}.{key}: not a setting of a {kind} display; "
-                        f"expected {', '.join(sorted(_KEYS[kind]))}")
-
-    def number(key: str, default, low: int, high: int, *, optional: bool = False):
-        value = config.get(key, default)
-        if optional and (value is None or value is False):   # TOML has no null: false means "not wired"
-            return None
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            problems.append(f"{prefix}.{key}: expected a whole number from {low} to {high}, got {value!r}")
-            return default
-        return value
-
-    def text(key: str, default: str) -> str:
-        value = config.get(key, default)
-        if not isinstance(value, str) or not value.strip() or not value.isprintable():
-            problems.append(f"{prefix}.{key}: expected text, got {value!r}")
-            return default
-        return value
-
-    if kind == "luma":
-        driver = config.get("driver")
-        if driver not in DRIVERS or not isinstance(driver, str):
-            problems.append(f"{prefix}.driver: expected one of {', '.join(DRIVERS)}, got {driver!r}")
-            return None
-        known = DRIVERS[driver]
-        interface = config.get("interface", known.interface if driver != "dummy" else "noop")
-        if interface not in INTERFACES or not isinstance(interface, str):
-            problems.append(f"{prefix}.interface: expected one of {', '.join(INTERFACES)}, got {interface!r}")
-        spi = interface == "spi"
-        spec |= {
-            "driver": driver, "interface": interface,
-            "port": number("port", DEFAULTS["spi_port" if spi else "i2c_port"], 0, 22),
-            "address": number("address", DEFAULTS["i2c_address"], 0x03, 0x77),
-            "device": number("device", DEFAULTS["spi_device"], 0, 2),
-            "gpio_dc": number("gpio_dc", DEFAULTS["gpio_dc"], 2, 27),
-            "gpio_rst": number("gpio_rst", DEFAULTS["gpio_rst"], 2, 27, optional=True),
-            "backlight": number("backlight", DEFAULTS["backlight"], 2, 27, optional=True),
-            "bus_speed_hz": number("bus_speed_hz", DEFAULTS["bus_speed_hz"], 500_000, 125_000_000),
-            "width": number("width", known.width, 64, 4096),
-            "height": number("height", known.height, 32, 4096),
-            "rotate": number("rotate", 0, 0, 3),
-            "mode": config.get("mode", "1" if known.width < 160 else "RGB"),
-        }
-    elif kind == "hdmi":
-        spec |= {"width": number("width", None, 64, 8192, optional=True),
-                 "height": number("height", None, 32, 8192, optional=True),
-                 "fullscreen": config.get("fullscreen", True)}
-        if not isinstance(spec["fullscreen"], bool):
-            problems.append(f"{prefix}.fullscreen: expected true or false, got {spec['fullscreen']!r}")
-    elif kind == "png":
-        if not isinstance(config.get("folder"), str) or not config.get("folder"):
-            problems.append(f"{prefix}.folder: expected the folder to write the PNG snapshots into")
-        spec |= {"folder": config.get("folder"), "width": number("width", 1280, 64, 8192),
-                 "height": number("height", 720, 32, 8192), "mode": config.get("mode", "RGB"),
-                 "prefix": text("prefix", "frame")}
-    else:
-        spec["live"] = config.get("live")
-        if spec["live"] not in (None, True, False):
-            problems.append(f"{prefix}.live: expected true or false, got {spec['live']!r}")
-    if "mode" in spec and (spec["mode"] not in MODES or not isinstance(spec["mode"], str)):
-        problems.append(f"{prefix}.mode: expected one of {', '.join(MODES)}, got {spec['mode']!r}")
-    return spec
+    keys = kinds[kind].keys()
+    for key in sorted(set(table.table) - keys - {"kind"}):
+        table.problem(key, f"not a setting of a {kind} display; expected {', '.join(sorted(keys))}")
+    return kinds[kind].read(table)
 
 
 def parse_display_config(config: Mapping[str, object], *, prefix: str = "display") -> DisplaySpec:
@@ -124,24 +60,14 @@ def parse_display_config(config: Mapping[str, object], *, prefix: str = "display
     return spec
 
 
-def reserved_pins(spec: Mapping[str, object]) -> dict[int, str]:
+def reserved_pins(spec: DisplaySpec) -> dict[int, str]:
     """The GPIOs a checked display spec occupies, for :func:`hardware.pins.parse_panel_config`."""
-    if spec.get("kind") != "luma" or spec["interface"] == "noop":
-        return {}
-    name = f"the {spec['driver']} display"
-    if spec["interface"] == "i2c":
-        return {2: f"{name} (I2C SDA)", 3: f"{name} (I2C SCL)"}
-    pins = {10: f"{name} (SPI MOSI)", 11: f"{name} (SPI SCLK)", 9: f"{name} (SPI MISO)",
-            8 if spec["device"] == 0 else 7: f"{name} (SPI CE{spec['device']})",
-            spec["gpio_dc"]: f"{name} (DC)"}
-    for key, what in (("gpio_rst", "RST"), ("backlight", "backlight")):
-        if spec[key] is not None:
-            pins[spec[key]] = f"{name} ({what})"
-    return pins
+    return spec.reserved_pins()
 
 
-def open_display(config: Mapping[str, object], *, serial_interface=None, gpio=None, console=None) -> Display:
-    """Open the display a ``display`` table (or an already checked :class:`DisplaySpec`) describes.
+def open_display(config: Mapping[str, object] | DisplaySpec, *, serial_interface=None, gpio=None,
+                 console=None) -> Display:
+    """Open the display a ``display`` table (or an already checked spec) describes.
 
     :param serial_interface: for ``luma``: an already made luma interface (tests: ``noop()``).
     :param gpio: for ``luma`` LCDs: the GPIO module for DC/RST/backlight (tests: a mock).
@@ -150,23 +76,10 @@ def open_display(config: Mapping[str, object], *, serial_interface=None, gpio=No
     :raises DeviceUnavailable: the device or its library is missing.
     """
     spec = config if isinstance(config, DisplaySpec) else parse_display_config(config)
-    kind = spec["kind"]
-    if kind == "luma":
-        return PanelDisplay(open_luma_device(spec, serial_interface=serial_interface, gpio=gpio))
-    if kind == "hdmi":
-        from hardware.display.hdmi import HdmiDisplay
-
-        return HdmiDisplay(spec["width"], spec["height"], fullscreen=spec["fullscreen"])
-    if kind == "png":
-        from hardware.display.snapshots import SnapshotDisplay
-
-        return SnapshotDisplay(spec["folder"], spec["width"], spec["height"], spec["mode"], prefix=spec["prefix"])
-    from hardware.display.terminal import TerminalDisplay
-
-    return TerminalDisplay(console, live=spec["live"])
+    return spec.open(Injected(serial_interface, gpio, console))
 
 
-def open_displays(configs: Sequence[Mapping[str, object]], **inject) -> DisplayGroup:
+def open_displays(configs: Sequence[Mapping[str, object] | DisplaySpec], **inject) -> DisplayGroup:
     """Open several displays that show the same views; on failure, close those already open.
 
     :raises DisplayConfigError: a table is wrong.

@@ -8,11 +8,32 @@ OS Lite (the user must be in the ``video`` and ``render`` groups), and ``dummy``
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 from hardware.display.base import ClosingDisplay
+from hardware.display.kinds import DisplaySpec, DisplayTable, Injected
 from hardware.display.layout import render
 from hardware.errors import DeviceUnavailable
 from hardware.view import TableView
+
+
+@dataclass(frozen=True)
+class HdmiSpec(DisplaySpec):
+    """``kind = "hdmi"``: a screen through pygame, at its own size unless ``width``/``height`` are given."""
+
+    kind = "hdmi"
+    width: int | None
+    height: int | None
+    fullscreen: bool
+
+    @classmethod
+    def read(cls, table: DisplayTable) -> HdmiSpec:
+        return cls(width=table.number("width", None, 64, 8192, optional=True),
+                   height=table.number("height", None, 32, 8192, optional=True),
+                   fullscreen=table.flag("fullscreen", True))
+
+    def open(self, inject: Injected) -> HdmiDisplay:
+        return HdmiDisplay(self.width, self.height, fullscreen=self.fullscreen)
 
 
 class HdmiDisplay(ClosingDisplay):

@@ -8,10 +8,10 @@ the OLEDs, ``"RGB"`` for the LCDs) choose the layout.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hardware.display.base import ClosingDisplay
+from hardware.display.kinds import DisplaySpec, DisplayTable, Injected
 from hardware.display.layout import render
 from hardware.errors import DeviceUnavailable, DisplayConfigError
 from hardware.view import TableView
@@ -42,14 +42,74 @@ DEFAULTS = {"i2c_port": 1, "i2c_address": 0x3C, "spi_port": 0, "spi_device": 0, 
             "gpio_rst": 25, "backlight": 18, "bus_speed_hz": 32_000_000}
 
 
-def open_luma_device(spec: Mapping[str, object], *, serial_interface=None, gpio=None):
+@dataclass(frozen=True)
+class LumaSpec(DisplaySpec):
+    """``kind = "luma"``: a panel on SPI or I2C (``driver`` names it; ``dummy`` keeps the image)."""
+
+    kind = "luma"
+    driver: str
+    interface: str
+    port: int
+    address: int
+    device: int
+    gpio_dc: int
+    gpio_rst: int | None          # None: not wired
+    backlight: int | None         # None: wired to 3.3 V
+    bus_speed_hz: int
+    width: int
+    height: int
+    rotate: int
+    mode: str
+
+    @classmethod
+    def read(cls, table: DisplayTable) -> LumaSpec | None:
+        driver = table.get("driver")
+        if driver not in DRIVERS or not isinstance(driver, str):
+            table.problem("driver", f"expected one of {', '.join(DRIVERS)}, got {driver!r}")
+            return None
+        known = DRIVERS[driver]
+        interface = table.choice("interface", known.interface if driver != "dummy" else "noop", INTERFACES)
+        spi = interface == "spi"
+        return cls(
+            driver=driver, interface=interface,
+            port=table.number("port", DEFAULTS["spi_port" if spi else "i2c_port"], 0, 22),
+            address=table.number("address", DEFAULTS["i2c_address"], 0x03, 0x77),
+            device=table.number("device", DEFAULTS["spi_device"], 0, 2),
+            gpio_dc=table.number("gpio_dc", DEFAULTS["gpio_dc"], 2, 27),
+            gpio_rst=table.number("gpio_rst", DEFAULTS["gpio_rst"], 2, 27, optional=True),
+            backlight=table.number("backlight", DEFAULTS["backlight"], 2, 27, optional=True),
+            bus_speed_hz=table.number("bus_speed_hz", DEFAULTS["bus_speed_hz"], 500_000, 125_000_000),
+            width=table.number("width", known.width, 64, 4096),
+            height=table.number("height", known.height, 32, 4096),
+            rotate=table.number("rotate", 0, 0, 3),
+            mode=table.mode("1" if known.width < 160 else "RGB"),
+        )
+
+    def reserved_pins(self) -> dict[int, str]:
+        if self.interface == "noop":
+            return {}
+        name = f"the {self.driver} display"
+        if self.interface == "i2c":
+            return {2: f"{name} (I2C SDA)", 3: f"{name} (I2C SCL)"}
+        pins = {10: f"{name} (SPI MOSI)", 11: f"{name} (SPI SCLK)", 9: f"{name} (SPI MISO)",
+                8 if self.device == 0 else 7: f"{name} (SPI CE{self.device})", self.gpio_dc: f"{name} (DC)"}
+        for pin, what in ((self.gpio_rst, "RST"), (self.backlight, "backlight")):
+            if pin is not None:
+                pins[pin] = f"{name} ({what})"
+        return pins
+
+    def open(self, inject: Injected) -> PanelDisplay:
+        return PanelDisplay(open_luma_device(self, serial_interface=inject.serial_interface, gpio=inject.gpio))
+
+
+def open_luma_device(spec: LumaSpec, *, serial_interface=None, gpio=None):
     """Create the luma device a checked display spec describes.
 
     :param serial_interface: an already made luma interface (tests pass ``noop()``).
     :param gpio: a GPIO module for the LCD backlight and DC/RST pins (tests pass a mock).
     :raises DeviceUnavailable: the driver library or the bus is missing.
     """
-    name = spec["driver"]
+    name = spec.driver
     driver = DRIVERS[name]
     try:
         module = importlib.import_module(driver.module)
@@ -57,39 +117,39 @@ def open_luma_device(spec: Mapping[str, object], *, serial_interface=None, gpio=
         raise DeviceUnavailable(f"display.driver {name!r} needs {driver.module.rsplit('.', 1)[0]}: "
                                 f"pip install {driver.module.rsplit('.', 1)[0]} ({exc})") from exc
     cls = getattr(module, driver.cls)
-    size = {"width": spec["width"], "height": spec["height"], "rotate": spec["rotate"]}
+    size = {"width": spec.width, "height": spec.height, "rotate": spec.rotate}
     if name == "dummy":
-        return cls(mode=spec["mode"], **size)
+        return cls(mode=spec.mode, **size)
     interface = serial_interface or _interface(spec, gpio)
     extra = {}
     if driver.interface == "spi":          # the LCDs: backlight on a GPIO, or wired to 3.3 V
-        if spec["backlight"] is None:
+        if spec.backlight is None:
             extra["backlight"] = lambda on: None
         else:
-            extra.update(gpio_LIGHT=spec["backlight"], **({"gpio": gpio} if gpio else {}))
+            extra.update(gpio_LIGHT=spec.backlight, **({"gpio": gpio} if gpio else {}))
     try:
         return cls(serial_interface=interface, **size, **extra)
     except Exception as exc:             # luma raises plain errors from RPi.GPIO and the bus
         raise DeviceUnavailable(f"display {name}: cannot start the panel: {exc}") from exc
 
 
-def _interface(spec: Mapping[str, object], gpio):
+def _interface(spec: LumaSpec, gpio):
     from luma.core.interface import serial
 
-    kind = spec["interface"]
+    kind = spec.interface
     try:
         if kind == "noop":
             return serial.noop()
         if kind == "i2c":
-            return serial.i2c(port=spec["port"], address=spec["address"])
-        return serial.spi(port=spec["port"], device=spec["device"], gpio_DC=spec["gpio_dc"],
-                          gpio_RST=spec["gpio_rst"], bus_speed_hz=spec["bus_speed_hz"],
+            return serial.i2c(port=spec.port, address=spec.address)
+        return serial.spi(port=spec.port, device=spec.device, gpio_DC=spec.gpio_dc,
+                          gpio_RST=spec.gpio_rst, bus_speed_hz=spec.bus_speed_hz,
                           **({"gpio": gpio} if gpio else {}))
     except Exception as exc:
-        where = (f"I2C bus {spec['port']} at address {spec['address']:#04x}" if kind == "i2c"
-                 else f"SPI {spec['port']}.{spec['device']}")
+        where = (f"I2C bus {spec.port} at address {spec.address:#04x}" if kind == "i2c"
+                 else f"SPI {spec.port}.{spec.device}")
         raise DeviceUnavailable(
-            f"display {spec['driver']}: {where} cannot be opened ({exc}); enable {kind.upper()} with "
+            f"display {spec.driver}: {where} cannot be opened ({exc}); enable {kind.upper()} with "
             "raspi-config and check the wiring") from exc
 
 

@@ -10,12 +10,37 @@ is left unwritten, so only the snapshots stop and nothing else does.
 from __future__ import annotations
 
 import errno
+from dataclasses import dataclass
 from pathlib import Path
 
 from hardware.display.base import ClosingDisplay
+from hardware.display.kinds import DisplaySpec, DisplayTable, Injected
 from hardware.display.layout import render
 from hardware.errors import DeviceUnavailable
 from hardware.view import TableView
+
+
+@dataclass(frozen=True)
+class PngSpec(DisplaySpec):
+    """``kind = "png"``: numbered PNG snapshots written into ``folder``."""
+
+    kind = "png"
+    folder: str | Path
+    width: int
+    height: int
+    mode: str
+    prefix: str
+
+    @classmethod
+    def read(cls, table: DisplayTable) -> PngSpec:
+        if not isinstance(table.get("folder"), str) or not table.get("folder"):
+            table.problem("folder", "expected the folder to write the PNG snapshots into")
+        return cls(folder=table.get("folder"), width=table.number("width", 1280, 64, 8192),
+                   height=table.number("height", 720, 32, 8192), mode=table.mode("RGB"),
+                   prefix=table.text("prefix", "frame"))
+
+    def open(self, inject: Injected) -> SnapshotDisplay:
+        return SnapshotDisplay(self.folder, self.width, self.height, self.mode, prefix=self.prefix)
 
 
 class SnapshotDisplay(ClosingDisplay):

@@ -10,6 +10,8 @@ so it does not jump about from move to move.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.console import Console, Group
 from rich.live import Live
 from rich.panel import Panel
@@ -17,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hardware.display.base import ClosingDisplay
+from hardware.display.kinds import DisplaySpec, DisplayTable, Injected
 from hardware.display.board import board_of
 from hardware.display.text import card_label
 from hardware.view import TableView
@@ -112,6 +115,21 @@ def table_panel(view: TableView, width: int = PANEL_WIDTH) -> Panel:
     status = "game over" if view.finished else view.status
     return Panel(Group(*parts), title=f"[bold]{view.game}[/]",
                  subtitle=status or None, border_style="green", width=width)
+
+
+@dataclass(frozen=True)
+class TerminalSpec(DisplaySpec):
+    """``kind = "terminal"``: the view drawn in the terminal (``live``: redrawn in place)."""
+
+    kind = "terminal"
+    live: bool | None = None
+
+    @classmethod
+    def read(cls, table: DisplayTable) -> TerminalSpec:
+        return cls(live=table.flag("live", None))
+
+    def open(self, inject: Injected) -> TerminalDisplay:
+        return TerminalDisplay(inject.console, live=self.live)
 
 
 class TerminalDisplay(ClosingDisplay):

@@ -8,26 +8,11 @@ from cardtable.cli import main
 from cardtable.config import ConfigError, check_values, load_config
 from cardtable.sim.devices import demo_registry
 from hostile_files import finishes, put_hostile
+from table_configs import RFID_CRIBBAGE
 from vision.calibration import Calibration, save_calibration
 
 HUGE = "1" + "0" * 310            # a whole number no float can hold (TOML reads it exactly)
-GOOD = """
-[game]
-name = "cribbage"
-players = 2
-[table]
-names = ["Ann", "Bob"]
-[input]
-kind = "rfid"
-[rfid]
-port = "/dev/ttyACM0"
-registry = "tags.json"
-readers = ["seat1", "seat2", "starter", "crib"]
-[[display]]
-kind = "terminal"
-[journal]
-path = "journal.sqlite"
-"""
+GOOD = RFID_CRIBBAGE
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ import random
 
 from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal
-from cardtable.web.records import game_record
+from cardtable.pages.records import game_record
 from engine.bots import RandomBot
 from engine.game import Margin
 from engine.games import get_game

@@ -16,8 +16,8 @@ from cardtable.club.spec import ClubSpec, parse_broker
 from cardtable.club.store import ClubStore
 from cardtable.sim.demo import run_demo
 from cardtable.journal import Journal
-from cardtable.web.records import game_key, game_record
-from cardtable.web.server import WebServer
+from cardtable.pages.records import game_key, game_record
+from cardtable.pages.server import WebServer
 from web_helpers import wait_until
 from test_page_browser import keep
 

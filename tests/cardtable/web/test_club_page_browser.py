@@ -20,9 +20,9 @@ from cardtable.club.store import ClubStore
 from cardtable.club.topics import table_topic
 from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal
-from cardtable.web.records import game_key, game_record
-from cardtable.web.server import WebServer
-from cardtable.web.viewdata import view_data
+from cardtable.pages.records import game_key, game_record
+from cardtable.pages.server import WebServer
+from cardtable.pages.viewdata import view_data
 
 
 @pytest.fixture

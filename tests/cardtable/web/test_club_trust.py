@@ -21,7 +21,7 @@ from cardtable.club.signing import new_key_file, read_keys, seal
 from cardtable.club.spec import ClubSpec, parse_broker
 from cardtable.club.store import ClubStore
 from cardtable.sim.demo import run_demo
-from cardtable.web.server import WebServer
+from cardtable.pages.server import WebServer
 from test_page_browser import keep
 from web_helpers import die_with_parent, free_port, wait_until
 

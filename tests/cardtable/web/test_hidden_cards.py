@@ -17,7 +17,7 @@ from cardtable.controller import Controller, TableSetup
 from cardtable.sim.demo import run_demo
 from cardtable.journal import Journal
 from cardtable.outputs import TableOutputs
-from cardtable.web.network_demo import Held
+from cardtable.network.demo import Held
 from cardtable.web.page import TablePage
 from engine.bots import GreedyBot, RandomBot
 from engine.games import get_game

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cardtable.sim.demo import run_demo
-from cardtable.web.network_demo import Held
+from cardtable.network.demo import Held
 from cardtable.web.page import TablePage
 
 pytestmark = pytest.mark.slow          # the page in a real headless Chromium
