@@ -2,13 +2,15 @@
 
 ``parse_display`` checks a ``display`` table and fills in defaults (pure, no device libraries),
 so ``cardtable config check`` can name every mistake on any machine; ``open_display`` creates the
-backend from the checked :class:`DisplaySpec` without checking it again. Kinds: ``luma`` (SPI/I2C panels), ``hdmi`` (pygame),
+backend from the checked :class:`DisplaySpec` (typed, frozen) without checking it again. Kinds: ``luma`` (SPI/I2C panels), ``hdmi`` (pygame),
 ``png`` (snapshots into a folder), ``terminal`` (rich).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 from hardware.display.base import Display, DisplayGroup
 from hardware.display.layout import MODES
@@ -25,9 +27,34 @@ _KEYS = {
 }
 
 
-class DisplaySpec(dict):
-    """A display table checked by :func:`parse_display`, every default filled in: opening it
-    needs no second check."""
+@dataclass(frozen=True)
+class DisplaySpec:
+    """A display table checked by :func:`parse_display`, every default of its ``kind`` filled in
+    (the settings of other kinds stay None): opening it needs no second check."""
+
+    kind: str
+    # luma panels
+    driver: str | None = None
+    interface: str | None = None
+    port: int | None = None
+    address: int | None = None
+    device: int | None = None
+    gpio_dc: int | None = None
+    gpio_rst: int | None = None          # None: not wired
+    backlight: int | None = None         # None: wired to 3.3 V
+    bus_speed_hz: int | None = None
+    rotate: int | None = None
+    # luma, hdmi (None: the screen's own size) and png
+    width: int | None = None
+    height: int | None = None
+    mode: str | None = None
+    # hdmi
+    fullscreen: bool | None = None
+    # png snapshots
+    folder: str | Path | None = None
+    prefix: str | None = None
+    # terminal
+    live: bool | None = None
 
 
 def parse_display(config: Mapping[str, object], problems: list[str], *, prefix: str = "display") -> DisplaySpec | None:
@@ -46,7 +73,7 @@ def _parse(config: Mapping[str, object], problems: list[str], prefix: str) -> Di
     if kind not in KINDS or not isinstance(kind, str):
         problems.append(f"{prefix}.kind: expected one of {', '.join(KINDS)}, got {kind!r}")
         return None
-    spec = DisplaySpec(kind=kind)
+    spec: dict = {"kind": kind}
     for key in sorted(set(config) - _KEYS[kind] - {"kind"}):
         problems.append(f"{prefix}.{key}: not a setting of a {kind} display; "
                         f"expected {', '.join(sorted(_KEYS[kind]))}")
@@ -109,7 +136,7 @@ def _parse(config: Mapping[str, object], problems: list[str], prefix: str) -> Di
             problems.append(f"{prefix}.live: expected true or false, got {spec['live']!r}")
     if "mode" in spec and (spec["mode"] not in MODES or not isinstance(spec["mode"], str)):
         problems.append(f"{prefix}.mode: expected one of {', '.join(MODES)}, got {spec['mode']!r}")
-    return spec
+    return DisplaySpec(**spec)
 
 
 def parse_display_config(config: Mapping[str, object], *, prefix: str = "display") -> DisplaySpec:
@@ -124,23 +151,22 @@ def parse_display_config(config: Mapping[str, object], *, prefix: str = "display
     return spec
 
 
-def reserved_pins(spec: Mapping[str, object]) -> dict[int, str]:
+def reserved_pins(spec: DisplaySpec) -> dict[int, str]:
     """The GPIOs a checked display spec occupies, for :func:`hardware.pins.parse_panel_config`."""
-    if spec.get("kind") != "luma" or spec["interface"] == "noop":
+    if spec.kind != "luma" or spec.interface == "noop":
         return {}
-    name = f"the {spec['driver']} display"
-    if spec["interface"] == "i2c":
+    name = f"the {spec.driver} display"
+    if spec.interface == "i2c":
         return {2: f"{name} (I2C SDA)", 3: f"{name} (I2C SCL)"}
     pins = {10: f"{name} (SPI MOSI)", 11: f"{name} (SPI SCLK)", 9: f"{name} (SPI MISO)",
-            8 if spec["device"] == 0 else 7: f"{name} (SPI CE{spec['device']})",
-            spec["gpio_dc"]: f"{name} (DC)"}
-    for key, what in (("gpio_rst", "RST"), ("backlight", "backlight")):
-        if spec[key] is not None:
-            pins[spec[key]] = f"{name} ({what})"
+            8 if spec.device == 0 else 7: f"{name} (SPI CE{spec.device})", spec.gpio_dc: f"{name} (DC)"}
+    for pin, what in ((spec.gpio_rst, "RST"), (spec.backlight, "backlight")):
+        if pin is not None:
+            pins[pin] = f"{name} ({what})"
     return pins
 
 
-def open_display(config: Mapping[str, object], *, serial_interface=None, gpio=None, console=None) -> Display:
+def open_display(config: Mapping[str, object] | DisplaySpec, *, serial_interface=None, gpio=None, console=None) -> Display:
     """Open the display a ``display`` table (or an already checked :class:`DisplaySpec`) describes.
 
     :param serial_interface: for ``luma``: an already made luma interface (tests: ``noop()``).
@@ -150,23 +176,22 @@ def open_display(config: Mapping[str, object], *, serial_interface=None, gpio=No
     :raises DeviceUnavailable: the device or its library is missing.
     """
     spec = config if isinstance(config, DisplaySpec) else parse_display_config(config)
-    kind = spec["kind"]
-    if kind == "luma":
+    if spec.kind == "luma":
         return PanelDisplay(open_luma_device(spec, serial_interface=serial_interface, gpio=gpio))
-    if kind == "hdmi":
+    if spec.kind == "hdmi":
         from hardware.display.hdmi import HdmiDisplay
 
-        return HdmiDisplay(spec["width"], spec["height"], fullscreen=spec["fullscreen"])
-    if kind == "png":
+        return HdmiDisplay(spec.width, spec.height, fullscreen=spec.fullscreen)
+    if spec.kind == "png":
         from hardware.display.snapshots import SnapshotDisplay
 
-        return SnapshotDisplay(spec["folder"], spec["width"], spec["height"], spec["mode"], prefix=spec["prefix"])
+        return SnapshotDisplay(spec.folder, spec.width, spec.height, spec.mode, prefix=spec.prefix)
     from hardware.display.terminal import TerminalDisplay
 
-    return TerminalDisplay(console, live=spec["live"])
+    return TerminalDisplay(console, live=spec.live)
 
 
-def open_displays(configs: Sequence[Mapping[str, object]], **inject) -> DisplayGroup:
+def open_displays(configs: Sequence[Mapping[str, object] | DisplaySpec], **inject) -> DisplayGroup:
     """Open several displays that show the same views; on failure, close those already open.
 
     :raises DisplayConfigError: a table is wrong.

@@ -8,7 +8,6 @@ the OLEDs, ``"RGB"`` for the LCDs) choose the layout.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hardware.display.base import ClosingDisplay
@@ -42,14 +41,14 @@ DEFAULTS = {"i2c_port": 1, "i2c_address": 0x3C, "spi_port": 0, "spi_device": 0, 
             "gpio_rst": 25, "backlight": 18, "bus_speed_hz": 32_000_000}
 
 
-def open_luma_device(spec: Mapping[str, object], *, serial_interface=None, gpio=None):
+def open_luma_device(spec, *, serial_interface=None, gpio=None):
     """Create the luma device a checked display spec describes.
 
     :param serial_interface: an already made luma interface (tests pass ``noop()``).
     :param gpio: a GPIO module for the LCD backlight and DC/RST pins (tests pass a mock).
     :raises DeviceUnavailable: the driver library or the bus is missing.
     """
-    name = spec["driver"]
+    name = spec.driver
     driver = DRIVERS[name]
     try:
         module = importlib.import_module(driver.module)
@@ -57,39 +56,39 @@ def open_luma_device(spec: Mapping[str, object], *, serial_interface=None, gpio=
         raise DeviceUnavailable(f"display.driver {name!r} needs {driver.module.rsplit('.', 1)[0]}: "
                                 f"pip install {driver.module.rsplit('.', 1)[0]} ({exc})") from exc
     cls = getattr(module, driver.cls)
-    size = {"width": spec["width"], "height": spec["height"], "rotate": spec["rotate"]}
+    size = {"width": spec.width, "height": spec.height, "rotate": spec.rotate}
     if name == "dummy":
-        return cls(mode=spec["mode"], **size)
+        return cls(mode=spec.mode, **size)
     interface = serial_interface or _interface(spec, gpio)
     extra = {}
     if driver.interface == "spi":          # the LCDs: backlight on a GPIO, or wired to 3.3 V
-        if spec["backlight"] is None:
+        if spec.backlight is None:
             extra["backlight"] = lambda on: None
         else:
-            extra.update(gpio_LIGHT=spec["backlight"], **({"gpio": gpio} if gpio else {}))
+            extra.update(gpio_LIGHT=spec.backlight, **({"gpio": gpio} if gpio else {}))
     try:
         return cls(serial_interface=interface, **size, **extra)
     except Exception as exc:             # luma raises plain errors from RPi.GPIO and the bus
         raise DeviceUnavailable(f"display {name}: cannot start the panel: {exc}") from exc
 
 
-def _interface(spec: Mapping[str, object], gpio):
+def _interface(spec, gpio):
     from luma.core.interface import serial
 
-    kind = spec["interface"]
+    kind = spec.interface
     try:
         if kind == "noop":
             return serial.noop()
         if kind == "i2c":
-            return serial.i2c(port=spec["port"], address=spec["address"])
-        return serial.spi(port=spec["port"], device=spec["device"], gpio_DC=spec["gpio_dc"],
-                          gpio_RST=spec["gpio_rst"], bus_speed_hz=spec["bus_speed_hz"],
+            return serial.i2c(port=spec.port, address=spec.address)
+        return serial.spi(port=spec.port, device=spec.device, gpio_DC=spec.gpio_dc,
+                          gpio_RST=spec.gpio_rst, bus_speed_hz=spec.bus_speed_hz,
                           **({"gpio": gpio} if gpio else {}))
     except Exception as exc:
-        where = (f"I2C bus {spec['port']} at address {spec['address']:#04x}" if kind == "i2c"
-                 else f"SPI {spec['port']}.{spec['device']}")
+        where = (f"I2C bus {spec.port} at address {spec.address:#04x}" if kind == "i2c"
+                 else f"SPI {spec.port}.{spec.device}")
         raise DeviceUnavailable(
-            f"display {spec['driver']}: {where} cannot be opened ({exc}); enable {kind.upper()} with "
+            f"display {spec.driver}: {where} cannot be opened ({exc}); enable {kind.upper()} with "
             "raspi-config and check the wiring") from exc
 
 

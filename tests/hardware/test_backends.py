@@ -137,8 +137,8 @@ def test_a_group_shows_on_every_display_and_closes_all(tmp_path):
 
 def test_config_defaults_and_every_mistake_named():
     spec = parse_display_config({"kind": "luma", "driver": "st7789"})
-    assert (spec["interface"], spec["width"], spec["height"], spec["mode"], spec["gpio_dc"]) == ("spi", 240, 240, "RGB", 24)
-    assert parse_display_config({"kind": "luma", "driver": "sh1106"})["mode"] == "1"
+    assert (spec.interface, spec.width, spec.height, spec.mode, spec.gpio_dc) == ("spi", 240, 240, "RGB", 24)
+    assert parse_display_config({"kind": "luma", "driver": "sh1106"}).mode == "1"
     with pytest.raises(DisplayConfigError, match="display.kind: expected one of luma, hdmi, png, terminal"):
         parse_display_config({"kind": "lcd"})
     with pytest.raises(DisplayConfigError, match="display.driver"):
