@@ -18,7 +18,7 @@ import ipaddress
 import socket
 from dataclasses import dataclass
 
-from config_kit.reads import unknown_keys
+from config_kit.reads import flag, unknown_keys
 from config_kit.section import Context, Section
 
 DEFAULT_PORT = 8080
@@ -43,10 +43,7 @@ def parse_port(value, key: str, problems: list[str]) -> int | None:
 def parse_web(section: dict, problems: list[str]) -> WebSpec:
     """The ``[web]`` section (an empty one: the page is off). Mistakes are added to ``problems``."""
     unknown_keys(section, _KEYS, "web", problems)
-    enabled = section.get("enabled", False)
-    if not isinstance(enabled, bool):
-        problems.append(f"web.enabled: expected true or false, got {enabled!r}")
-        enabled = False
+    enabled = flag(section.get("enabled", False), "web.enabled", problems) or False
     port = parse_port(section.get("port", DEFAULT_PORT), "web.port", problems) or DEFAULT_PORT
     host = section.get("host", "0.0.0.0")
     if not isinstance(host, str) or not host:

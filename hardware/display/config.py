@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from config_kit.reads import choice, flag, text, whole
 from hardware.display.base import Display, DisplayGroup
 from hardware.display.layout import MODES
 from hardware.display.panel import DEFAULTS, DRIVERS, INTERFACES, PanelDisplay, open_luma_device
@@ -69,9 +70,8 @@ def parse_display(config: Mapping[str, object], problems: list[str], *, prefix: 
 
 
 def _parse(config: Mapping[str, object], problems: list[str], prefix: str) -> DisplaySpec | None:
-    kind = config.get("kind")
-    if kind not in KINDS or not isinstance(kind, str):
-        problems.append(f"{prefix}.kind: expected one of {', '.join(KINDS)}, got {kind!r}")
+    kind = choice(config.get("kind"), f"{prefix}.kind", problems, KINDS)
+    if kind is None:
         return None
     spec: dict = {"kind": kind}
     for key in sorted(set(config) - _KEYS[kind] - {"kind"}):
@@ -82,27 +82,20 @@ def _parse(config: Mapping[str, object], problems: list[str], prefix: str) -> Di
         value = config.get(key, default)
         if optional and (value is None or value is False):   # TOML has no null: false means "not wired"
             return None
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            problems.append(f"{prefix}.{key}: expected a whole number from {low} to {high}, got {value!r}")
-            return default
-        return value
+        found = whole(value, f"{prefix}.{key}", problems, low, high)
+        return default if found is None else found
 
-    def text(key: str, default: str) -> str:
+    def switch(key: str, default: bool | None) -> bool | None:
         value = config.get(key, default)
-        if not isinstance(value, str) or not value.strip() or not value.isprintable():
-            problems.append(f"{prefix}.{key}: expected text, got {value!r}")
-            return default
-        return value
+        return value if value is None else flag(value, f"{prefix}.{key}", problems)
 
     if kind == "luma":
-        driver = config.get("driver")
-        if driver not in DRIVERS or not isinstance(driver, str):
-            problems.append(f"{prefix}.driver: expected one of {', '.join(DRIVERS)}, got {driver!r}")
+        driver = choice(config.get("driver"), f"{prefix}.driver", problems, DRIVERS)
+        if driver is None:
             return None
         known = DRIVERS[driver]
-        interface = config.get("interface", known.interface if driver != "dummy" else "noop")
-        if interface not in INTERFACES or not isinstance(interface, str):
-            problems.append(f"{prefix}.interface: expected one of {', '.join(INTERFACES)}, got {interface!r}")
+        interface = choice(config.get("interface", known.interface if driver != "dummy" else "noop"),
+                           f"{prefix}.interface", problems, INTERFACES)
         spi = interface == "spi"
         spec |= {
             "driver": driver, "interface": interface,
@@ -121,21 +114,17 @@ def _parse(config: Mapping[str, object], problems: list[str], prefix: str) -> Di
     elif kind == "hdmi":
         spec |= {"width": number("width", None, 64, 8192, optional=True),
                  "height": number("height", None, 32, 8192, optional=True),
-                 "fullscreen": config.get("fullscreen", True)}
-        if not isinstance(spec["fullscreen"], bool):
-            problems.append(f"{prefix}.fullscreen: expected true or false, got {spec['fullscreen']!r}")
+                 "fullscreen": switch("fullscreen", True)}
     elif kind == "png":
         if not isinstance(config.get("folder"), str) or not config.get("folder"):
             problems.append(f"{prefix}.folder: expected the folder to write the PNG snapshots into")
         spec |= {"folder": config.get("folder"), "width": number("width", 1280, 64, 8192),
                  "height": number("height", 720, 32, 8192), "mode": config.get("mode", "RGB"),
-                 "prefix": text("prefix", "frame")}
+                 "prefix": text(config.get("prefix", "frame"), f"{prefix}.prefix", problems) or "frame"}
     else:
-        spec["live"] = config.get("live")
-        if spec["live"] not in (None, True, False):
-            problems.append(f"{prefix}.live: expected true or false, got {spec['live']!r}")
-    if "mode" in spec and (spec["mode"] not in MODES or not isinstance(spec["mode"], str)):
-        problems.append(f"{prefix}.mode: expected one of {', '.join(MODES)}, got {spec['mode']!r}")
+        spec["live"] = switch("live", None)
+    if "mode" in spec:
+        choice(spec["mode"], f"{prefix}.mode", problems, MODES)
     return DisplaySpec(**spec)
 
 
