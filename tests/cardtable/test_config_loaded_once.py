@@ -68,3 +68,22 @@ def test_a_camera_table_reads_its_calibration_once(tmp_path, monkeypatch):
     with beside_the_table(table):
         assert main(["run", "--config", config(tmp_path, "first")]) == 0
     assert len(loads) == 1, loads
+
+
+def test_the_checked_setup_stays_as_checked_while_the_table_plays_on(tmp_path):
+    """``run`` hands the controller the config's own setup: the next game's seed is the session's,
+    and the checked config still says what the file says."""
+    from cardtable.config import check_values
+    from cardtable.game_session import GameSession
+    from cardtable.journal import Journal
+
+    problems = []
+    config = check_values({"game": {"name": "cribbage", "players": 2, "seed": 7, "mode": "dealer"},
+                           "input": {"kind": "rfid"}, "rfid": {"readers": ["seat1", "seat2", "starter", "crib"]}},
+                          tmp_path / "table.toml", problems)
+    assert problems == []
+    with Journal(":memory:") as journal:
+        session = GameSession(config.setup, journal, resume=False)
+        session.next_game()
+        assert session.setup.seed == 8
+    assert config.setup.seed == 7
