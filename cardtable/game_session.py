@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.game import Action, Event, Game, Prompt
 from engine.games import get_game
@@ -147,7 +147,7 @@ class GameSession:
 
     def next_game(self) -> None:
         """Start the next game with the same setup (the finished one stays in the journal)."""
-        self.setup.seed += 1
+        self.setup = replace(self.setup, seed=self.setup.seed + 1)     # the given setup stays as it was
         self._start(resume=False)
 
     def kept_text(self, problem: str) -> str:

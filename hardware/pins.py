@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from config_kit.reads import flag, unknown_keys
 from hardware.errors import PinConfigError
 
 #: The buttons a table may have. The controller decides what each means in the current prompt.
@@ -133,8 +134,7 @@ def parse_panel(config: Mapping[str, object], problems: list[str], *, prefix: st
         used[gpio] = key
         return gpio
 
-    for key in sorted(set(config) - _KEYS):
-        problems.append(f"{prefix}.{key}: unknown key; expected one of {', '.join(sorted(_KEYS))}")
+    unknown_keys(config, _KEYS, prefix, problems)
 
     buttons: list[tuple[str, int]] = []
     raw_buttons = config.get("buttons", {})
@@ -169,12 +169,7 @@ def parse_panel(config: Mapping[str, object], problems: list[str], *, prefix: st
     if isinstance(debounce_ms, bool) or not isinstance(debounce_ms, (int, float)) or not 0 <= debounce_ms <= 1000:
         problems.append(f"{prefix}.debounce_ms: expected milliseconds from 0 to 1000, got {debounce_ms!r}")
         debounce_ms = 50
-    flags = {}
-    for flag in ("button_pull_up", "led_active_high"):
-        value = config.get(flag, True)
-        if not isinstance(value, bool):
-            problems.append(f"{prefix}.{flag}: expected true or false, got {value!r}")
-        flags[flag] = bool(value)
+    flags = {key: flag(config.get(key, True), f"{prefix}.{key}", problems) for key in ("button_pull_up", "led_active_high")}
 
     if len(problems) > before:
         return None

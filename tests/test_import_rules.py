@@ -1,6 +1,11 @@
 """DESIGN.md's import rules, checked on the source: the engine is pure, the device packages
 never import each other or the application, and only ``cardtable`` wires them together; no module
-imports itself through others, and inside the application no arrow runs up :data:`LAYERS`."""
+imports itself through others, and inside the application no arrow runs up :data:`LAYERS`.
+
+``config_kit`` (the shape of a config section and the typed reads every section is written with)
+sits between the engine and the device packages: each package exports its own config section,
+so ``vision``, ``firmware_bridge`` and ``hardware`` need the kit, and the kit may not reach up into
+any of them. Like the engine it uses the standard library only."""
 
 import ast
 import subprocess
@@ -10,12 +15,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PROJECT = {"engine", "vision", "firmware_bridge", "hardware", "cardtable"}
+PROJECT = {"engine", "config_kit", "vision", "firmware_bridge", "hardware", "cardtable"}
 ALLOWED = {
     "engine": set(),
-    "vision": {"engine"},
-    "firmware_bridge": {"engine"},
-    "hardware": {"engine"},
+    "config_kit": {"engine"},
+    "vision": {"engine", "config_kit"},
+    "firmware_bridge": {"engine", "config_kit"},
+    "hardware": {"engine", "config_kit"},
     "cardtable": PROJECT,
 }
 
@@ -40,9 +46,10 @@ def test_packages_import_only_what_design_allows(package):
         assert own <= ALLOWED[package], f"{path.relative_to(ROOT)} imports {sorted(own - ALLOWED[package])}"
 
 
-def test_the_engine_uses_the_standard_library_only():
-    for path in (ROOT / "engine").rglob("*.py"):
-        outside = {name for name in _imports(path) - {"engine"} if name not in sys.stdlib_module_names}
+@pytest.mark.parametrize("package", ["engine", "config_kit"])
+def test_the_engine_and_the_config_kit_use_the_standard_library_only(package):
+    for path in (ROOT / package).rglob("*.py"):
+        outside = {name for name in _imports(path) - {"engine", package} if name not in sys.stdlib_module_names}
         assert not outside, f"{path.relative_to(ROOT)} imports {sorted(outside)}"
 
 

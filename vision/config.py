@@ -19,8 +19,10 @@ as TOML gave it, with the list that collects the config's problems::
     [vision.zones]
     seat1 = [[-220, 120], [220, 120], [220, 258], [-220, 258]]
 
-Checking here is pure (no file is opened), so ``cardtable calibrate`` can read a config whose
-calibration does not exist yet; the application checks the files themselves. Zones are checked
+Reading it is pure (no file is opened), so ``cardtable calibrate`` can read a config whose
+calibration does not exist yet; :data:`VISION`, the section as the table config runs it, then
+checks this machine's files (:func:`check_here`: the calibration, the enrolled faces) and keeps the
+calibration it loaded for the pipeline. Zones are checked
 as a table has them: each within :data:`MAX_REACH_MM` of the mat's centre (mm) or inside the
 picture (px), no two overlapping (a card there would be in both); numbers are finite and fit a
 float; ``usb:N`` names a camera number.
@@ -28,7 +30,6 @@ float; ``usb:N`` names a camera number.
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import math
 from collections.abc import Mapping
@@ -38,8 +39,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from config_kit.reads import choice, is_number, shown, unknown_keys
+from config_kit.section import Context, Section
 from engine.decks import DECKS
 from engine.errors import InvalidInput
+from engine.outside_files import special_kind
+from vision.calibration import Calibration, load_calibration
 from vision.decoders import DECODER_NAMES
 from vision.faces.store import enrolment_path
 from vision.markers import MARKER_KINDS
@@ -52,7 +57,6 @@ RECOGNITIONS = ("markers", "faces")
 _TIMES = {"place_after": (0.0, 0, 60, True), "remove_after": (30.0, 0, 600, False), "fps": (30.0, 0, 240, False)}
 _MAX_POINTS = 64
 _MAX_PIXELS = 16384
-_MAX_WHOLE = 2**53
 #: how far from the mat's centre a zone may reach, in table mm (a table 3 m across)
 MAX_REACH_MM = 1500
 #: the highest camera number of usb:N
@@ -85,33 +89,17 @@ class VisionConfig:
         return "aruco" if self.marker == "aruco" else self.decoder
 
 
-def _shown(value: object) -> str:
-    text = f"the text {value!r}" if isinstance(value, str) else repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _number(value: object) -> bool:
-    """A finite number that a float holds (TOML's whole numbers may be far larger)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    return abs(value) <= _MAX_WHOLE if isinstance(value, int) else math.isfinite(value)
-
-
 def _choice(section: Mapping, key: str, choices, default: str, problems: list[str]) -> str:
-    value = section.get(key, default)
-    if value not in choices or not isinstance(value, str):
-        problems.append(f"vision.{key}: expected one of {', '.join(choices)}, got {_shown(value)}")
-        return default
-    return value
+    return choice(section.get(key, default), f"vision.{key}", problems, choices) or default
 
 
 def _time(section: Mapping, key: str, problems: list[str]) -> float:
     default, low, high, low_allowed = _TIMES[key]
     value = section.get(key, default)
-    if not _number(value) or not (low <= value if low_allowed else low < value) or value > high:
+    if not is_number(value) or not (low <= value if low_allowed else low < value) or value > high:
         unit = "frames a second" if key == "fps" else "seconds"
         frm = f"{low}" if low_allowed else f"more than {low}"
-        problems.append(f"vision.{key}: expected {unit} from {frm} to {high}, got {_shown(value)}")
+        problems.append(f"vision.{key}: expected {unit} from {frm} to {high}, got {shown(value)}")
         return default
     return float(value)
 
@@ -120,7 +108,7 @@ def _polygon(value: object) -> tuple[tuple[float, float], ...] | None:
     """The points of a zone polygon, or None when they are not at least three finite [x, y]."""
     if not isinstance(value, list) or not 3 <= len(value) <= _MAX_POINTS:
         return None
-    if not all(isinstance(p, list) and len(p) == 2 and all(map(_number, p)) for p in value):
+    if not all(isinstance(p, list) and len(p) == 2 and all(map(is_number, p)) for p in value):
         return None
     return tuple((float(x), float(y)) for x, y in value)
 
@@ -140,7 +128,7 @@ def _zones(value: object, problems: list[str], units: str,
         points = _polygon(polygon)
         if points is None:
             problems.append(f"vision.zones.{name}: expected a list of at least three [x, y] points "
-                            f"(at most {_MAX_POINTS}), got {_shown(polygon)}")
+                            f"(at most {_MAX_POINTS}), got {shown(polygon)}")
         elif _area(points) <= 0:
             problems.append(f"vision.zones.{name}: the points enclose no area (they lie on one line)")
         elif not name.isprintable() or not name.strip():
@@ -198,7 +186,7 @@ def _calibration(section: Mapping, base_dir: Path, problems: list[str]) -> Path 
     if value is None:
         return None
     if not isinstance(value, str) or not value.strip() or "\0" in value:
-        problems.append(f"vision.calibration: expected the calibration file's name, got {_shown(value)}")
+        problems.append(f"vision.calibration: expected the calibration file's name, got {shown(value)}")
         return None
     try:
         path = Path(value).expanduser()
@@ -212,7 +200,7 @@ def _faces(section: Mapping, deck: str, base_dir: Path, problems: list[str]) -> 
     """The enrolment file ``faces`` names (an enrolment's name, or a file)."""
     value = section.get("faces", section.get("deck", deck))
     if not isinstance(value, str) or not value.strip() or not value.isprintable():
-        problems.append(f"vision.faces: expected the name of an enrolled deck or its file, got {_shown(value)}")
+        problems.append(f"vision.faces: expected the name of an enrolled deck or its file, got {shown(value)}")
         return None
     try:
         return enrolment_path(value, base_dir)
@@ -226,7 +214,7 @@ def _resolution(section: Mapping, problems: list[str]) -> tuple[int, int]:
     if (not isinstance(value, list) or len(value) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) and 16 <= v <= _MAX_PIXELS for v in value)):
         problems.append(f"vision.resolution: expected [width, height] in pixels (16 to {_MAX_PIXELS}), "
-                        f"got {_shown(value)}")
+                        f"got {shown(value)}")
         return (1920, 1080)
     return (value[0], value[1])
 
@@ -242,16 +230,13 @@ def parse_vision(section: Mapping[str, object], problems: list[str], *, base_dir
     if not isinstance(section, Mapping):
         problems.append("vision: expected a [vision] table")
         section = {}
-    for key in sorted(set(section) - set(_KEYS)):
-        close = difflib.get_close_matches(key, _KEYS, n=1)
-        hint = f"did you mean {close[0]!r}?" if close else f"the settings are {', '.join(_KEYS)}"
-        problems.append(f"vision.{key}: unknown key ({hint})")
+    unknown_keys(section, _KEYS, "vision", problems)
     place_after, remove_after = _time(section, "place_after", problems), _time(section, "remove_after", problems)
     if remove_after <= place_after:
         problems.append("vision.remove_after: must be longer than place_after")
     camera = section.get("camera", "usb:0")
     if not isinstance(camera, str) or not camera.strip() or not camera.isprintable():
-        problems.append(f"vision.camera: expected text such as 'usb:0', got {_shown(camera)}")
+        problems.append(f"vision.camera: expected text such as 'usb:0', got {shown(camera)}")
         camera = "usb:0"
     elif camera.startswith("usb:") and not (camera[4:].isdigit() and int(camera[4:]) <= _MAX_USB):
         problems.append(f"vision.camera: {camera!r} is no camera: write usb:0, usb:1, ... (the camera's number, "
@@ -290,3 +275,36 @@ def load_vision_config(section: Mapping[str, object] | None, base_dir: str | Pat
     if problems:
         raise InvalidInput("\n".join(problems))
     return config
+
+
+def check_here(config: VisionConfig, problems: list[str], steps: list[str], context: Context) -> Calibration | None:
+    """This machine's files for a camera table: the enrolled faces (when the cards are recognised
+    by them) and the calibration, which is loaded, checked against the resolution and returned."""
+    where = f"--config {context.path}"
+    faces = config.faces if config.recognition == "faces" else None
+    if faces is not None and (kind := special_kind(faces)) is not None:
+        problems.append(f"vision.faces: {faces} is not a regular file ({kind}); name the enrolled deck's file")
+    elif faces is not None and not faces.exists():
+        steps.append(f"vision.faces: {faces.name} does not exist yet: run cardtable enroll faces "
+                     f"--deck {config.deck} (--from-images DIR, or with the camera)")
+    calibration = config.calibration
+    if calibration is None:
+        return None
+    if not calibration.exists():
+        steps.append(f"vision.calibration: {calibration.name} does not exist yet: run cardtable calibrate {where}")
+        return None
+    try:
+        made = load_calibration(calibration)
+    except (InvalidInput, OSError) as err:
+        problems.append(f"vision.calibration: {err}")
+        return None
+    if tuple(made.image_size) != config.resolution:
+        (w, h), (rw, rh) = made.image_size, config.resolution
+        problems.append(f"vision.resolution: {calibration.name} was made at {w}x{h}, not {rw}x{rh}: "
+                        f"calibrate again ({where}) or set resolution = [{w}, {h}]")
+        return None
+    return made
+
+
+VISION = Section("vision", VisionConfig, lambda section, problems, context: parse_vision(
+    section, problems, base_dir=context.base_dir, deck=context.deck), check=check_here)

@@ -12,18 +12,23 @@
     key_file = "/etc/cardtable/T1.key"      # optional: sign what the table publishes ('cardtable club key T1')
 
 Without ``broker`` the table publishes nowhere. :func:`parse_club` names every mistake as
-"club.key: what is wrong".
+"club.key: what is wrong"; :data:`CLUB` also checks, on this machine, the certificate authority.
 """
 
 from __future__ import annotations
 
 import re
+import ssl
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from cardtable.club.signing import read_key
-from cardtable.config_values import unknown_keys
+from cardtable.os_errors import in_words
+from config_kit.reads import unknown_keys
+from config_kit.section import Context, Section
 from engine.errors import InvalidInput
+from engine.outside_files import read_bytes
 
 NAME = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
 _KEYS = {"broker", "club", "table", "username", "password", "ca_file", "key_file"}
@@ -98,3 +103,25 @@ def parse_club(section: dict, problems: list[str]) -> ClubSpec:
         except InvalidInput as err:
             problems.append(f"club.key_file: {err}")
     return ClubSpec(broker=broker, club=club, table=table, key=signing)
+
+
+def check_ca_file(spec: ClubSpec, problems: list[str], steps: list[str], context: Context) -> None:
+    """The broker's certificate authority, when one is named: a readable file holding a PEM certificate."""
+    if spec.broker is None or not spec.broker.ca_file:
+        return
+    path = Path(spec.broker.ca_file)
+    try:
+        text = read_bytes(path, "certificate authority").decode("ascii", "replace")
+    except InvalidInput as err:
+        problems.append(f"club.ca_file: {err}")
+        return
+    except OSError as err:
+        problems.append(f"club.ca_file: {in_words(err)}")
+        return
+    try:
+        ssl.create_default_context(cadata=text)
+    except (ssl.SSLError, ValueError):          # no PEM block at all, or a damaged one
+        problems.append(f"club.ca_file: {path} holds no certificate (a PEM file, -----BEGIN CERTIFICATE-----)")
+
+
+CLUB = Section("club", ClubSpec, lambda section, problems, context: parse_club(section, problems), check=check_ca_file)

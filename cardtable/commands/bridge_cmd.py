@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from cardtable.rfid_config import REMOVE_AFTER
+from firmware_bridge.config import REMOVE_AFTER
 from engine.table_events import TableEvent
 from firmware_bridge.bridge import Zones, to_table_event
 from firmware_bridge.compat import CompatSession

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardtable.config import ConfigError, load_config
-from cardtable.example_config import example_config
+from cardtable.config.app_sections import INPUT
+from cardtable.config.example import example_config
+from hardware.config import DISPLAYS
 from engine.games import all_games, get_game
 
 
@@ -29,8 +31,9 @@ def run_check(args) -> int:
     except ConfigError as err:
         print(err)
         return 1
-    print(f"{args.file}: looks right: {config.game}, {config.players} players, {config.mode} mode, "
-          f"input {config.input}, {len(config.displays)} display(s)")
+    setup = config.setup
+    print(f"{args.file}: looks right: {setup.game}, {setup.players} players, {setup.mode} mode, "
+          f"input {config[INPUT].kind}, {len(config[DISPLAYS])} display(s)")
     return 0
 
 

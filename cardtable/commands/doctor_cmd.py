@@ -3,7 +3,7 @@ with the exact command to type."""
 
 from __future__ import annotations
 
-from cardtable.doctor import FIX, report, run_checks
+from cardtable.config.doctor import FIX, report, run_checks
 
 
 def register(subparsers) -> None:

@@ -7,6 +7,10 @@ import signal
 import threading
 
 from cardtable.config import TableConfig
+from cardtable.config.app_sections import INPUT, JOURNAL
+from firmware_bridge.config import RFID
+from hardware.config import DISPLAYS, GPIO
+from vision.config import VISION
 
 
 def register(subparsers) -> None:
@@ -32,34 +36,34 @@ def run(args) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     closers = []
     try:
-        displays = open_displays(config.displays or [{"kind": "terminal"}])
+        displays = open_displays(config[DISPLAYS] or [{"kind": "terminal"}])
         closers.append(displays)
         panel = None
-        if config.gpio:
+        if config[GPIO]:
             from hardware.gpio import TablePanel
 
-            panel = TablePanel(config.gpio, events=items)
+            panel = TablePanel(config[GPIO], events=items)
             closers.append(panel)
-        opened = open_for_play(config.journal)           # damaged, full or read-only: said, never fatal
+        opened = open_for_play(config[JOURNAL].path)     # damaged, full or read-only: said, never fatal
         closers.append(opened.journal)
         network = TableNetwork(config, items.put)
         closers.append(network)
         speaker, silent = _speaker(config)
         closers += [speaker] if speaker is not None else []
-        controller = Controller(table_setup(config), opened.journal,
+        controller = Controller(config.setup, opened.journal,
                                 TableOutputs([displays, *network.displays], panel, speaker), resume=not args.new,
                                 notices=tuple(opened.notices) + ((silent,) if silent else ()),
                                 cannot_write=opened.cannot_write)
         supervisor = Supervisor(items.put)   # an input that ends is started again, or run exits non-zero
         closers.append(supervisor)
-        if config.input == "camera":
+        if config[INPUT].kind == "camera":
             from vision.pipeline import Pipeline
             from vision.sources import open_configured
 
-            vision = config.vision
+            vision = config[VISION]
 
-            def camera():   # a fresh source and pipeline each time the supervisor starts the camera
-                pipeline = Pipeline(vision)
+            def camera():   # a fresh source and pipeline each time the supervisor starts the camera,
+                pipeline = Pipeline(vision, calibration=config.calibration)   # with the checked calibration
                 source = network.tap(open_configured(vision), pipeline)
                 return CameraThread(source, pipeline, items.put, stop).started()
 
@@ -79,29 +83,14 @@ def run(args) -> int:
 
 def _speaker(config: TableConfig):
     """The speaker when ``[speech]`` is on, and the sentence saying why the table is silent when it cannot speak."""
-    speech = config.sections["speech"]
+    from cardtable.speech.spec import SPEECH
+
+    speech = config[SPEECH]
     if not speech.enabled:
         return None, ""
     from cardtable.speech.speaker import open_speaker
 
     return open_speaker(speech)
-
-
-def table_setup(config: TableConfig):
-    """The controller's setup from a checked config."""
-    from cardtable.controller import TableSetup
-
-    return TableSetup(config.game, config.players, dict(config.options), config.mode, config.seed,
-                      config.seat_zones, config.names, swipe=config.input == "rfid",
-                      teaching=config.teaching)
-
-
-def tag_registry(config: TableConfig):
-    """The checked config's tag registry, of the game's deck."""
-    from engine.games import get_game
-    from firmware_bridge.registry import TagRegistry
-
-    return TagRegistry.load(config.rfid.registry, deck=get_game(config.game).deck)
 
 
 def _open_bridge(config: TableConfig, items: queue.Queue, supervisor) -> None:
@@ -111,8 +100,7 @@ def _open_bridge(config: TableConfig, items: queue.Queue, supervisor) -> None:
     from firmware_bridge.compat import CompatSession
     from firmware_bridge.detect import find_board
 
-    rfid = config.rfid
-    registry = tag_registry(config)
+    rfid, registry = config[RFID], config.registry          # the registry checking loaded
     zones = list(config.reader_zones)
     if rfid.compat:
         for port, zone in zip(rfid.ports or (rfid.port,), zones):

@@ -20,9 +20,11 @@ from pathlib import Path
 
 import cardtable
 from cardtable.config import TableConfig, load_config
-from cardtable.doctor import pi_model
+from cardtable.config.app_sections import JOURNAL
+from cardtable.config.doctor import pi_model
 from cardtable.service_unit import UnitPlan, existing_groups, unit_text
 from engine.errors import InvalidInput
+from hardware.config import DISPLAYS
 
 UNIT_NAME = "cardtable.service"
 SYSTEM_UNITS = Path("/etc/systemd/system")
@@ -48,7 +50,7 @@ def plan_for(config: TableConfig, user: str) -> UnitPlan:
         entry = pwd.getpwnam(user)
     except KeyError:
         raise InvalidInput(f"there is no user {user!r} on this machine") from None
-    writable = [config.journal.parent] + [d.folder for d in config.displays if d.kind == "png"]
+    writable = [config[JOURNAL].path.parent] + [d.folder for d in config[DISPLAYS] if d.kind == "png"]
     environment = ()
     if "Raspberry Pi 5" in pi_model():    # gpiozero cannot guess the Pi 5's GPIO chip: name lgpio
         environment = ("GPIOZERO_PIN_FACTORY=lgpio",)

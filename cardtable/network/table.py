@@ -8,14 +8,16 @@ from pathlib import Path
 
 def enrolment_report(config) -> str:
     """How far the cards are enrolled: for readers, how many of the deck's cards have a tag."""
-    if config.input != "rfid":
+    from cardtable.config.app_sections import GAME, INPUT
+    from firmware_bridge.config import RFID
+
+    if config[INPUT].kind != "rfid":
         return "The camera reads the cards' printed codes: there is nothing to enrol."
     from engine.decks import get_deck
-    from engine.games import get_game
     from firmware_bridge.registry import TagRegistry
 
-    deck = get_deck(get_game(config.game).deck)
-    path = config.rfid.registry
+    deck = get_deck(config[GAME].deck)
+    path = config[RFID].registry
     if not Path(path).exists():
         return f"No card has a tag yet ({path} does not exist): enrol them with 'cardtable enroll rfid'."
     registry = TagRegistry.load(path, deck=deck.name)
@@ -26,7 +28,7 @@ def enrolment_report(config) -> str:
 
 def doctor_report(config_path: Path) -> str:
     """What ``cardtable doctor`` says about this table."""
-    from cardtable.doctor import report, run_checks
+    from cardtable.config.doctor import report, run_checks
 
     return report(run_checks(str(config_path)))
 
@@ -38,11 +40,15 @@ class TableNetwork:
     def __init__(self, config, submit) -> None:
         self.displays: list = []
         self.camera_tap = None
-        web, club = config.sections["web"], config.sections["club"]
+        from cardtable.club.spec import CLUB
+        from cardtable.config.app_sections import JOURNAL
+        from cardtable.web.spec import WEB
+
+        web, club, journal = config[WEB], config[CLUB], config[JOURNAL].path
         if web is not None and web.enabled:
             from cardtable.web.page import TablePage
 
-            page = TablePage(host=web.host, port=web.port, journal_path=config.journal, pin=web.pin,
+            page = TablePage(host=web.host, port=web.port, journal_path=journal, pin=web.pin,
                              submit=submit, camera=self._camera,
                              enrolment=lambda: enrolment_report(config), doctor=lambda: doctor_report(config.path))
             print(f"The table's page: http://<this machine>:{page.server.port}/ (the owner's: /owner)", flush=True)
@@ -52,7 +58,7 @@ class TableNetwork:
             from engine.table_events import Notice
 
             # an unreachable broker is said on the table's displays, through the table's loop
-            self.displays.append(ClubPublisher(club, config.journal,
+            self.displays.append(ClubPublisher(club, journal,
                                                on_problem=lambda text: submit(Notice(text, "club"))))
 
     def _camera(self) -> bytes | None:

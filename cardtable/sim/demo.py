@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardtable.config_values import spoken
+from config_kit.reads import spoken
 from cardtable.controller import Controller, TableSetup
 from cardtable.journal import Journal
 from cardtable.out_paths import cannot_write

@@ -13,7 +13,8 @@ import re
 import subprocess
 from pathlib import Path
 
-from cardtable.doctor import FIX, NOTE, OK, Finding
+from cardtable.config.doctor import FIX, NOTE, OK, Finding
+from cardtable.speech.spec import SPEECH
 from cardtable.speech.voice import NO_ESPEAK, NO_PLAYER, find_player
 from hardware.errors import DeviceUnavailable
 
@@ -41,7 +42,7 @@ def _sound_server() -> str:
 
 def check_speech(config, *, asound: Path = Path("/proc/asound")) -> Finding:
     """espeak-ng, its voice, a player and a sound device, when the table is to speak."""
-    spec = config.sections.get("speech") if config is not None else None
+    spec = config[SPEECH] if config is not None else None
     if spec is None or not spec.enabled:
         return Finding("speech", OK, "the table does not speak ([speech] enabled = false)")
     from cardtable.speech.voice import espeak_command

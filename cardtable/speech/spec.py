@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cardtable.config_values import flag, shown, unknown_keys, whole
+from config_kit.reads import flag, shown, unknown_keys, whole
+from config_kit.section import Section
 
 #: What the table may say, each switched on or off by its own key.
 KINDS = {
@@ -62,3 +63,6 @@ def parse_speech(section: dict, problems: list[str]) -> SpeechSpec:
     said = frozenset(kind for kind in KINDS if flag(section.get(kind, True), f"speech.{kind}", problems) is not False)
     return SpeechSpec(enabled=enabled, voice=voice, rate=rate,
                       volume=DEFAULT_VOLUME if volume is None else volume, say=said)
+
+
+SPEECH = Section("speech", SpeechSpec, lambda section, problems, context: parse_speech(section, problems))

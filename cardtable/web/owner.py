@@ -21,7 +21,7 @@ import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from cardtable.config_values import spoken
+from config_kit.reads import spoken
 from cardtable.controller import Controller, TableSetup
 from cardtable.table_loop import Request
 from engine.errors import CardtableError, InvalidInput

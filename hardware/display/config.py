@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from config_kit.reads import choice
 from hardware.display.base import Display, DisplayGroup
 from hardware.display.hdmi import HdmiSpec
 from hardware.display.kinds import DisplaySpec, DisplayTable, Injected, display_kinds, register_display_kind
@@ -38,9 +39,8 @@ def parse_display(config: Mapping[str, object], problems: list[str], *, prefix: 
 
 def _parse(table: DisplayTable) -> DisplaySpec | None:
     kinds = display_kinds()
-    kind = table.get("kind")
-    if kind not in kinds or not isinstance(kind, str):
-        table.problem("kind", f"expected one of {', '.join(kinds)}, got {kind!r}")
+    kind = choice(table.get("kind"), f"{table.prefix}.kind", table.problems, kinds)
+    if kind is None:
         return None
     keys = kinds[kind].keys()
     for key in sorted(set(table.table) - keys - {"kind"}):

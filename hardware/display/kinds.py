@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from config_kit.reads import choice, flag, text, whole
 from hardware.display.base import Display
 from hardware.display.layout import MODES
 
@@ -46,31 +47,25 @@ class DisplayTable:
         value = self.table.get(key, default)
         if optional and (value is None or value is False):   # TOML has no null: false means "not wired"
             return None
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            self.problem(key, f"expected a whole number from {low} to {high}, got {value!r}")
-            return default
-        return value
+        return self._or_default(whole(value, self._key(key), self.problems, low, high), default)
 
     def text(self, key: str, default: str) -> str:
-        value = self.table.get(key, default)
-        if not isinstance(value, str) or not value.strip() or not value.isprintable():
-            self.problem(key, f"expected text, got {value!r}")
-            return default
-        return value
+        return self._or_default(text(self.table.get(key, default), self._key(key), self.problems), default)
 
     def flag(self, key: str, default: bool | None) -> bool | None:
         value = self.table.get(key, default)
-        if value is not default and not isinstance(value, bool):
-            self.problem(key, f"expected true or false, got {value!r}")
-            return default
-        return value
+        return value if value is default else self._or_default(flag(value, self._key(key), self.problems), default)
 
     def choice(self, key: str, default: str, choices) -> str:
-        value = self.table.get(key, default)
-        if value not in choices or not isinstance(value, str):
-            self.problem(key, f"expected one of {', '.join(choices)}, got {value!r}")
-            return default
-        return value
+        return self._or_default(choice(self.table.get(key, default), self._key(key), self.problems, choices), default)
+
+    def _key(self, key: str) -> str:
+        return f"{self.prefix}.{key}"
+
+    @staticmethod
+    def _or_default(found, default):
+        """A read said its mistake and gave None: the default stands in, so the rest is checked."""
+        return default if found is None else found
 
     def mode(self, default: str) -> str:
         """The image mode the layout draws in (``"1"``, ``"RGB"`` ...)."""

@@ -10,6 +10,7 @@ from cardtable.sim.devices import demo_registry
 from hostile_files import finishes, put_hostile
 from table_configs import RFID_CRIBBAGE
 from vision.calibration import Calibration, save_calibration
+from vision.config import VISION
 
 HUGE = "1" + "0" * 310            # a whole number no float can hold (TOML reads it exactly)
 GOOD = RFID_CRIBBAGE
@@ -113,11 +114,11 @@ crib = [[0, -90], [70, -90], [70, 90], [0, 90]]
 def test_a_good_camera_config_is_accepted_and_its_deck_is_the_games(table, capsys):
     code, out = check(table, CAMERA, capsys)
     assert code == 0, out
-    assert load_config(table / "table.toml").vision.deck == "standard"
+    assert load_config(table / "table.toml")[VISION].deck == "standard"
     code, out = check(table, CAMERA.replace("[game]\nname = \"cribbage\"", "[game]\nname = \"quinze\"")
                       .replace("starter =", "centre =").replace("crib =", "pot ="), capsys)
     assert code == 0, out
-    assert load_config(table / "table.toml").vision.deck == "french40"
+    assert load_config(table / "table.toml")[VISION].deck == "french40"
 
 
 @pytest.mark.parametrize("old, new, problem", [

@@ -12,18 +12,20 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from cardtable.commands.run_cmd import table_setup, tag_registry
 from cardtable.config import ConfigError, check_config, load_config
+from cardtable.config.app_sections import INPUT
 from cardtable.controller import Controller
-from cardtable.example_config import example_config
+from cardtable.config.example import example_config
 from cardtable.journal import Journal
 from cardtable.sim.devices import demo_registry
 from engine.decks import DECKS
 from engine.games import all_games
-from firmware_bridge.registry import default_path
+from firmware_bridge.registry import TagRegistry, default_path
+from hardware.config import GPIO
 from hardware.gpio import TablePanel
 from hostile_files import finishes, put_hostile
 from vision.calibration import Calibration, save_calibration
+from vision.config import VISION
 from vision.pipeline import Pipeline
 
 GAMES = {game.name: game for game in all_games()}
@@ -94,13 +96,13 @@ def test_check_never_raises_and_what_it_accepts_starts(folder, monkeypatch, game
         assert found.problems or found.steps
         return
     with Journal(":memory:") as journal:
-        Controller(table_setup(config), journal, resume=False)
-    if config.input == "camera":
-        Pipeline(config.vision)
+        Controller(config.setup, journal, resume=False)
+    if config[INPUT].kind == "camera":
+        Pipeline(config[VISION], calibration=config.calibration)
     else:
-        tag_registry(config)
-    if config.gpio is not None:
-        TablePanel(config.gpio, pin_factory=MockFactory()).close()
+        assert isinstance(config.registry, TagRegistry)
+    if config[GPIO] is not None:
+        TablePanel(config[GPIO], pin_factory=MockFactory()).close()
 
 
 def test_the_unmutated_examples_start(folder, monkeypatch):

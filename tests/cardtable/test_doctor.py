@@ -3,29 +3,34 @@ twin on a real pty, a folder the journal cannot be written in, a config with mis
 buses and devices."""
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
-from cardtable import doctor
+from cardtable.config import doctor
 from cardtable.cli import main
-from cardtable.config import TableConfig
-from cardtable.rfid_config import RfidSpec
+from cardtable.config import TableConfig, check_values
+from cardtable.config.app_sections import InputSpec, JournalSpec
+from firmware_bridge.config import RfidSpec
 from firmware_bridge.twin import Twin
+from hardware.config import GPIO
 from hardware.display.config import parse_display_config
 
 
-def table(tmp_path, **settings) -> TableConfig:
-    settings.setdefault("journal", tmp_path / "journal.sqlite")
-    return TableConfig(path=tmp_path / "table.toml", game="cribbage", players=2, **settings)
+def table(tmp_path, **specs) -> TableConfig:
+    """A two-player cribbage table whose sections (by name) are ``specs``, the rest their defaults."""
+    config = check_values({"game": {"name": "cribbage", "players": 2}}, tmp_path / "table.toml", [])
+    specs = {"journal": JournalSpec(tmp_path / "journal.sqlite"), **specs}
+    return replace(config, specs={**config.specs, **specs})
 
 
 def test_the_reader_board_is_found_with_its_firmware_version(tmp_path):
     with Twin(readers=3) as twin:
-        found = doctor.check_board(table(tmp_path, input="rfid", rfid=RfidSpec(tmp_path / "t.json", port=twin.port)))
+        found = doctor.check_board(table(tmp_path, input=InputSpec("rfid"), rfid=RfidSpec(tmp_path / "t.json", port=twin.port)))
     assert found.status == doctor.OK and "firmware" in found.detail and "3 readers" in found.detail, found
 
 
 def test_a_missing_reader_board_says_what_to_do(tmp_path):
-    found = doctor.check_board(table(tmp_path, input="rfid", rfid=RfidSpec(tmp_path / "t.json",
+    found = doctor.check_board(table(tmp_path, input=InputSpec("rfid"), rfid=RfidSpec(tmp_path / "t.json",
                                                                            port=str(tmp_path / "ttyNOPE"))))
     assert found.status == doctor.FIX and "flash the firmware" in found.fix
 
@@ -35,7 +40,7 @@ def test_a_journal_in_a_folder_that_cannot_be_written(tmp_path):
     folder.mkdir()
     folder.chmod(0o555)
     unwritable = folder if os.geteuid() != 0 else Path("/proc/sys")   # root writes everywhere but /proc
-    found = doctor.check_journal(table(tmp_path, journal=unwritable / "cardtable" / "journal.sqlite"))
+    found = doctor.check_journal(table(tmp_path, journal=JournalSpec(unwritable / "cardtable" / "journal.sqlite")))
     assert found.status == doctor.FIX and "cannot be written by this user" in found.detail, found
     assert "[journal] path" in found.fix
     assert doctor.check_journal(table(tmp_path)).status == doctor.OK
@@ -56,12 +61,12 @@ def test_groups_say_the_usermod_command():
 
 
 def test_i2c_and_spi_must_be_enabled_for_a_panel_that_needs_them(tmp_path):
-    config = table(tmp_path, displays=(parse_display_config({"kind": "luma", "driver": "ssd1306"}),))
+    config = table(tmp_path, display=(parse_display_config({"kind": "luma", "driver": "ssd1306"}),))
     found = doctor.check_buses(config, dev=tmp_path)
     assert found.status == doctor.FIX and "sudo raspi-config nonint do_i2c 0" in found.fix
     (tmp_path / "i2c-1").touch()
     assert doctor.check_buses(config, dev=tmp_path).status == doctor.OK
-    assert doctor.check_display(table(tmp_path, displays=(parse_display_config(
+    assert doctor.check_display(table(tmp_path, display=(parse_display_config(
         {"kind": "luma", "driver": "st7789"}),)), dev=tmp_path).fix == "sudo raspi-config nonint do_spi 0"
 
 
@@ -107,7 +112,7 @@ def test_a_fresh_example_config_is_checked_whole_and_its_step_is_the_fix(tmp_pat
     found, config = doctor.check_config(str(path))
     assert found.status == doctor.FIX and "calibration.json does not exist yet" in found.detail
     assert found.fix == f"cardtable calibrate --config {path}"
-    assert config is not None and config.gpio is not None
+    assert config is not None and config[GPIO] is not None
     gpio = doctor.check_gpio(config)
     assert "6 buttons, 2 seat LEDs, and a buzzer" in gpio.detail and "no buttons" not in gpio.detail, gpio
     camera = doctor.check_camera(config, dev=tmp_path)

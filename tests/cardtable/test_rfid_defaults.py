@@ -1,9 +1,9 @@
-"""The RFID defaults have one home (cardtable/rfid_config.py): the config and the shell commands agree."""
+"""The RFID defaults have one home (firmware_bridge/config.py): the config and the shell commands agree."""
 
 from pathlib import Path
 
 from cardtable.cli import build_parser
-from cardtable.rfid_config import REMOVE_AFTER, parse_rfid
+from firmware_bridge.config import REMOVE_AFTER, parse_rfid
 from firmware_bridge.compat import CompatSession
 
 

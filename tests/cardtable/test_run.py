@@ -49,11 +49,9 @@ def beside_the_table(steps):
     assert not failed, failed[0]
 
 
-def test_run_with_readers_plays_cards_into_the_journal_and_stops_on_sigterm(tmp_path):
-    registry = demo_registry("standard")
-    registry.save(tmp_path / "tags.json")
-    with Twin(readers=3, heartbeat=0.3) as twin:
-        (tmp_path / "table.toml").write_text(f"""
+def reader_table(tmp_path, twin) -> None:
+    """``table.toml`` for a cribbage table on the twin's readers (tags.json beside it), with a PNG display."""
+    (tmp_path / "table.toml").write_text(f"""
 [game]
 name = "cribbage"
 players = 2
@@ -72,6 +70,13 @@ mode = "1"
 [journal]
 path = "journal.sqlite"
 """)
+
+
+def test_run_with_readers_plays_cards_into_the_journal_and_stops_on_sigterm(tmp_path):
+    registry = demo_registry("standard")
+    registry.save(tmp_path / "tags.json")
+    with Twin(readers=3, heartbeat=0.3) as twin:
+        reader_table(tmp_path, twin)
 
         def table():
             for count, (reader, card) in enumerate(((0, "KH"), (1, "AC")), 1):   # the cut: seat 2 deals

@@ -7,13 +7,13 @@ import os
 
 from hypothesis import given, settings, strategies as st
 
-import cardtable.config_values
+import config_kit.reads
 import engine.outside_files
 from engine.outside_files import MAX_DEPTH, UnreadableFile, depth, read_json, read_toml
 
 
 def test_the_examples_hold():
-    for module in (engine.outside_files, cardtable.config_values):
+    for module in (engine.outside_files, config_kit.reads):
         result = doctest.testmod(module)
         assert result.attempted and not result.failed
 

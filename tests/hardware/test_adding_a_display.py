@@ -12,6 +12,7 @@ from cardtable.cli import main
 from cardtable.config import load_config
 from cardtable.sim.devices import demo_registry
 from game_views import bot_game_views
+from hardware.config import DISPLAYS
 from hardware.display import open_displays
 from hardware.display.kinds import register_display_kind
 from scoreboard_display import ScoreboardDisplay, ScoreboardSpec
@@ -43,7 +44,7 @@ def _check(table, capsys, extra: str = "") -> tuple[int, str]:
 
 def test_without_its_line_the_kind_is_unknown_and_with_it_the_config_takes_it(table, capsys):
     code, out = _check(table, capsys)
-    assert code == 1 and "display.kind: expected one of luma, hdmi, png, terminal, got 'scoreboard'" in out
+    assert code == 1 and "display.kind: expected one of luma, hdmi, png, terminal, got the text 'scoreboard'" in out
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(kinds, "_KINDS", dict(kinds._KINDS))
         register_display_kind(ScoreboardSpec)
@@ -64,10 +65,10 @@ def test_the_table_opens_it_and_it_shows_a_real_game(scoreboard, table, capsys):
     assert _check(table, capsys)[0] == 0
     config = load_config(table / "table.toml")
     shots = []
-    with open_displays(config.displays) as displays:
+    with open_displays(config[DISPLAYS]) as displays:
         (board,) = displays.displays
         assert isinstance(board, ScoreboardDisplay)
-        for view in bot_game_views(config.game, list(config.names)):
+        for view in bot_game_views(config.setup.game, list(config.setup.names)):
             displays.show(view)
             shots.append((view, board.device.image.copy()))
     for n, (view, image) in enumerate(shots[-3:]):

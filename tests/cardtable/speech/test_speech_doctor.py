@@ -1,8 +1,10 @@
 """``cardtable doctor`` with ``[speech]`` on: espeak-ng, its voice, a player and a sound device,
 each said with what to type when it is missing."""
 
-from cardtable import doctor
-from cardtable.config import TableConfig
+from dataclasses import replace
+
+from cardtable.config import TableConfig, check_values, doctor
+from cardtable.config.app_sections import JournalSpec
 from cardtable.speech.check import check_speech, sound_cards
 from cardtable.speech.spec import SpeechSpec
 
@@ -14,9 +16,10 @@ PI_CARDS = """\
 """
 
 
-def speaking(tmp_path, **spec):
-    return TableConfig(path=tmp_path / "table.toml", game="cribbage", players=2, journal=tmp_path / "j.sqlite",
-                       sections={"speech": SpeechSpec(enabled=True, **spec)})
+def speaking(tmp_path, **spec) -> TableConfig:
+    config = check_values({"game": {"name": "cribbage", "players": 2}}, tmp_path / "table.toml", [])
+    return replace(config, specs={**config.specs, "journal": JournalSpec(tmp_path / "j.sqlite"),
+                                  "speech": SpeechSpec(enabled=True, **spec)})
 
 
 def asound(tmp_path, text):

@@ -5,7 +5,7 @@ from pathlib import Path
 from hypothesis import given, settings, strategies as st
 
 from cardtable.config import check_values
-from cardtable.speech.spec import KINDS, SpeechSpec, parse_speech
+from cardtable.speech.spec import KINDS, SPEECH, SpeechSpec, parse_speech
 
 
 def test_an_empty_section_is_a_silent_table_that_would_say_everything():
@@ -40,7 +40,7 @@ def test_the_section_is_part_of_the_table_config():
     problems = []
     config = check_values(data, Path("/tmp/table.toml"), problems)
     assert [p for p in problems if p.startswith("speech")] == ["speech.volume: expected a whole number from 0 to 200, got 300"]
-    assert config.sections["speech"].enabled and config.sections["speech"].rate == 170
+    assert config[SPEECH].enabled and config[SPEECH].rate == 170
 
 
 @settings(deadline=None)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from cardtable.club.spec import CLUB
 from cardtable.config import check_values
 from cardtable.web.owner import PinGate
-from cardtable.web.spec import parse_web
+from cardtable.web.spec import WEB, parse_web
 
 
 def test_the_page_is_off_unless_enabled():
@@ -27,7 +28,7 @@ def test_a_table_configuration_carries_web_and_club(tmp_path):
                            "club": {"broker": "mqtt://127.0.0.1:1883", "table": "T4"}},
                           tmp_path / "table.toml", problems)
     assert not problems
-    web, club = config.sections["web"], config.sections["club"]
+    web, club = config[WEB], config[CLUB]
     assert web.port == 8081 and web.pin == "0421"
     assert club.table == "T4" and club.broker.port == 1883
 

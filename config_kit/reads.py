@@ -1,7 +1,8 @@
-"""Typed reads of one config value for the application's sections: each checks the TOML value's
+"""Typed reads of one config value, for every package's section: each checks the TOML value's
 type and range, appends "section.key: what is wrong" to the problems list when it is wrong, and
-returns the value (or ``None``). A section parser (``parse_x(section, problems)``, see
-:mod:`cardtable.config`) is a row of these calls.
+returns the value (or ``None``). A section parser (:class:`config_kit.section.Section`) is a row
+of these calls; they never raise for a bad value, whatever TOML gave (a text where a list belongs,
+``nan``, a whole number no float holds).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from engine.outside_files import special_kind
 
 #: Longest text a config may put on a display or in a path.
 MAX_TEXT = 40
+#: The largest whole number a float holds exactly.
+MAX_EXACT = 2**53
 
 
 def shown(value: object) -> str:
@@ -28,6 +31,25 @@ def shown(value: object) -> str:
 
 def is_whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: object) -> bool:
+    """A finite number that a float holds (TOML's whole numbers may be far larger, its floats nan).
+
+    >>> is_number(2.5), is_number(float("nan")), is_number(10**400), is_number(True)
+    (True, False, False, False)
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return abs(value) <= MAX_EXACT if isinstance(value, int) else math.isfinite(value)
+
+
+def table(value: object, key: str, problems: list[str]) -> Mapping:
+    """A ``[key]`` table (anything else is said, and read as an empty table)."""
+    if not isinstance(value, Mapping):
+        problems.append(f"{key}: expected a [{key}] table, got {shown(value)}")
+        return {}
+    return value
 
 
 def unknown_keys(section: Mapping, known: Iterable[str], key: str, problems: list[str]) -> None:

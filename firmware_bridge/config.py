@@ -1,6 +1,7 @@
 """The ``[rfid]`` section of the table config: the reader board's port, the tag registry, the zone
 of each reader, and compatibility mode for stock single-reader sketches. Its defaults live here
-and only here.
+and only here; :data:`RFID` is the section as the table config runs it (checking, on this machine,
+that the tag registry exists and is of the game's deck, and keeping the registry it loaded).
 
     [rfid]
     port = "auto"              # auto (find the board by USB id), or /dev/serial/by-id/usb-...
@@ -17,9 +18,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardtable.config_values import file_path, flag, seconds, text, text_list, unknown_keys
+from config_kit.reads import file_path, flag, seconds, text, text_list, unknown_keys
+from config_kit.section import Context, Section
+from engine.errors import InvalidInput
 from firmware_bridge.compat import REMOVAL_AFTER
-from firmware_bridge.registry import default_path
+from firmware_bridge.registry import TagRegistry, default_path
 
 _KEYS = ("port", "ports", "registry", "readers", "compat", "remove_after")
 #: a removal in compatibility mode: seconds a tag must go unreported (stock sketches repeat ~1/s)
@@ -69,3 +72,23 @@ def parse_rfid(section: Mapping[str, object], problems: list[str], *, base_dir: 
                 else default_path(deck))
     return RfidSpec(registry=registry or default_path(deck), port=port, ports=ports, readers=readers,
                     compat=compat, remove_after=remove_after)
+
+
+def check_registry(spec: RfidSpec, problems: list[str], steps: list[str], context: Context) -> TagRegistry | None:
+    """The tag registry, loaded: it exists (else enrolling is a step still to do) and is a registry
+    of the game's deck (else a problem)."""
+    registry, deck = spec.registry, context.deck
+    if not registry.exists():
+        option = "" if registry == default_path(deck) else f" --registry {registry}"
+        steps.append(f"rfid.registry: {registry.name} does not exist yet: "
+                     f"run cardtable enroll rfid --deck {deck}{option}")
+        return None
+    try:
+        return TagRegistry.load(registry, deck=deck)
+    except (InvalidInput, OSError) as err:
+        problems.append(f"rfid.registry: {err}")
+        return None
+
+
+RFID = Section("rfid", RfidSpec, lambda section, problems, context: parse_rfid(
+    section, problems, base_dir=context.base_dir, deck=context.deck), check=check_registry)

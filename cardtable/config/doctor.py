@@ -15,10 +15,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardtable.config import DEFAULT_JOURNAL, ConfigError, TableConfig, check_files, check_values, read_toml
-from cardtable.config_values import writable_file
+from cardtable.config.app_sections import DEFAULT_JOURNAL, INPUT, JOURNAL
+from cardtable.config.check import ConfigError, TableConfig, check_files, check_values, read_toml
 from cardtable.service_unit import DEVICE_GROUPS
+from config_kit.reads import writable_file
 from engine.wording import join_words, plural
+from firmware_bridge.config import RFID
+from hardware.config import DISPLAYS, GPIO
+from vision.config import VISION
 
 OK, FIX, NOTE = "ok", "fix", "note"
 #: What a check that needs the config says without one (none given, or one with mistakes).
@@ -61,11 +65,13 @@ def check_config(path: str | None) -> tuple[Finding, TableConfig | None]:
         config = check_values(read_toml(Path(path)), Path(path), problems)
     except ConfigError as err:
         return Finding("config", FIX, str(err), f"edit {path}, then: cardtable config check {path}"), None
-    usable = config if not problems else None       # a wrong value was replaced by its default
+    values_right = not problems                     # else a wrong value was replaced by its default
     if config is not None:
-        check_files(config, problems, steps)
+        config = check_files(config, problems, steps)
+    usable = config if values_right else None
     if not problems and not steps:
-        return Finding("config", OK, f"{path}: {config.game} for {config.players}, input {config.input}"), config
+        return Finding("config", OK, f"{path}: {config.setup.game} for {config.setup.players}, "
+                       f"input {config[INPUT].kind}"), config
     fixes = [f"edit {path}, then: cardtable config check {path}"] * bool(problems) + [_command(s) for s in steps]
     return Finding("config", FIX, str(ConfigError(path, problems, steps)), " ; ".join(fixes)), usable
 
@@ -114,7 +120,7 @@ def _gid_known(gid: int) -> bool:
 
 def check_buses(config: TableConfig | None, *, dev: Path = Path("/dev")) -> Finding:
     """I2C and SPI are enabled when a display needs them."""
-    needed = {d.interface for d in (config.displays if config else ()) if d.kind == "luma"} & {"i2c", "spi"}
+    needed = {d.interface for d in (config[DISPLAYS] if config else ()) if d.kind == "luma"} & {"i2c", "spi"}
     if not needed:
         return Finding("i2c/spi", OK, "no display here needs I2C or SPI")
     missing = [bus for bus in sorted(needed) if not list(dev.glob("i2c-*" if bus == "i2c" else "spidev*"))]
@@ -147,12 +153,12 @@ def video_formats(device: Path) -> list[str]:
 
 def check_camera(config: TableConfig | None, *, dev: Path = Path("/dev")) -> Finding:
     """The camera the config names is there, and which formats it offers."""
-    if config is not None and config.input != "camera":
+    if config is not None and config[INPUT].kind != "camera":
         return Finding("camera", OK, "the table reads cards through RFID readers")
     if config is None:
         found = sorted(p.name for p in dev.glob("video*"))
         return Finding("camera", NOTE, f"cameras here: {', '.join(found) or 'none'}")
-    camera = config.vision.camera
+    camera = config[VISION].camera
     if camera == "picamera":
         return _check_picamera()
     if not camera.startswith("usb:"):
@@ -190,13 +196,13 @@ def check_board(config: TableConfig | None, *, ports: Iterable | None = None) ->
     for it with ``port = "auto"``, the machine's serial ports by default)."""
     if config is None:
         return Finding("reader board", NOTE, NOT_LOOKED_AT)
-    if config.input != "rfid":
+    if config[INPUT].kind != "rfid":
         return Finding("reader board", OK, "the table reads cards through the camera")
     import serial
 
     from firmware_bridge.detect import BoardNotFound, find_board, probe
 
-    rfid = config.rfid
+    rfid = config[RFID]
     if rfid.compat:
         missing = [p for p in rfid.ports or (rfid.port,) if not Path(p).exists()]
         if missing:
@@ -218,7 +224,7 @@ def check_board(config: TableConfig | None, *, ports: Iterable | None = None) ->
 def check_display(config: TableConfig | None, *, dev: Path = Path("/dev")) -> Finding:
     """Each display's device is there (and an I2C panel answers at its address)."""
     said = []
-    for spec in config.displays if config else ():
+    for spec in config[DISPLAYS] if config else ():
         if spec.kind == "luma" and spec.interface == "i2c":
             bus = dev / f"i2c-{spec.port}"
             if not bus.exists():
@@ -251,7 +257,7 @@ def _i2c_answers(port: int, address: int) -> bool:
 
 
 def check_journal(config: TableConfig | None) -> Finding:
-    journal = config.journal if config else Path(DEFAULT_JOURNAL).expanduser()
+    journal = config[JOURNAL].path if config else Path(DEFAULT_JOURNAL).expanduser()
     problems: list[str] = []
     writable_file(journal, "journal", problems)
     if problems:
@@ -261,7 +267,7 @@ def check_journal(config: TableConfig | None) -> Finding:
 
 
 def check_disk(config: TableConfig | None, *, minimum: int = MIN_FREE_BYTES) -> Finding:
-    folder = (config.journal if config else Path(DEFAULT_JOURNAL).expanduser()).parent
+    folder = (config[JOURNAL].path if config else Path(DEFAULT_JOURNAL).expanduser()).parent
     while not folder.exists():
         folder = folder.parent
     free = shutil.disk_usage(folder).free
@@ -275,9 +281,9 @@ def check_gpio(config: TableConfig | None) -> Finding:
     """On a Pi 5, gpiozero needs the lgpio pin factory, named, and lgpio from apt."""
     if config is None:
         return Finding("gpio", NOTE, NOT_LOOKED_AT)
-    if config.gpio is None:
+    if config[GPIO] is None:
         return Finding("gpio", OK, "no buttons or LEDs configured")
-    pins = config.gpio
+    pins = config[GPIO]
     parts = join_words([plural(len(pins.buttons), "button"), plural(len(pins.seat_leds), "seat LED")]
                        + ["a buzzer"] * (pins.buzzer is not None))
     model = pi_model()
