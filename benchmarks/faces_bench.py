@@ -12,7 +12,7 @@ tigullio-international, small indices; nicu-white; standard), each enrolled once
 images (``enroll faces --from-images``, timed). Every frame is compressed to JPEG, as a USB
 camera sends it, and goes to
 
-- the pipeline with the face decoder and the product's default settings (``VisionConfig()``:
+- the pipeline with the face recogniser and the product's default settings (``VisionConfig()``:
   no ``place_after`` wait, removals by evidence): change map, cards found in the changed regions
   only, colour decoded only inside them, several signals agreed, several frames agreed;
 - the naive loop: every full frame decoded grey and thresholded, every card-shaped contour warped
@@ -53,7 +53,7 @@ import numpy as np  # noqa: E402
 from engine.decks import get_deck  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
-from vision.faces.decoder import FaceDecoder  # noqa: E402
+from vision.faces.recogniser import FaceRecogniser  # noqa: E402
 from vision.faces.designs import DESIGNS, DesignArt, write_deck_images  # noqa: E402
 from vision.faces.enrol import enrol_from_images  # noqa: E402
 from vision.faces.features import CORNERS, describe, order_quad, warp_upright  # noqa: E402
@@ -147,8 +147,8 @@ def run_scene(job: tuple) -> dict:
                              card_image=DesignArt(design))
     calibration = Calibration(np.linalg.inv(camera.homography), camera.resolution, 0.0)
     config = VisionConfig(zones=DEFAULT_ZONES)     # the defaults a user gets
-    decoder = FaceDecoder(enrolment)
-    runners = {"pipeline": Pipeline(config, calibration=calibration, decoder=decoder)}
+    recogniser = FaceRecogniser(enrolment)
+    runners = {"pipeline": Pipeline(config, calibration=calibration, recogniser=recogniser)}
     if naive:
         runners["naive"] = NaiveLoop(enrolment, runners["pipeline"].zones)
     cpu = {name: [] for name in runners}
@@ -175,7 +175,7 @@ def run_scene(job: tuple) -> dict:
             seen[name][1] += wrong_sightings(runner.sightings, camera, now)
     truth = ground_truth(camera, script)
     return {"seed": seed, "design": design, "cpu": cpu, "kinds": kinds, "seen": seen, "enrol": enrol_seconds, "floor": floor,
-            "unknown": {"pipeline": decoder.refusals},
+            "unknown": {"pipeline": recogniser.refusals},
             "scores": {n: score(truth, ev) for n, ev in events.items()}}
 
 

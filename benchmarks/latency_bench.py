@@ -65,10 +65,7 @@ def camera_latencies(seed: int, decoder: str | None, cards: int) -> tuple[list[f
     moves, _ = table_moves(GAME, 2, seed=seed, buttons=frozenset(DEMO_BUTTONS))
     sim = SimCamera(GAME.deck, ZONES)
     if decoder:
-        from vision.decoders import make_decoder
-
-        sim.pipeline.decoder = make_decoder(decoder)
-        sim.pipeline.process = _whole_frame(sim.pipeline)
+        sim.pipeline.process = _whole_frame(sim.pipeline, decoder)
     latencies = []
     with tempfile.TemporaryDirectory() as tmp:
         controller, outputs = _table(tmp, swipe=False)
@@ -94,17 +91,25 @@ def camera_latencies(seed: int, decoder: str | None, cards: int) -> tuple[list[f
     return latencies, statistics.mean(sim.frame_seconds) * 1000
 
 
-def _whole_frame(pipeline):
-    """The naive loop: decode every whole frame, feed a tracker that removes a card unseen for
-    0.4 s (it has no other evidence; the frames have no hands to hide a card)."""
+def _whole_frame(pipeline, decoder: str):
+    """The naive loop: decode every whole frame with ``decoder``, feed a tracker that removes a
+    card unseen for 0.4 s (it has no other evidence; the frames have no hands to hide a card)."""
+    from engine.decks import get_deck
+    from vision.decoders import make_decoder
+    from vision.marker_recogniser import card_of
+    from vision.markers import ForeignMarker
     from vision.tracker import Sighting, Tracker
 
     tracker = Tracker(remove_after=0.4)
+    reader, deck = make_decoder(decoder), get_deck(pipeline.config.deck)
 
     def process(frame, now):
         sightings = []
-        for detection in pipeline.decoder.decode(frame):
-            card = pipeline._card(detection.value)
+        for detection in reader.decode(frame):
+            try:
+                card = card_of(detection.value, deck)
+            except ForeignMarker:
+                card = None
             if card is not None:
                 centre = detection.corners.mean(axis=0)
                 sightings.append(Sighting(card, pipeline.zones.locate(tuple(centre)), tuple(centre)))

@@ -182,3 +182,26 @@ def test_every_engine_module_imports_first():
               "    importlib.import_module(name)\n")
     done = subprocess.run([sys.executable, "-c", script, *names], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-800:]
+
+
+def _modules_imported(path: Path) -> set[str]:
+    """Every module ``path`` imports, anywhere in it (``from a import b`` names ``a`` and ``a.b``)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
+    return names
+
+
+def test_recognisers_never_reach_into_the_pipeline():
+    """Markers and faces (every module ``RECOGNISERS`` names, all of ``vision/faces``, and the
+    protocol itself) see a region only through :class:`vision.recognisers.Region`: none imports
+    the pipeline, not even inside a function or for type checking."""
+    from vision.recognisers import RECOGNISERS
+
+    paths = [ROOT / "vision" / "recognisers.py", *(ROOT / "vision" / "faces").rglob("*.py"),
+             *(ROOT / Path(*module.split(".")).with_suffix(".py") for module in RECOGNISERS.values())]
+    for path in paths:
+        assert "vision.pipeline" not in _modules_imported(path), f"{path.relative_to(ROOT)} imports vision.pipeline"

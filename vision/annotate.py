@@ -11,8 +11,8 @@ from engine.table_events import TableEvent
 
 def annotate(frame: np.ndarray, pipeline, events: list[TableEvent] = ()) -> np.ndarray:
     """A copy of ``frame`` with ``pipeline``'s zones (blue), followed cards (green when seen,
-    grey when hidden), the card outlines a face decoder read (the face and its confidence, or
-    "unknown" in red) and ``events`` written at the top."""
+    grey when hidden), the other card outlines its recogniser read (for faces: the face and its
+    confidence, or "unknown" in red) and ``events`` written at the top."""
     out = frame.copy() if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     scale = max(out.shape[0] / 720, 0.6)
     for name, polygon in pipeline.zones.image_polygons().items():
@@ -29,7 +29,7 @@ def annotate(frame: np.ndarray, pipeline, events: list[TableEvent] = ()) -> np.n
         label = f"{known.card.id} {known.zone or '-'}"
         cv2.putText(out, label, (int(pts[:, 0].min()), int(pts[:, 1].min()) - 6), cv2.FONT_HERSHEY_SIMPLEX,
                     0.6 * scale, colour, max(1, int(2 * scale)), cv2.LINE_AA)
-    for quad, label, colour in getattr(pipeline.decoder, "outlines", lambda: [])():
+    for quad, label, colour in pipeline.recogniser.outlines():
         pts = np.round(quad).astype(np.int32)
         cv2.polylines(out, [pts], True, colour, max(1, int(2 * scale)), cv2.LINE_AA)
         cv2.putText(out, label, (int(pts[:, 0].min()), int(pts[:, 1].max()) + int(22 * scale)),

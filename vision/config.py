@@ -48,11 +48,11 @@ from vision.calibration import Calibration, load_calibration
 from vision.decoders import DECODER_NAMES
 from vision.faces.store import enrolment_path
 from vision.markers import MARKER_KINDS
+from vision.recognisers import recogniser_names
 from vision.zones import ZONE_UNITS
 
 _KEYS = ("deck", "marker", "decoder", "calibration", "zone_units", "zones", "place_after",
          "remove_after", "camera", "resolution", "fps", "recognition", "faces")
-RECOGNITIONS = ("markers", "faces")
 #: key -> (default, low, high, whether ``low`` itself is allowed)
 _TIMES = {"place_after": (0.0, 0, 60, True), "remove_after": (30.0, 0, 600, False), "fps": (30.0, 0, 240, False)}
 _MAX_POINTS = 64
@@ -255,7 +255,7 @@ def parse_vision(section: Mapping[str, object], problems: list[str], *, base_dir
         camera=camera,
         resolution=resolution,
         fps=_time(section, "fps", problems),
-        recognition=_choice(section, "recognition", RECOGNITIONS, "markers", problems),
+        recognition=_choice(section, "recognition", recogniser_names(), "markers", problems),
         faces=_faces(section, deck, Path(base_dir), problems),
     )
     if config.zones and config.zone_units == "mm" and "calibration" not in section:

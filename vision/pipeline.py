@@ -5,20 +5,20 @@
 
 Per frame (a :class:`vision.frames.Frame`, decoded only as far as needed, or an array): the
 change map (:mod:`vision.changes`) says which cells changed and are still; only those regions
-are decoded, each as hard as it takes (:mod:`vision.regions`: enlarged, and averaged over the
-frames it stayed still), which a decode of every full frame cannot afford. Cards already known
-are followed for free while the cells under their marker show them, and their footprints
-(:mod:`vision.footprints`) say when one is gone rather than covered. Decoded markers become
-cards (:mod:`vision.markers`), foreign codes are counted and ignored, a card read in two places
-at once is a warning, and the tracker (:mod:`vision.tracker`) turns the sightings into
-:class:`TableEvent` values.
+are read by the recogniser, each as hard as it takes (:mod:`vision.regions`: enlarged, and
+averaged over the frames it stayed still), which a decode of every full frame cannot afford.
+Cards already known are followed for free while the cells under their marker show them, and
+their footprints (:mod:`vision.footprints`) say when one is gone rather than covered. A card
+read in two places at once is a warning, and the tracker (:mod:`vision.tracker`) turns the
+sightings into :class:`TableEvent` values.
 
-A card back (a face decoder with the back enrolled) is a face-down card
+A card back (faces with the back enrolled) is a face-down card
 (:class:`engine.table_events.FaceDown`): followed like a card, under a placeholder identity
 the pipeline gives it (:meth:`Pipeline.face_down_card`), never a card of the deck.
 
-Decoders are pluggable (:class:`vision.decoders.Decoder`: a grey image in, detections out); one
-that needs colour gets it for a region from the frame (:meth:`vision.frames.Frame.colour`).
+How a card is told in a region is the recogniser's (:mod:`vision.recognisers`: markers or faces,
+chosen once from the config): the pipeline hands it each region to read as a
+:class:`vision.recognisers.Region` and follows the cards it names.
 """
 
 from __future__ import annotations
@@ -29,24 +29,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.decks import PhysicalCard, get_deck
+from engine.decks import PhysicalCard
 from engine.table_events import FaceDown, TableEvent
 from vision.calibration import Calibration, load_calibration
 from vision.changes import ChangeMap
 from vision.config import VisionConfig
-from vision.decoders import Decoder, Detection, make_decoder
 from vision.footprints import GONE, SEEN, Footprint, MotionLabels
 from vision.frames import BadFrame, Frame
-from vision.markers import MAT_MARKER_IDS, ForeignMarker, card_for_aruco, card_for_payload
+from vision.recognisers import CARD_REACH, Found, Known, Recogniser, Region, extent, make_recogniser, undisturbed
 from vision.regions import Box, RegionReader
 from vision.tracker import Sighting, Tracker
 from vision.zones import ZoneMap
 
 log = logging.getLogger(__name__)
 
-#: How far a card reaches from its marker's centre, in marker sides across and along the marker
-#: (a 42 mm marker in the middle of a 63 x 88 mm card), with a little margin for the cell grid.
-CARD_REACH = (0.8, 1.1)
 #: How far around a card motion may carry it away (its footprint's surroundings), in marker sides.
 SURROUNDINGS = 1.6
 #: Above this share of the frame, decode the frame whole rather than region by region.
@@ -55,8 +51,9 @@ WHOLE_FRAME_SHARE = 0.6
 
 @dataclass
 class PipelineStats:
-    """Counters since the pipeline started: ``decodes`` regions decoded (``decoded_pixels``
-    in all), ``views`` decoder calls on them (a region may be tried enlarged, then averaged)."""
+    """Counters since the pipeline started: ``decodes`` regions read (``decoded_pixels`` in
+    grey crops in all), ``views`` decoder calls on them (a region may be tried enlarged, then
+    averaged), ``foreign_codes`` codes of no card of the deck."""
 
     frames: int = 0
     decodes: int = 0
@@ -81,52 +78,35 @@ class KnownCard:
     present: bool = False
 
 
-def _extent(corners: np.ndarray, across: float, along: float | None = None) -> np.ndarray:
-    """The quadrilateral around a marker's centre reaching ``across`` and ``along`` marker sides
-    (half-widths) along the marker's own axes."""
-    along = across if along is None else along
-    centre = corners.mean(axis=0)
-    u = (corners[1] - corners[0] + corners[2] - corners[3]) / 2
-    v = (corners[3] - corners[0] + corners[2] - corners[1]) / 2
-    return np.array([centre + sx * across * u + sy * along * v for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))],
-                    dtype=np.float32)
-
-
 class Pipeline:
     """Turns camera frames into table events for one table.
 
     :param config: the ``[vision]`` settings.
-    :param decoder: a decoder to use instead of the one the config names.
+    :param recogniser: a recogniser to use instead of the one the config names
+        (:func:`vision.recognisers.make_recogniser`).
     :param calibration: a calibration to use instead of the config's calibration file.
     :param zones: a zone map to use instead of the config's zones.
     :raises InvalidInput: for zones in mm without a calibration, or a bad calibration file.
-    :raises OSError: when the calibration file or the decoder's library is missing.
+    :raises OSError: when the calibration file or what the recogniser needs is missing (a
+        decoder's library, an enrolment).
     """
 
-    def __init__(self, config: VisionConfig | None = None, *, decoder: Decoder | None = None,
+    def __init__(self, config: VisionConfig | None = None, *, recogniser: Recogniser | None = None,
                  calibration: Calibration | None = None, zones: ZoneMap | None = None) -> None:
         self.config = config or VisionConfig()
-        self.deck = get_deck(self.config.deck)
-        if decoder is None and self.config.recognition == "faces":
-            from vision.faces.decoder import load_face_decoder
-
-            decoder = load_face_decoder(self.config)
-        self.decoder = decoder or make_decoder(self.config.effective_decoder)
+        self.recogniser = recogniser or make_recogniser(self.config)
+        traits = self.traits = self.recogniser.traits
         if calibration is None and self.config.calibration is not None:
             calibration = load_calibration(self.config.calibration)
         self.calibration = calibration
         self.zones = zones or ZoneMap(self.config.zones, units=self.config.zone_units,
                                       image_to_table=None if calibration is None else calibration.image_to_table)
-        #: Seconds the decoder takes to name a card where it landed (see Footprint.judge).
-        self.linger = getattr(self.decoder, "linger", 0.0)
         self.tracker = Tracker(place_after=self.config.place_after, remove_after=self.config.remove_after)
-        #: A region where something moves is decoded every ``busy_every`` frames (a decoder that
-        #: needs reads to agree over frames reads every one).
-        self.busy_every = getattr(self.decoder, "busy_every", 2)
-        # A decoder may say how often a patch it cannot explain is worth reading (``attempts``).
-        self.changes = ChangeMap(attempts=getattr(self.decoder, "attempts", ChangeMap.ATTEMPTS))
-        self.reader = RegionReader(enlarge=self.decoder.name != "aruco", cell=self.changes.cell)
+        self.changes = ChangeMap(attempts=traits.attempts)
+        self.reader = RegionReader(enlarge=traits.enlarge, cell=self.changes.cell)
         self.known: dict[str, KnownCard] = {}
+        #: How sure the recogniser was of each card it named, when it says (faces do).
+        self.confidence: dict[str, float] = {}
         self.stats = PipelineStats()
         self.warnings: deque[str] = deque(maxlen=20)
         self.sightings: list[Sighting] = []
@@ -156,14 +136,18 @@ class Pipeline:
             return []
         self.stats.frames += 1
         self.reader.begin_frame(frame.shape, self.changes.moving)
-        detected: dict[str, tuple[PhysicalCard, Detection, np.ndarray]] = {}
+        detected: dict[str, tuple[Found, np.ndarray]] = {}
+        known: dict[str, Known] | None = None
         for box, busy in self._boxes(frame.shape):
-            if busy and self.stats.frames % self.busy_every:
+            if busy and self.stats.frames % self.traits.busy_every:
                 continue  # something moves there: a later frame is soon enough
-            for card, detection, under in self._decode(frame, box, busy):
-                self._note(detected, card, detection, under)
-        for card, detection, under in detected.values():
-            self._follow(card, detection, under)
+            if known is None:  # the cards known do not change before the frame's regions are all read
+                known = {cid: Known(k.card, k.corners, k.center, k.zone, k.footprint, self.changes)
+                         for cid, k in self.known.items()}
+            for found, under in self._read(self._region(frame, box, busy, known)):
+                self._note(detected, found, under)
+        for found, under in detected.values():
+            self._follow(found, under)
         gone = self._judge(detected, now)
         self.sightings = [Sighting(k.card, k.zone, k.center) for k in self.known.values()
                           if k.footprint.state == SEEN]
@@ -211,7 +195,7 @@ class Pipeline:
         for cid, known in self.known.items():
             if cid in detected:
                 continue
-            if known.footprint.judge(self.changes, now, labels, footprints, self.linger) == GONE:
+            if known.footprint.judge(self.changes, now, labels, footprints, self.traits.linger) == GONE:
                 gone.add(cid)
         return gone
 
@@ -235,96 +219,70 @@ class Pipeline:
                 x1, y1 = max(x1, int(kx1 + pad) + 1), max(y1, int(ky1 + pad) + 1)
         return max(x0, 0), max(y0, 0), min(x1, shape[1]), min(y1, shape[0])
 
-    def _decode(self, frame: Frame, box: Box, busy: bool) -> list[tuple[PhysicalCard, Detection, np.ndarray]]:
-        """Decode the region's views (:meth:`RegionReader.views`) until its dirty cells are all
-        explained. A busy region gets the cheap views only, and only markers lying still count
-        there: a card carried by a hand is not a sighting. Each card comes with what its marker
-        cells showed before it was read there (the reference, as the table was)."""
-        if hasattr(self.decoder, "read_region"):  # faces: the decoder finds and reads whole cards itself
-            self.stats.decodes += 1
-            found = [(card, detection, self.changes.reference(self._marker_cells(detection)))
-                     for card, detection in self.decoder.read_region(frame, box, busy, self)]
-            if not busy:
-                self.changes.failed(box)
-            return found
-        x0, y0, x1, y1 = box
+    def _region(self, frame: Frame, box: Box, busy: bool, known: dict[str, Known]) -> Region:
+        """Region ``box`` of ``frame`` as the recogniser is handed it."""
+        return Region(frame, box, busy, number=self.stats.frames, changes=self.changes, reader=self.reader, known=known,
+                      to_table=None if self.calibration is None else self.calibration.image_to_table,
+                      locate=self.zones.locate, warn=self._warn, face_down=self.face_down_card)
+
+    def _read(self, region: Region) -> list[tuple[Found, np.ndarray]]:
+        """The cards the recogniser names in ``region``, each with what its footprint's cells
+        showed before it was read there (the reference, as the table was). A region read in
+        vain counts a try (:meth:`ChangeMap.failed`; where something moves, the recogniser may
+        wait for something new to come to rest, :meth:`ChangeMap.tried`)."""
         try:
-            gray = np.ascontiguousarray(frame.grey_region(box))
+            found = self.recogniser.read(region)
         except BadFrame as err:  # a JPEG whose eighth decoded but not its whole: nothing to read
             self.refusal = str(err)
             return []
+        finally:
+            self.stats.decoded_pixels += region.tally.pixels
+            self.stats.views += region.tally.views
+            self.stats.foreign_codes += region.tally.foreign
         self.stats.decodes += 1
-        self.stats.decoded_pixels += gray.size
-        cards = []
-        for image, scale in self.reader.views(gray, box, average=not busy):
-            self.stats.views += 1
-            for found in self.decoder.decode(image):
-                detection = found.shifted(x0, y0, scale)
-                if busy and not self.changes.is_still(self.changes.cells(detection.corners)):
-                    continue
-                under = self.changes.reference(self._marker_cells(detection))
-                self.changes.explain(self.changes.cells(_extent(detection.corners, *CARD_REACH)))
-                card = self._card(detection.value)
-                if card is not None:
-                    cards.append((card, detection, under))
-            if not self.changes.has_dirty(box):
-                break
-        if not busy:
-            self.changes.failed(box)
-        else:
-            self.changes.tried(box)
-        return cards
+        if not region.busy:
+            self.changes.failed(region.box)
+        elif self.traits.busy_waits:
+            self.changes.tried(region.box)
+        for card in found:
+            if card.confidence is not None:
+                self.confidence[card.card.id] = card.confidence
+        return [(card, self.changes.reference(self._footprint_cells(card))) for card in found]
 
-    def _marker_cells(self, detection: Detection) -> np.ndarray:
-        """The cells of a card's footprint: inside its marker, or for a decoder that says how far
-        a card's footprint reaches (``footprint_reach``, in marker sides), that far."""
-        return np.flatnonzero(self.changes.cells(_extent(detection.corners, getattr(self.decoder, "footprint_reach", 0.4))))
+    def _footprint_cells(self, found: Found) -> np.ndarray:
+        """The cells of a card's footprint: as far around its quad as the recogniser says
+        (:attr:`vision.recognisers.Traits.footprint_reach`)."""
+        return np.flatnonzero(self.changes.cells(extent(found.corners, self.traits.footprint_reach)))
 
-    def _card(self, value: str | int) -> PhysicalCard | None:
-        try:
-            if isinstance(value, int):
-                if value in MAT_MARKER_IDS:
-                    return None
-                return card_for_aruco(value, self.deck)
-            return card_for_payload(value, self.deck)
-        except ForeignMarker as err:
-            self.stats.foreign_codes += 1
-            log.debug("ignoring a foreign code: %s", err)
-            return None
-
-    def _note(self, detected: dict, card: PhysicalCard | FaceDown, detection: Detection, under: np.ndarray) -> None:
-        """Keep one detection per card this frame; a second one elsewhere is a duplicated card."""
-        other = detected.get(card.id)
+    def _note(self, detected: dict, found: Found, under: np.ndarray) -> None:
+        """Keep one sighting per card this frame; a second one elsewhere is a duplicated card."""
+        other = detected.get(found.card.id)
         if other is None:
-            detected[card.id] = (card, detection, under)
+            detected[found.card.id] = (found, under)
             return
-        if np.linalg.norm(np.subtract(other[1].center, detection.center)) > self._side(detection):
-            self._duplicate(card)
+        if np.linalg.norm(np.subtract(other[0].center, found.center)) > found.side:
+            self._duplicate(found.card)
 
-    def _follow(self, card: PhysicalCard | FaceDown, detection: Detection, under: np.ndarray) -> None:
+    def _follow(self, found: Found, under: np.ndarray) -> None:
+        card = found.card
         known = self.known.get(card.id)
-        distance = np.inf if known is None else np.linalg.norm(np.subtract(known.center, detection.center))
-        if known is not None and known.footprint.state == SEEN and \
-                self.changes.is_clean(known.footprint.cells) and distance > self._side(detection):
+        distance = np.inf if known is None else np.linalg.norm(np.subtract(known.center, found.center))
+        if known is not None and undisturbed(known.footprint, self.changes) and distance > found.side:
             self._duplicate(card)  # the card still lies where it was, unchanged: this is a second copy
             return
-        cells = self._marker_cells(detection)
+        cells = self._footprint_cells(found)
         present = self.changes.unmoved(cells) if known is None else known.present
-        outline = self.changes.cells(_extent(detection.corners, *CARD_REACH))
-        if known is not None and distance < self._side(detection) / 2:
+        outline = self.changes.cells(extent(found.corners, *CARD_REACH))
+        if known is not None and distance < found.side / 2:
             # Read again where it lay: it still hides what it hid.
             cells, under = known.footprint.cells, known.footprint.under
         elif known is not None:
             # Moved: what its old place shows now, still, is the table (or the card it lay on).
             self.changes.vacate(known.footprint.outline & ~outline)
-        area = self.changes.cells(_extent(detection.corners, SURROUNDINGS))
+        area = self.changes.cells(extent(found.corners, SURROUNDINGS))
         footprint = Footprint.lay(self.changes, cells, outline, area, under, guessed=present)
-        self.known[card.id] = KnownCard(card, detection.corners, footprint,
-                                        detection.center, self.zones.locate(detection.center), present)
-
-    @staticmethod
-    def _side(detection: Detection) -> float:
-        return float(np.linalg.norm(detection.corners[1] - detection.corners[0]))
+        self.known[card.id] = KnownCard(card, found.corners, footprint, found.center, self.zones.locate(found.center),
+                                        present)
 
     def _duplicate(self, card: PhysicalCard | FaceDown) -> None:
         self.stats.duplicates += 1

@@ -117,7 +117,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def _confidence(pipeline: Pipeline, event) -> dict:
     """``{"confidence": c}`` for a card read by its face (markers carry no confidence)."""
-    confidence = getattr(pipeline.decoder, "confidence", {}).get(event.card.id)
+    confidence = pipeline.confidence.get(event.card.id)
     return {} if confidence is None else {"confidence": round(confidence, 3)}
 
 

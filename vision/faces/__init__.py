@@ -6,6 +6,6 @@
 - :mod:`vision.faces.enrol`: enrolment from a folder of card images or from the camera;
 - :mod:`vision.faces.finder`: card outlines in a changed region of a frame;
 - :mod:`vision.faces.matcher`: a card's features against the enrolment, with a confidence;
-- :mod:`vision.faces.decoder`: the pipeline's decoder for faces;
+- :mod:`vision.faces.recogniser`: the pipeline's recogniser for faces (:mod:`vision.recognisers`);
 - :mod:`vision.faces.designs`: real deck designs (KDE's card decks) rendered for tests and demos.
 """

@@ -9,7 +9,7 @@ Independent signals, all of which must agree before a card is named (:meth:`Matc
 - the colour of the ink (red or black), when the frame's colour is at hand.
 
 The confidence grows as the best card's misfit shrinks against the second best's; a reading below :data:`THRESHOLD`, or
-with any signal disagreeing, is no card at all. The decoder adds the last signal, agreement
+with any signal disagreeing, is no card at all. The recogniser (vision.faces.recogniser) adds the last signal, agreement
 over several frames.
 """
 

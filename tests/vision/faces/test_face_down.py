@@ -18,7 +18,7 @@ from engine.decks import get_deck
 from engine.table_events import FaceDown, TableEvent
 from vision.calibration import Calibration
 from vision.config import VisionConfig
-from vision.faces.decoder import FaceDecoder
+from vision.faces.recogniser import FaceRecogniser
 from vision.faces.designs import DesignArt, render_card
 from vision.faces.enrol import enrol_from_images
 from vision.footprints import COVERED
@@ -54,7 +54,7 @@ def run(enrolment, design: str, script, seconds: float, *, fps: int = 10, watch=
     camera = SyntheticCamera("standard", "qr", script, zones=ZONES, effects=CALM, seed=3,
                              card_image=lambda card, ppm: (shown_backs if card.id in HIDDEN else faces)(card, ppm))
     calibration = Calibration(np.linalg.inv(camera.homography), camera.resolution, 0.0)
-    pipeline = Pipeline(VisionConfig(zones=ZONES), calibration=calibration, decoder=FaceDecoder(enrolment))
+    pipeline = Pipeline(VisionConfig(zones=ZONES), calibration=calibration, recogniser=FaceRecogniser(enrolment))
     events = []
     for i in range(int(seconds * fps)):
         events += pipeline.process(camera.frame_at(i / fps), i / fps)

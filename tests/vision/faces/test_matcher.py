@@ -60,7 +60,7 @@ def test_a_card_of_another_deck_is_never_named(enrolments, deck, design):
 def test_a_lookalike_deck_is_never_read_as_another_face(enrolments, deck, design):
     """Penguins prints the indices and pips of the plain designs: where its face is read at
     all, it is read as the face it shows (a second copy of a face is then a contradiction on
-    the table, see test_decoder)."""
+    the table, see test_recogniser)."""
     matcher = Matcher(enrolments[design])
     for card in deck.cards[::2]:
         reading = read(matcher, render_card("penguins", element_id(card.face), 180))

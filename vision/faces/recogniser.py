@@ -1,10 +1,10 @@
-"""The pipeline's decoder for unmarked cards: finds the cards that arrived in a changed region,
-reads their faces, and names a card only when it is sure.
+"""The recogniser for unmarked cards: finds the cards that arrived in a changed region, reads
+their faces, and names a card only when it is sure.
 
-The pipeline hands it each changed region (:meth:`FaceDecoder.read_region`) instead of asking
-for markers. For each card-shaped patch (:mod:`vision.faces.finder`) it warps the card upright,
-reads it (:class:`vision.faces.matcher.Matcher`), and names the card once ``agree`` reads in a
-row on still frames agree. A card read as unknown that often, or a face already lying
+The pipeline hands it each changed region (:meth:`FaceRecogniser.read`, a
+:class:`vision.recognisers.Region`). For each card-shaped patch (:mod:`vision.faces.finder`) it
+warps the card upright, reads it (:class:`vision.faces.matcher.Matcher`), and names the card once
+``agree`` reads in a row on still frames agree. A card read as unknown that often, or a face already lying
 elsewhere on the table, is refused with a sentence for the table ("I can't read the card in
 front of Seat 2: lift it and lay it again") and never becomes a sighting. A card back, once
 ``agree`` reads agree, is a face-down card (:class:`engine.table_events.FaceDown`): a sighting
@@ -24,20 +24,18 @@ import cv2
 import numpy as np
 
 from engine.decks import PhysicalCard
-from engine.table_events import FaceDown
-from vision.decoders import Detection
 from vision.faces.features import UPRIGHT, corner_masks, describe, face_shown, order_quad, turned, warp_upright
 from vision.faces.finder import (Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, quad_mask, refine_quad,
                                  true_to_size)
 from vision.faces.matcher import Matcher, Reading
 from vision.faces.store import Enrolment
-from vision.footprints import SEEN
 from vision.frames import Frame
+from vision.recognisers import Found, Known, Outline, Region, Traits
 
 log = logging.getLogger(__name__)
 
-#: The pipeline follows a card by the cells around its marker, reaching CARD_EXTENT marker sides:
-#: a face card's "marker" is its outline shrunk by this factor, so the two agree.
+#: The pipeline follows a card by the quad it is found by, reaching CARD_REACH of its sides:
+#: a face card's quad is its outline shrunk by this factor, so the two agree.
 _MARKER_SHARE = 1 / 2.2
 
 
@@ -58,7 +56,7 @@ GUESSED_SURE = 0.95
 
 @dataclass
 class Seen:
-    """A card outline the decoder has read: its ``quad`` (frame px), ``card`` (None: unknown or
+    """A card outline the recogniser has read: its ``quad`` (frame px), ``card`` (None: unknown or
     face down), ``confidence``, how many reads agreed on it (``count``; a read naming no card in
     between neither counts nor breaks that, but counts in ``misses``), and every card its reads
     have named (two names: the card is refused, never guessed)."""
@@ -70,7 +68,7 @@ class Seen:
     face_down: bool = False
     refused: bool = False
     named: frozenset = frozenset()  # every card the reads of this outline have named
-    at: int = 0  # the pipeline's frame count at the last read
+    at: int = 0  # the number of the frame of the last read
     others: list = field(default_factory=list)  # the cards fitted with it in its patch at the last read
     misses: int = 0  # reads that named no card
     confirmed: bool = False  # its card was named to the pipeline
@@ -85,7 +83,7 @@ def zone_words(zone: str | None) -> str:
     return f"in the {zone}"
 
 
-class FaceDecoder:
+class FaceRecogniser:
     """Recognises unmarked cards by their faces against an enrolled deck.
 
     :param enrolment: the deck's references (:class:`vision.faces.store.Enrolment`).
@@ -93,70 +91,63 @@ class FaceDecoder:
     :param unknown_after: unreadable reads of one card before the table is told.
     """
 
-    name = "faces"
-    #: A card's footprint (:mod:`vision.footprints`) reaches most of the card, its white border
-    #: included: the middle of a court card can look like the table in grey.
-    footprint_reach = 0.9
-    #: A card slid away is named where it landed after ``agree`` still frames: its old place
-    #: waits this long after the motion ends before it counts as gone (one ``moved``).
-    linger = 0.2
-    #: Reads must agree over frames, and a card can lie still beside a hand that moves: a region
-    #: where something moves is read every frame.
-    busy_every = 1
-
     def __init__(self, enrolment: Enrolment, *, agree: int = 2, unknown_after: int = 4) -> None:
         self.enrolment, self.matcher = enrolment, Matcher(enrolment)
         self.agree, self.unknown_after = agree, unknown_after
-        #: Reads of a patch nobody explains before the pipeline takes it as background: enough
-        #: for a card to be refused in words (a hand resting on the table costs no more).
-        self.attempts = unknown_after + 1
+        self.traits = Traits(
+            # A card's footprint (:mod:`vision.footprints`) reaches most of the card, its white
+            # border included: the middle of a court card can look like the table in grey.
+            footprint_reach=0.9,
+            # A card slid away is named where it landed after ``agree`` still frames: its old
+            # place waits this long after the motion ends before it counts as gone (one ``moved``).
+            linger=0.2,
+            # Reads must agree over frames, and a card can lie still beside a hand that moves: a
+            # region where something moves is read every frame, read in vain or not.
+            busy_every=1, busy_waits=False,
+            # Reads of a patch nobody explains before the pipeline takes it as the table: enough
+            # for a card to be refused in words (a hand resting on the table costs no more).
+            attempts=unknown_after + 1)
         self.backdrop = Backdrop()
         self.deck_size = DeckSize()
         self.seen: dict[tuple[int, int], Seen] = {}
-        self.confidence: dict[str, float] = {}
         self.reads = self.refusals = 0
-        self._frame = -1  # the pipeline's frame count at the last region read
-
-    def decode(self, gray: np.ndarray) -> list[Detection]:
-        """Faces carry no markers: a whole image decodes to nothing (see :meth:`read_region`)."""
-        return []
+        self._frame = -1  # the number of the frame of the last region read
 
     @property
     def face_down(self) -> list[Seen]:
         return [s for s in self.seen.values() if s.face_down]
 
-    def outlines(self) -> list[tuple[np.ndarray, str, tuple[int, int, int]]]:
+    def outlines(self) -> list[Outline]:
         """For drawing (``cardtable vision watch``): each outline read lately, its label (the face
         and confidence, "unknown" or "face down") and a BGR colour."""
         drawn = []
         for seen in self.seen.values():
             if seen.face_down:
-                drawn.append((seen.quad, "face down", (200, 160, 60)))
+                drawn.append(Outline(seen.quad, "face down", (200, 160, 60)))
             elif seen.card is not None:
-                drawn.append((seen.quad, f"{seen.card.id} {seen.confidence:.2f}", (60, 200, 60)))
+                drawn.append(Outline(seen.quad, f"{seen.card.id} {seen.confidence:.2f}", (60, 200, 60)))
             elif seen.refused:
-                drawn.append((seen.quad, "unknown", (40, 40, 230)))
+                drawn.append(Outline(seen.quad, "unknown", (40, 40, 230)))
         return drawn
 
-    def read_region(self, frame: Frame, box: tuple[int, int, int, int], busy: bool,
-                    pipeline) -> list[tuple[PhysicalCard, Detection]]:
-        """The cards named in region ``box`` of ``frame``; explains their cells in the
-        pipeline's change map and tells the table about cards it cannot name."""
+    def read(self, region: Region) -> list[Found]:
+        """The cards named in ``region``; explains their cells and tells the table about cards
+        it cannot name."""
+        frame, box = region.frame, region.box
         grey = frame.grey()
         if not self.backdrop.ready(grey):
-            pipeline.changes.explain(np.ones_like(pipeline.changes.dirty))
+            region.explain(np.ones_like(region.dirty))
             return []
         x0, y0, x1, y1 = box
-        changes = pipeline.changes
-        if self._frame != pipeline.stats.frames:
-            self._frame = pipeline.stats.frames
-            self._forget_gone(pipeline.known)
-        to_table = None if pipeline.calibration is None else pipeline.calibration.image_to_table
+        if self._frame != region.number:
+            self._frame = region.number
+            self._forget_gone(region.known)
+        to_table = region.to_table
         # Where something moves (a hand passing) nothing is new yet, but a card found may reach
         # under it: the corners it hides are not read, those lying still are.
-        moving = _cell_pixels(~changes.still, box, changes.cell) if busy else np.zeros((y1 - y0, x1 - x0), bool)
+        moving = region.cell_pixels(~region.still) if region.busy else np.zeros((y1 - y0, x1 - x0), bool)
         mask, reach = arrivals(grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], self.backdrop.empty[y0:y1, x0:x1],
-                               self._arrived(box, pipeline) & ~moving)
+                               self._arrived(region) & ~moving)
         support = None
         if to_table is not None:  # where a card found may reach: anything new, the cards read, what moves
             support = (reach.view(bool) | self.backdrop.laid(box) | moving, (x0, y0))
@@ -172,71 +163,71 @@ class FaceDecoder:
                 quad = refine_quad(grey, quad)
                 quad = order_quad(quad if to_table is None else true_to_size(quad, to_table, self.deck_size.sizes))
                 read.append(quad.mean(axis=0))
-                got = self._read(frame, quad, mask, (x0, y0), pipeline, cards[:i] + cards[i + 1:], measured=measured)
+                got = self._read(region, quad, mask, cards[:i] + cards[i + 1:], measured=measured)
                 if got is not None:
                     found.append(got)
-            if not changes.has_dirty(box):
+            if not region.has_dirty():
                 break
-        for seen in self._pending(box, pipeline, read):
+        for seen in self._pending(region, read):
             # A card read once, whose patch is now joined by a hand nearby: its outline read again.
-            got = self._read(frame, seen.quad, mask, (x0, y0), pipeline, seen.others, expect=seen.card)
+            got = self._read(region, seen.quad, mask, seen.others, expect=seen.card)
             if got is not None:
                 found.append(got)
         return found
 
-    def _forget_gone(self, known) -> None:
-        """Once a frame, before its first region (the cards named in a frame join the pipeline's
-        ``known`` only after all its regions are read): the cards gone leave the backdrop, and
+    def _forget_gone(self, known: dict[str, Known]) -> None:
+        """Once a frame, before its first region (the cards named in a frame join the cards
+        known only after all its regions are read): the cards gone leave the backdrop, and
         their outlines' records, so the next card laid there starts afresh."""
         self.backdrop.keep_only(known)
         self.seen = {k: s for k, s in self.seen.items()
                      if not (s.confirmed and s.card is not None and s.card.id not in known)}
 
-    def _pending(self, box: tuple[int, int, int, int], pipeline, read: list[np.ndarray]) -> list[Seen]:
-        """The outlines in ``box`` read lately as a card not yet named, not read again this frame,
-        with cells changed and lying still (those that move are hidden when it is read)."""
-        x0, y0, x1, y1 = box
-        changes, now = pipeline.changes, pipeline.stats.frames
+    def _pending(self, region: Region, read: list[np.ndarray]) -> list[Seen]:
+        """The outlines in the region read lately as a card not yet named, not read again this
+        frame, with cells changed and lying still (those that move are hidden when it is read)."""
+        x0, y0, x1, y1 = region.box
         pending = []
         for seen in self.seen.values():
             (qx0, qy0), (qx1, qy1) = seen.quad.min(axis=0), seen.quad.max(axis=0)
-            if seen.card is None or seen.refused or seen.card.id in pipeline.known or now - seen.at > PENDING_FRAMES \
-                    or qx0 < x0 or qy0 < y0 or qx1 > x1 or qy1 > y1:
+            if seen.card is None or seen.refused or seen.card.id in region.known \
+                    or region.number - seen.at > PENDING_FRAMES or qx0 < x0 or qy0 < y0 or qx1 > x1 or qy1 > y1:
                 continue
             side = float(np.linalg.norm(seen.quad[1] - seen.quad[0]))
             if any(np.linalg.norm(centre - seen.quad.mean(axis=0)) <= SAME_PLACE * side for centre in read):
                 continue
-            cells = changes.cells(seen.quad)
-            if changes.dirty[cells].any():  # what moves over it is hidden when it is read
+            cells = region.cells(seen.quad)
+            if region.dirty[cells].any():  # what moves over it is hidden when it is read
                 pending.append(seen)
         return pending
 
     @staticmethod
-    def _arrived(box: tuple[int, int, int, int], pipeline) -> np.ndarray:
-        """The pixels of ``box`` where something may have arrived: its dirty cells, grown by a
-        cell to take in a card's edge but not into the inside of cards already known (a cell on
-        a known card's edge, which a card laid against it covers only partly, may not change
+    def _arrived(region: Region) -> np.ndarray:
+        """The pixels of the region where something may have arrived: its dirty cells, grown by
+        a cell to take in a card's edge but not into the inside of cards already known (a cell
+        on a known card's edge, which a card laid against it covers only partly, may not change
         enough to be dirty)."""
-        changes = pipeline.changes
-        known = np.zeros(changes.dirty.shape, np.uint8)
-        for card in pipeline.known.values():
+        dirty = region.dirty
+        known = np.zeros(dirty.shape, np.uint8)
+        for card in region.known.values():
             centre = card.corners.mean(axis=0)
-            known |= changes.cells(centre + (card.corners - centre) / _MARKER_SHARE).view(np.uint8)
+            known |= region.cells(centre + (card.corners - centre) / _MARKER_SHARE).view(np.uint8)
         inside = cv2.erode(known, np.ones((3, 3), np.uint8)).view(bool)
-        grown = cv2.dilate(changes.dirty.view(np.uint8), np.ones((3, 3), np.uint8)).view(bool)
-        return _cell_pixels(grown & ~(inside & ~changes.dirty), box, changes.cell)
+        grown = cv2.dilate(dirty.view(np.uint8), np.ones((3, 3), np.uint8)).view(bool)
+        return region.cell_pixels(grown & ~(inside & ~dirty))
 
-    def _read(self, frame: Frame, quad: np.ndarray, mask: np.ndarray, offset, pipeline,
-              others: list[np.ndarray] = (), expect: PhysicalCard | None = None, measured: bool = False):
+    def _read(self, region: Region, quad: np.ndarray, mask: np.ndarray, others: list[np.ndarray] = (),
+              expect: PhysicalCard | None = None, measured: bool = False) -> Found | None:
         """Read the card in ``quad``. ``others``: the other cards fitted in its patch of cards
         (:func:`vision.faces.finder.fit_cards`): its outline may be a few millimetres off, so it
         must read surely. They, and the cards named that overlap it, may lie on it: the corners
-        they reach are not read. ``expect``: the card an outline read before was read as; a
-        reading of anything else is not counted (something may lie on it now). ``measured``: the
-        outline is a whole card's, whose size tells the deck's (:class:`DeckSize`)."""
-        upright = self._upright(frame, quad)
+        they reach are not read. ``mask``: the region's pixels where something new lies.
+        ``expect``: the card an outline read before was read as; a reading of anything else is
+        not counted (something may lie on it now). ``measured``: the outline is a whole card's,
+        whose size tells the deck's (:class:`DeckSize`)."""
+        upright = self._upright(region.frame, quad)
         # Parts of the outline that are not new (another card on top, a hand) are hidden.
-        hidden = warp_upright(mask, quad - np.float32(offset)) == 0
+        hidden = warp_upright(mask, quad - np.float32(region.box[:2])) == 0
         to_upright = cv2.getPerspectiveTransform(quad, np.float32([(0, 0), (UPRIGHT[0], 0), UPRIGHT, (0, UPRIGHT[1])]))
         for other in [*others, *self.backdrop.neighbours(quad)]:
             hidden |= quad_mask(hidden.shape, cv2.perspectiveTransform(other.reshape(-1, 1, 2).astype(np.float32), to_upright))
@@ -247,66 +238,61 @@ class FaceDecoder:
             reading = Reading(None, reading.confidence, why=f"a card fitted in a patch of cards, read unsurely as {reading.card.id}")
         if expect is not None and reading.card != expect:
             return None
-        settled = pipeline.changes.is_still(pipeline.changes.cells(quad))
+        settled = region.is_still(region.cells(quad))
         if reading.card is None and not settled:
             return None  # beside a hand moving, only a read that names a card speaks
         self.reads += 1
-        seen = self._remember(quad, reading, pipeline.stats.frames, others, settled)
-        changes = pipeline.changes
+        seen = self._remember(quad, reading, region.number, others, settled)
         centre = tuple(float(v) for v in quad.mean(axis=0))
-        zone = pipeline.zones.locate(centre)
+        zone = region.locate(centre)
         if reading.face_down:
-            return self._face_down(frame, quad, seen, pipeline, others)
+            return self._face_down(region, quad, seen, others)
         if reading.card is None:
             log.debug("card at %s unread: %s", centre, reading.why)
             if seen.misses >= self.unknown_after:
-                self._refuse(seen, pipeline, f"I can't read the card {zone_words(zone)}: lift it and lay it again")
+                self._refuse(region, seen, f"I can't read the card {zone_words(zone)}: lift it and lay it again")
             return None
         if len(seen.named) > 1:  # reads of one card named two cards: trust neither
-            self._refuse(seen, pipeline, f"I can't read the card {zone_words(zone)}: lift it and lay it again")
+            self._refuse(region, seen, f"I can't read the card {zone_words(zone)}: lift it and lay it again")
             return None
         if seen.count < self.agree and not (reading.confidence >= SURE_AT_ONCE and visible.all() and not others):
             return None
-        known = pipeline.known.get(reading.card.id)
-        if known is not None and known.footprint.state == SEEN and changes.is_clean(known.footprint.cells) and \
+        known = region.known.get(reading.card.id)
+        if known is not None and known.undisturbed and \
                 np.hypot(*np.subtract(known.center, centre)) > 0.5 * np.linalg.norm(quad[1] - quad[0]):
-            self._refuse(seen, pipeline, f"I can't read the card {zone_words(zone)}: the {reading.card.face.name} "
+            self._refuse(region, seen, f"I can't read the card {zone_words(zone)}: the {reading.card.face.name} "
                          f"already lies {zone_words(known.zone)}; lift it and lay it again")
             return None
-        self._lay(frame, reading.card.id, quad, others, pipeline)
-        if measured and pipeline.calibration is not None:
-            self.deck_size.note(quad, pipeline.calibration.image_to_table)
+        self._lay(region, reading.card.id, quad, others)
+        if measured and region.to_table is not None:
+            self.deck_size.note(quad, region.to_table)
         seen.confirmed = True
-        self.confidence[reading.card.id] = reading.confidence
-        centre_xy = quad.mean(axis=0)
-        marker = centre_xy + (quad - centre_xy) * _MARKER_SHARE
-        return reading.card, Detection(reading.card.id, marker.astype(np.float32))
+        return Found(reading.card, _followed_by(quad), reading.confidence)
 
-    def _face_down(self, frame: Frame, quad: np.ndarray, seen: Seen, pipeline,
-                   others: list[np.ndarray]) -> tuple[FaceDown, Detection] | None:
+    def _face_down(self, region: Region, quad: np.ndarray, seen: Seen, others: list[np.ndarray]) -> Found | None:
         """A card back read ``seen.count`` times in a row: once ``agree`` reads agree, a face-down
-        card with the placeholder identity the pipeline gives it (:meth:`Pipeline.face_down_card`),
-        laid like a named card (:meth:`_lay`)."""
+        card with the placeholder identity the pipeline gives it
+        (:meth:`vision.recognisers.Region.face_down`), laid like a named card (:meth:`_lay`)."""
         if seen.count < self.agree:
             return None
         centre = quad.mean(axis=0)
-        card = pipeline.face_down_card((float(centre[0]), float(centre[1])), float(np.linalg.norm(quad[1] - quad[0])))
-        self._lay(frame, card.id, quad, others, pipeline)
-        return card, Detection(card.id, (centre + (quad - centre) * _MARKER_SHARE).astype(np.float32))
+        card = region.face_down((float(centre[0]), float(centre[1])), float(np.linalg.norm(quad[1] - quad[0])))
+        self._lay(region, card.id, quad, others)
+        return Found(card, _followed_by(quad))
 
-    def _lay(self, frame: Frame, key: str, quad: np.ndarray, others: list[np.ndarray], pipeline) -> None:
+    def _lay(self, region: Region, key: str, quad: np.ndarray, others: list[np.ndarray]) -> None:
         """Card ``key`` (named, or face down) lies in ``quad``: its cells are explained and it is
         laid on the backdrop, except what another card of the patch reaches (that card may lie
         on top, and stays to be read)."""
-        pipeline.changes.explain(self._own_cells(quad, others, pipeline.changes))
-        self.backdrop.lay(key, frame.grey(), quad, others)
+        region.explain(self._own_cells(region, quad, others))
+        self.backdrop.lay(key, region.frame.grey(), quad, others)
 
     @staticmethod
-    def _own_cells(quad: np.ndarray, others: list[np.ndarray], changes) -> np.ndarray:
+    def _own_cells(region: Region, quad: np.ndarray, others: list[np.ndarray]) -> np.ndarray:
         """The cells of ``quad`` that none of the ``others`` of its patch reach (they may lie on
         it, and stay to be read)."""
-        cells = changes.cells(quad)
-        return cells & ~np.any([changes.cells(o) for o in others], axis=0) if others else cells
+        cells = region.cells(quad)
+        return cells & ~np.any([region.cells(o) for o in others], axis=0) if others else cells
 
     @staticmethod
     def _upright(frame: Frame, quad: np.ndarray) -> np.ndarray:
@@ -350,29 +336,21 @@ class FaceDecoder:
             self.seen.pop(next(iter(self.seen)))
         return seen
 
-    def _refuse(self, seen: Seen, pipeline, message: str) -> None:
-        pipeline.changes.explain(self._own_cells(seen.quad, seen.others, pipeline.changes))
+    def _refuse(self, region: Region, seen: Seen, message: str) -> None:
+        region.explain(self._own_cells(region, seen.quad, seen.others))
         seen.refused = True
         self.refusals += 1
-        if message not in pipeline.warnings:
-            log.warning(message)
-            pipeline.warnings.append(message)
+        region.warn(message)
 
 
-def _cell_pixels(cells: np.ndarray, box: tuple[int, int, int, int], cell: int) -> np.ndarray:
-    """The pixels of ``box`` (x0, y0, x1, y1) that lie in the true cells of the change map's
-    cell mask ``cells``."""
-    x0, y0, x1, y1 = box
-    cx0, cy0, cx1, cy1 = x0 // cell, y0 // cell, -(-x1 // cell), -(-y1 // cell)
-    part = np.zeros((cy1 - cy0, cx1 - cx0), bool)
-    inside = cells[cy0:cy1, cx0:cx1]
-    part[:inside.shape[0], :inside.shape[1]] = inside
-    pixels = np.repeat(np.repeat(part, cell, axis=0), cell, axis=1)
-    return pixels[y0 - cy0 * cell:y1 - cy0 * cell, x0 - cx0 * cell:x1 - cx0 * cell]
+def _followed_by(quad: np.ndarray) -> np.ndarray:
+    """The quad the pipeline follows a card of outline ``quad`` by (see :data:`_MARKER_SHARE`)."""
+    centre = quad.mean(axis=0)
+    return (centre + (quad - centre) * _MARKER_SHARE).astype(np.float32)
 
 
-def load_face_decoder(config) -> FaceDecoder:
-    """The face decoder for a ``[vision]`` config: its enrolled deck (``faces``), checked
+def recogniser(config) -> FaceRecogniser:
+    """The face recogniser for a ``[vision]`` config: its enrolled deck (``faces``), checked
     against the config's ``deck``.
 
     :raises OSError: when the enrolment file is missing.
@@ -383,4 +361,4 @@ def load_face_decoder(config) -> FaceDecoder:
     enrolment = Enrolment.load(config.faces)
     if enrolment.deck.name != config.deck:
         raise InvalidInput(f"{config.faces} enrols a {enrolment.deck.title}, but [vision] deck is {config.deck!r}")
-    return FaceDecoder(enrolment)
+    return FaceRecogniser(enrolment)
