@@ -60,11 +60,13 @@ def _module_name(path: Path) -> str:
 
 def _load_time_imports(path: Path, modules: set[str]) -> set[str]:
     """The modules of ``modules`` that importing ``path`` runs first: its imports outside functions
-    (``from a import b`` names the module ``a.b`` where there is one)."""
+    and outside ``if TYPE_CHECKING:`` (which only a type checker runs); ``from a import b`` names
+    the module ``a.b`` where there is one."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     body = [node for node in ast.walk(tree) if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    inside = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
-              for n in ast.walk(f)}
+    later = [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+             or isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")]
+    inside = {id(n) for f in later for n in ast.walk(f)}
     names = set()
     for node in body:
         if id(node) in inside:
