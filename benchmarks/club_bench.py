@@ -51,9 +51,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cardtable.controller import Controller, TableSetup  # noqa: E402
+from cardtable.table.table import Controller, TableSetup  # noqa: E402
 from cardtable.journal import Journal  # noqa: E402
-from cardtable.outputs import TableOutputs  # noqa: E402
+from cardtable.table.outputs import TableOutputs  # noqa: E402
 from cardtable.club.server import ClubState  # noqa: E402
 from cardtable.club.signing import seal  # noqa: E402
 from cardtable.club.standings import standings  # noqa: E402

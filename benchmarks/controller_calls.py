@@ -1,7 +1,7 @@
 """How much work the controller does per card: displays shown and engine prompts computed.
 
 Plays whole bot games of every game (table mode, every player count) through
-:class:`cardtable.controller.Controller`, card by card and press by press as people would, and
+:class:`cardtable.table.table.Controller`, card by card and press by press as people would, and
 prints, per card laid, how many times handling it showed the table (``Outputs.show``) and
 computed the engine's prompt (``Game.prompt``, the view's own call included).
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardtable.controller import Controller, NoOutputs, TableSetup  # noqa: E402
+from cardtable.table.table import Controller, NoOutputs, TableSetup  # noqa: E402
 from cardtable.journal import Journal  # noqa: E402
 from cardtable.sim.simulation import table_moves  # noqa: E402
 from engine.games import all_games  # noqa: E402

@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardtable.game_session import GameSession, TableSetup  # noqa: E402
+from cardtable.table.journalled_game import GameSession, TableSetup  # noqa: E402
 from cardtable.journal import GameSetup, Journal, open_for_play  # noqa: E402
 from engine.bots import RandomBot  # noqa: E402
 from engine.games import get_game  # noqa: E402

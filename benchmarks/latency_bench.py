@@ -32,13 +32,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cardtable.controller import Controller, TableSetup  # noqa: E402
+from cardtable.table.table import Controller, TableSetup  # noqa: E402
 from cardtable.journal import Journal  # noqa: E402
-from cardtable.outputs import TableOutputs  # noqa: E402
+from cardtable.table.outputs import TableOutputs  # noqa: E402
 from cardtable.sim.camera import SimCamera  # noqa: E402
 from cardtable.sim.devices import DEMO_BUTTONS, demo_registry  # noqa: E402
 from cardtable.sim.simulation import table_moves  # noqa: E402
-from cardtable.table_loop import run_loop  # noqa: E402
+from cardtable.table.loop import run_loop  # noqa: E402
 from engine.games import get_game  # noqa: E402
 from hardware.display.config import open_display  # noqa: E402
 from engine.table_events import ButtonPress  # noqa: E402

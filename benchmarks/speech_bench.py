@@ -35,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from latency_bench import reader_latencies  # noqa: E402
 
-from cardtable.controller import Controller, TableSetup  # noqa: E402
+from cardtable.table.table import Controller, TableSetup  # noqa: E402
 from cardtable.journal import Journal  # noqa: E402
-from cardtable.outputs import TableOutputs  # noqa: E402
+from cardtable.table.outputs import TableOutputs  # noqa: E402
 from cardtable.sim.devices import DEMO_BUTTONS  # noqa: E402
 from cardtable.sim.simulation import table_moves  # noqa: E402
 from cardtable.speech.speaker import Speaker  # noqa: E402

@@ -18,10 +18,10 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from cardtable.config import load_config
-    from cardtable.controller import Controller
+    from cardtable.table.table import Controller
     from cardtable.journal import open_for_play
-    from cardtable.outputs import TableOutputs
-    from cardtable.table_loop import CameraThread, Supervisor, run_loop
+    from cardtable.table.outputs import TableOutputs
+    from cardtable.table.loop import CameraThread, Supervisor, run_loop
     from cardtable.web.owner import TableSession
     from cardtable.web.wiring import TableNetwork
     from hardware.display.config import open_displays
@@ -89,7 +89,7 @@ def _speaker(config: TableConfig):
 
 def table_setup(config: TableConfig):
     """The controller's setup from a checked config."""
-    from cardtable.controller import TableSetup
+    from cardtable.table.table import TableSetup
 
     return TableSetup(config.game, config.players, dict(config.options), config.mode, config.seed,
                       config.seat_zones, config.names, swipe=config.input == "rfid",

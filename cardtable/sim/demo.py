@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardtable.config_values import spoken
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.table import Controller, TableSetup
 from cardtable.journal import Journal
 from cardtable.out_paths import cannot_write
-from cardtable.outputs import TableOutputs
+from cardtable.table.outputs import TableOutputs
 from cardtable.sim.simulation import table_moves
 from engine.errors import InvalidInput
 from engine.wording import named

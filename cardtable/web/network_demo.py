@@ -62,10 +62,10 @@ class DemoNetwork:
                 timer.cancel()
 
     def _serve(self, setup, stop: threading.Event) -> None:
-        from cardtable.controller import Controller
+        from cardtable.table.table import Controller
         from cardtable.journal import Journal
-        from cardtable.outputs import TableOutputs
-        from cardtable.table_loop import run_loop
+        from cardtable.table.outputs import TableOutputs
+        from cardtable.table.loop import run_loop
         from cardtable.web.owner import TableSession
 
         with Journal(self.journal) as journal:

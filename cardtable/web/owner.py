@@ -2,8 +2,8 @@
 game) run on the table's own thread, and the PIN that guards them.
 
 :class:`TableSession` stands where the table loop expects its controller: inputs from the devices
-go to the current :class:`~cardtable.controller.Controller`; an :class:`OwnerRequest` (a
-:class:`~cardtable.table_loop.Request`) is carried out between them, so the controller and the
+go to the current :class:`~cardtable.table.table.Controller`; an :class:`OwnerRequest` (a
+:class:`~cardtable.table.loop.Request`) is carried out between them, so the controller and the
 journal are only ever used from one thread. A game is started only for as many seats as the
 table has zones for, with names that are safe to show on every display (:func:`seat_names`).
 
@@ -22,8 +22,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from cardtable.config_values import spoken
-from cardtable.controller import Controller, TableSetup
-from cardtable.table_loop import Request
+from cardtable.table.table import Controller, TableSetup
+from cardtable.table.loop import Request
 from engine.errors import CardtableError, InvalidInput
 from engine.games import get_game
 from engine.table_events import TableInput

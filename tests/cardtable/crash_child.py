@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).parent)]
 
-from cardtable.controller import Controller, TableSetup  # noqa: E402
+from cardtable.table.table import Controller, TableSetup  # noqa: E402
 from cardtable.journal import Journal  # noqa: E402
 from crash_script import script  # noqa: E402
 

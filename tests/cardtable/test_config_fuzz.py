@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from cardtable.commands.run_cmd import table_setup, tag_registry
 from cardtable.config import ConfigError, check_config, load_config
-from cardtable.controller import Controller
+from cardtable.table.table import Controller
 from cardtable.example_config import example_config
 from cardtable.journal import Journal
 from cardtable.sim.devices import demo_registry

@@ -2,7 +2,7 @@
 
 import pytest
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.table import Controller, TableSetup
 from cardtable.journal import Journal, open_for_play
 from cardtable.sim.simulation import table_moves
 from engine.decks import get_deck

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.table import Controller, TableSetup
 from cardtable.journal import Journal
 from engine.games import get_game
 from crash_script import script

@@ -7,7 +7,7 @@ import pytest
 from cardtable.cli import main
 from cardtable.sim.demo import run_demo
 from cardtable.journal import Journal
-from cardtable.view import score_lines
+from cardtable.table.view import score_lines
 from engine.games import all_games, get_game
 
 pytestmark = pytest.mark.slow          # whole demo games through simulated devices

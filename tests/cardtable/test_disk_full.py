@@ -10,9 +10,9 @@ import logging
 
 from PIL import Image
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.table import Controller, TableSetup
 from cardtable.journal import Journal, open_for_play
-from cardtable.outputs import TableOutputs
+from cardtable.table.outputs import TableOutputs
 from crash_script import script
 from hardware.display.snapshots import SnapshotDisplay
 from hostile_files import fill

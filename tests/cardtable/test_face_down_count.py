@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.table import Controller, TableSetup
 from engine.decks import get_deck
 from engine.table_events import ButtonPress, FaceDown, TableEvent
 from hardware.display.layout import render_frame

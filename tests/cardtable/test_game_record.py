@@ -2,7 +2,7 @@
 
 import random
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.table import Controller, TableSetup
 from cardtable.journal import Journal
 from cardtable.web.records import game_record
 from engine.bots import RandomBot

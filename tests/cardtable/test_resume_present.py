@@ -4,7 +4,7 @@ in a sentence, nothing is refused, and the game plays on to its end."""
 
 import pytest
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.table import Controller, TableSetup
 from cardtable.journal import Journal
 from cardtable.sim.simulation import table_moves
 from engine.decks import get_deck

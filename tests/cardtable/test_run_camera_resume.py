@@ -12,7 +12,7 @@ import time
 import numpy as np
 import pytest
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.table import Controller, TableSetup
 from cardtable.journal import Journal
 from cardtable.sim.camera import table_layout
 from cardtable.sim.simulation import table_moves

@@ -1,8 +1,8 @@
 """The scoring log and its pager: every score kept with its breakdown, paged with the buttons the
 game does not need at that moment, held while it is read."""
 
-from cardtable.controller import Controller, TableSetup
-from cardtable.score_log import ScoreLog
+from cardtable.table.table import Controller, TableSetup
+from cardtable.table.score_log import ScoreLog
 from cardtable.sim.simulation import table_moves
 from engine.decks import get_deck
 from engine.game import Event

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from cardtable.controller import Controller, TableSetup
-from cardtable.recent import Recent, side_scores
-from cardtable.view import build_view, item_words
+from cardtable.table.table import Controller, TableSetup
+from cardtable.table.recent import Recent, side_scores
+from cardtable.table.view import build_view, item_words
 from engine.bots import GreedyBot, play_game
 from engine.cards import parse_card
 from engine.decks import get_deck
@@ -181,7 +181,7 @@ def test_a_score_line_says_its_points_once(name):
     """All Fives said "+15 Seat 1 scores 15: ..."."""
     import re
 
-    from cardtable.view import score_lines
+    from cardtable.table.view import score_lines
 
     game = get_game(name)
     lines = []

@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from cardtable.table_loop import CameraThread, InputFailed, Supervisor, as_input, run_loop
+from cardtable.table.loop import CameraThread, InputFailed, Supervisor, as_input, run_loop
 from engine.table_events import Notice, TableEvent
 from vision.config import VisionConfig
 from vision.pipeline import Pipeline
@@ -164,7 +164,7 @@ def test_an_input_that_keeps_dying_stops_the_table_so_the_service_restarts_it():
 
 
 def test_the_loop_shows_why_the_table_stops_before_it_stops(tmp_path):
-    from cardtable.controller import Controller, TableSetup
+    from cardtable.table.table import Controller, TableSetup
     from cardtable.journal import Journal
 
     items: queue.Queue = queue.Queue()
@@ -188,7 +188,7 @@ def test_the_loop_shows_why_the_table_stops_before_it_stops(tmp_path):
 
 
 def test_an_owner_request_and_a_reader_report_go_through_the_loop_in_order(tmp_path, outputs):
-    from cardtable.controller import Controller, TableSetup
+    from cardtable.table.table import Controller, TableSetup
     from cardtable.journal import Journal
     from cardtable.web.owner import OwnerRequest, TableSession
     from firmware_bridge.session import LinkChange

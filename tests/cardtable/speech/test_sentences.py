@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.table import Controller, TableSetup
 from cardtable.speech.sentences import (END, PLAY, PROMPT, REFUSAL, REPEAT, SCORE, WARNING, Utterance, event_utterances,
                                         scores_said, spoken, turn_and_scores, view_utterances)
 from engine.bots import GreedyBot

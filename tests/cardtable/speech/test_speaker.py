@@ -9,8 +9,8 @@ from dataclasses import replace
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from cardtable.controller import Controller, TableSetup
-from cardtable.outputs import TableOutputs
+from cardtable.table.table import Controller, TableSetup
+from cardtable.table.outputs import TableOutputs
 from cardtable.speech.speaker import Speaker
 from cardtable.speech.spec import SpeechSpec
 from cardtable.speech.voice import WavFiles

@@ -15,10 +15,10 @@ import urllib.parse
 
 import pytest
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.table import Controller, TableSetup
 from cardtable.journal import Journal
-from cardtable.outputs import TableOutputs
-from cardtable.table_loop import run_loop
+from cardtable.table.outputs import TableOutputs
+from cardtable.table.loop import run_loop
 from cardtable.web.owner import TableSession
 from cardtable.web.page import TablePage
 from vision.table_layout import seat_zones

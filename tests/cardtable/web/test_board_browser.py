@@ -11,7 +11,7 @@ import pytest
 from test_page_browser import PHONE, TV, keep
 from web_helpers import Outputs, play_with_bots
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.table import Controller, TableSetup
 from cardtable.web.page import TablePage
 from hardware.view import ShownHand
 
@@ -123,7 +123,7 @@ def test_a_count_of_nothing_is_left_to_the_prompt(browser, page, journal):
 
 
 def test_le_quinze_has_a_track_and_no_empty_scoring_heading(browser, page):
-    from cardtable.view import build_view
+    from cardtable.table.view import build_view
     from engine.games import get_game
 
     game = get_game("quinze")

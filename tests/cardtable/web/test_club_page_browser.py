@@ -18,7 +18,7 @@ from cardtable.club.server import ClubState, create_club_app
 from cardtable.club.signing import KEY_BYTES, seal
 from cardtable.club.store import ClubStore
 from cardtable.club.topics import table_topic
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.table import Controller, TableSetup
 from cardtable.journal import Journal
 from cardtable.web.records import game_key, game_record
 from cardtable.web.server import WebServer

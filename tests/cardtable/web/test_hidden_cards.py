@@ -13,10 +13,10 @@ import urllib.request
 
 import pytest
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.table import Controller, TableSetup
 from cardtable.sim.demo import run_demo
 from cardtable.journal import Journal
-from cardtable.outputs import TableOutputs
+from cardtable.table.outputs import TableOutputs
 from cardtable.web.network_demo import Held
 from cardtable.web.page import TablePage
 from engine.bots import GreedyBot, RandomBot

@@ -10,7 +10,7 @@ import pytest
 from test_page_browser import PHONE, keep
 from web_helpers import Outputs, open_tab, play_with_bots
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.table import Controller, TableSetup
 from cardtable.journal import Journal
 from cardtable.web.page import TablePage
 

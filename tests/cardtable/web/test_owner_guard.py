@@ -180,7 +180,7 @@ def test_the_start_form_refuses_control_characters_and_duplicate_names(table):
 
 
 def test_a_game_for_more_seats_than_the_table_has_zones_is_refused(tmp_path):
-    from cardtable.controller import Controller, TableSetup
+    from cardtable.table.table import Controller, TableSetup
     from cardtable.journal import Journal
     from cardtable.web.owner import OwnerRequest, TableSession
 

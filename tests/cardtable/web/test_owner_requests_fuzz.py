@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from starlette.testclient import TestClient
 
-from cardtable.controller import Controller, TableSetup
-from cardtable.outputs import TableOutputs
+from cardtable.table.table import Controller, TableSetup
+from cardtable.table.outputs import TableOutputs
 from cardtable.web.app import COOKIE, TOKEN_HEADER, OwnerTools, ViewHub, create_app
 from cardtable.web.owner import PinGate, TableSession
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import waiting
 
-from cardtable.controller import NoOutputs
+from cardtable.table.table import NoOutputs
 from cardtable.web.app import TOKEN_HEADER
 
 MOSQUITTO = "/usr/sbin/mosquitto"

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from cardtable.cli import main
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.table import Controller, TableSetup
 from cardtable.journal import Journal
 from engine.decks import get_deck
 from engine.table_events import FaceDown, TableEvent

@@ -3,7 +3,7 @@
 One pure function, :func:`answer`, reads a card event (which card, laid in or taken from which
 zone) against what the table wants (:class:`Wants`: the engine's prompt, the game's card slots,
 the seat zones, the cards collected so far) and answers :class:`Submit`, :class:`Refuse` or
-:class:`Wait`. It changes nothing and shows nothing: :class:`cardtable.controller.Controller`
+:class:`Wait`. It changes nothing and shows nothing: :class:`cardtable.table.table.Controller`
 carries the answer out (journals, shows, buzzes).
 
 * A card laid in the zone a prompted kind of action takes (the acting seat's own zone, or a shared

@@ -1,16 +1,16 @@
 """The controller: table events and button presses in, engine actions out, the table shown.
 
 Every input, from the camera, the readers or the buttons, arrives through :meth:`Controller.handle`.
-What a card laid or taken means is answered by :func:`cardtable.gestures.answer` (submit, refuse
+What a card laid or taken means is answered by :func:`cardtable.table.gestures.answer` (submit, refuse
 or wait) from the engine's prompt and the game's :attr:`~engine.game.Game.card_actions`; a button
 becomes the prompted decision. The game, its journal and undo are the
-:class:`~cardtable.game_session.GameSession`'s: an accepted action is journalled (committed) before
+:class:`~cardtable.table.journalled_game.GameSession`'s: an accepted action is journalled (committed) before
 the display shows it. Each input is handled whole, then the table is shown once. An action the journal cannot write (a full disk, a
 read-only file) is refused in words saying what to do, and the table keeps showing the last good
 state. A refused card is answered in words, with the buzzer and the seat's LED, and play waits
 until that card is taken back; a card dealt face down through a reader is never named. A card the
 camera sees face down (its back: no face) is never played either: it is counted in its zone
-(:class:`cardtable.face_down.FaceDownCards`), said ("The crib: 4 cards face down") and shown
+(:class:`cardtable.table.face_down.FaceDownCards`), said ("The crib: 4 cards face down") and shown
 beside the prompt.
 ``undo`` takes back the last accepted action.
 
@@ -25,10 +25,10 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
-from cardtable import gestures
-from cardtable.face_down import FaceDownCards
-from cardtable.game_session import GameSession, TableSetup
-from cardtable.gestures import Cards, Refuse, Submit, Wait, Wants
+from cardtable.table import gestures
+from cardtable.table.face_down import FaceDownCards
+from cardtable.table.journalled_game import GameSession, TableSetup
+from cardtable.table.gestures import Cards, Refuse, Submit, Wait, Wants
 from cardtable.journal import Journal, JournalError
 from engine.decks import PhysicalCard
 from engine.errors import IllegalAction
@@ -36,7 +36,7 @@ from engine.game import Action, Event
 from engine.table_events import PRESENT, REMOVED, ButtonPress, Notice, TableEvent, TableInput
 from engine.advice.hint import public_hint, teaching_advice
 from engine.wording import capitalized, compose, named
-from cardtable.view import build_view
+from cardtable.table.view import build_view
 from hardware.view import TableView
 
 log = logging.getLogger(__name__)

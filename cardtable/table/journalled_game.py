@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from engine.game import Action, Event, Game, Prompt
 from engine.games import get_game
 from cardtable.journal import GameSetup, Journal
-from cardtable.recent import Recent, side_scores
-from cardtable.score_log import ScoreLog
+from cardtable.table.recent import Recent, side_scores
+from cardtable.table.score_log import ScoreLog
 from vision.table_layout import seat_zones
 
 log = logging.getLogger(__name__)
