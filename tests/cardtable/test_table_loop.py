@@ -3,10 +3,12 @@
 import queue
 import threading
 
+import numpy as np
 import pytest
 
 from cardtable.table.loop import CameraThread, InputFailed, Supervisor, as_input, run_loop
 from engine.table_events import Notice, TableEvent
+from vision.calibration import Calibration
 from vision.config import VisionConfig
 from vision.pipeline import Pipeline
 from vision.script import parse_script
@@ -83,7 +85,7 @@ class FaultyPipeline:
 
     def __init__(self, real, bad):
         self.real, self.bad, self.frames = real, set(bad), 0
-        self.warnings, self.stats = real.warnings, real.stats
+        self.stats = real.stats
 
     def process(self, frame, now):
         self.frames += 1
@@ -211,15 +213,14 @@ def test_an_owner_request_and_a_reader_report_go_through_the_loop_in_order(tmp_p
         assert said[-2:] == ["The card readers are not answering: no answer for 3 s", "Nothing to undo"]
 
 
-def test_a_camera_sentence_that_happens_again_is_said_again():
-    """A second card refused at the same seat is told too (before: each sentence once a run)."""
+def test_the_camera_thread_puts_the_pipelines_sentences_on_the_queue_with_its_events():
+    """The pipeline returns a frame's sentences with its events; the thread puts both on the
+    table's queue as they come (before: a queue of warnings the thread polled)."""
     items: queue.Queue = queue.Queue()
-    real = pipeline()
-    thread = CameraThread(table_camera(), real, items.put, threading.Event())
-    sentence = "I can't read the card in front of Seat 2: lift it and lay it again"
-    for now in (0.0, 1.0, 5.0):
-        real.warnings.append(sentence)
-        thread._notices(now)
+    calibrated = Pipeline(VisionConfig(deck="standard", zones={}), calibration=Calibration(np.eye(3), (1920, 1080), 0.0))
+    thread = CameraThread(table_camera(duration=1.0), calibrated, items.put, threading.Event())   # 720p frames
+    thread.start()
+    thread.join(timeout=60)
     said = [i.text for i in drain(items) if isinstance(i, Notice)]
-    assert said == ["I can't read the card in front of Seat 2: lift it and lay it again"] * 2
-    assert not real.warnings
+    assert said == ["A camera frame could not be used: the calibration was made at 1920x1080 but the camera "
+                    "gives 1280x720: calibrate again at this resolution", "The camera stopped sending pictures"]

@@ -7,7 +7,8 @@ import pytest
 from vision.calibration import Calibration
 from vision.config import VisionConfig
 from vision.decoders import make_decoder
-from vision.pipeline import Pipeline
+from engine.table_events import Notice, TableEvent
+from vision.pipeline import SAY_AGAIN_AFTER, Pipeline
 from vision.script import parse_script
 from vision.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera, expected_events
 
@@ -86,6 +87,19 @@ def test_no_zones_means_the_whole_frame_is_one_zone_and_no_calibration_needed():
     pipeline = Pipeline(VisionConfig())
     events = [e for i in range(12) for e in pipeline.process(camera.frame_at(i / 10), i / 10)]
     assert as_expected(events) == [("placed", "AS", "table")]
+
+
+def test_the_pipeline_returns_its_sentences_with_its_events_and_says_one_again_only_after_a_while():
+    """No queue of warnings polled from outside: a frame's sentences come back with its events,
+    as notices, and the same sentence is said again once :data:`SAY_AGAIN_AFTER` has passed."""
+    pipeline = Pipeline(VisionConfig(), calibration=Calibration(np.eye(3), (1280, 720), 0.0))
+    frame = np.zeros((1080, 1920, 3), np.uint8)
+    said = {now: pipeline.process(frame, now) for now in (0.0, 1.0, SAY_AGAIN_AFTER + 0.5)}
+    assert [len(got) for got in said.values()] == [1, 0, 1]
+    notice = said[0.0][0]
+    assert isinstance(notice, Notice) and notice.source == "camera"
+    assert notice.text.startswith("A camera frame could not be used: the calibration was made at 1280x720")
+    assert not hasattr(pipeline, "warnings")
 
 
 def test_frames_that_cannot_be_used_are_counted_and_skipped_never_raised():
