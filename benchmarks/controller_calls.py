@@ -16,7 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardtable.table.table import Controller, NoOutputs, TableSetup  # noqa: E402
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import NoOutputs, Table  # noqa: E402
 from cardtable.journal import Journal  # noqa: E402
 from cardtable.sim.simulation import table_moves  # noqa: E402
 from engine.games import all_games  # noqa: E402
@@ -54,7 +55,7 @@ def play(game, players: int, folder: Path) -> tuple[int, int, int, int]:
 
     outputs = CountingOutputs()
     with Journal(folder / f"{name}{players}.sqlite") as journal:
-        controller = Controller(TableSetup(name, players), journal, outputs, resume=False)
+        controller = Table(TableSetup(name, players), journal, outputs, resume=False)
         kind.prompt = prompt
         cards = inputs = shown = prompts = 0
         on_table: dict = {}
@@ -80,7 +81,7 @@ def play(game, players: int, folder: Path) -> tuple[int, int, int, int]:
                         prompts += counted["prompt"] - before[1]
         finally:
             kind.prompt = original
-        assert controller.finished, (name, players)
+        assert controller.game.finished, (name, players)
     return cards, shown, prompts, inputs
 
 

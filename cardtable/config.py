@@ -48,6 +48,7 @@ from engine.errors import InvalidInput
 from engine.outside_files import UnreadableFile, read_bytes, read_toml as read_toml_file, special_kind
 from engine.game import MODES, Game, Option
 from engine.games import get_game
+from engine.wording import default_names
 from firmware_bridge.registry import TagRegistry, default_path
 from hardware.display.config import DisplaySpec, parse_display, reserved_pins
 from hardware.pins import PanelPins, parse_panel
@@ -214,7 +215,7 @@ def check_values(data: Mapping, path: Path, problems: list[str]) -> TableConfig 
     game, settings = _parse_game(_table(data, "game", problems), problems)
     players = settings["players"]
     table = _table(data, "table", problems)
-    names = tuple(f"Seat {n + 1}" for n in range(players or 0))
+    names = default_names(players or 0)
     seat_zones = table_layout.seat_zones(players or 0)
     if "names" in table:
         names = text_list(table["names"], "table.names", problems, "name", count=players) or names

@@ -98,3 +98,28 @@ def test_every_engine_module_imports_first():
               "    importlib.import_module(name)\n")
     done = subprocess.run([sys.executable, "-c", script, *names], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-800:]
+
+
+#: The parts of the application above its table (cardtable/table/): they use the table, never the reverse.
+ABOVE_THE_TABLE = ("cardtable.web", "cardtable.club", "cardtable.sim", "cardtable.commands", "cardtable.speech",
+                   "cardtable.cli")
+
+
+def _modules_imported(path: Path) -> set[str]:
+    """Every module ``path`` imports, anywhere in it (``from a import b`` names ``a`` and ``a.b``)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
+    return names
+
+
+def test_the_table_imports_nothing_above_it():
+    """cardtable/table/ (the table, its game and journal, its loop and view) is below the CLI, the
+    web page, the club, the demo and the voice: none of them is imported from it."""
+    for path in (ROOT / "cardtable" / "table").rglob("*.py"):
+        above = sorted(name for name in _modules_imported(path)
+                       if any(name == part or name.startswith(part + ".") for part in ABOVE_THE_TABLE))
+        assert not above, f"{path.relative_to(ROOT)} imports {above}"

@@ -18,11 +18,10 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from cardtable.config import load_config
-    from cardtable.table.table import Controller
     from cardtable.journal import open_for_play
-    from cardtable.table.outputs import TableOutputs
     from cardtable.table.loop import CameraThread, Supervisor, run_loop
-    from cardtable.web.owner import TableSession
+    from cardtable.table.outputs import TableOutputs
+    from cardtable.table.table import Table
     from cardtable.web.wiring import TableNetwork
     from hardware.display.config import open_displays
 
@@ -46,10 +45,10 @@ def run(args) -> int:
         closers.append(network)
         speaker, silent = _speaker(config)
         closers += [speaker] if speaker is not None else []
-        controller = Controller(table_setup(config), opened.journal,
-                                TableOutputs([displays, *network.displays], panel, speaker), resume=not args.new,
-                                notices=tuple(opened.notices) + ((silent,) if silent else ()),
-                                cannot_write=opened.cannot_write)
+        table = Table(table_setup(config), opened.journal,
+                      TableOutputs([displays, *network.displays], panel, speaker), resume=not args.new,
+                      notices=tuple(opened.notices) + ((silent,) if silent else ()),
+                      cannot_write=opened.cannot_write)
         supervisor = Supervisor(items.put)   # an input that ends is started again, or run exits non-zero
         closers.append(supervisor)
         if config.input == "camera":
@@ -67,7 +66,7 @@ def run(args) -> int:
         else:
             _open_bridge(config, items, supervisor)
         try:
-            run_loop(TableSession(controller), items, stop, supervisor=supervisor)
+            run_loop(table, items, stop, supervisor=supervisor)
         except KeyboardInterrupt:
             pass
     finally:
@@ -88,8 +87,8 @@ def _speaker(config: TableConfig):
 
 
 def table_setup(config: TableConfig):
-    """The controller's setup from a checked config."""
-    from cardtable.table.table import TableSetup
+    """The table's setup from a checked config."""
+    from cardtable.table.journalled_game import TableSetup
 
     return TableSetup(config.game, config.players, dict(config.options), config.mode, config.seed,
                       config.seat_zones, config.names, swipe=config.input == "rfid",
@@ -117,11 +116,11 @@ def _open_bridge(config: TableConfig, items: queue.Queue, supervisor) -> None:
     if rfid.compat:
         for port, zone in zip(rfid.ports or (rfid.port,), zones):
             supervisor.watch("card readers", lambda port=port, zone=zone: Bridge(
-                port, registry, zones=[zone], on_event=items.put,
+                port, registry, zones=[zone], on_input=items.put,
                 session=CompatSession(removal_after=rfid.remove_after, known=registry.knows),
             ).start())
         return
     port = rfid.port
     if port == "auto":
         port, _hello = find_board()
-    supervisor.watch("card readers", lambda: Bridge(port, registry, zones=zones, on_event=items.put).start())
+    supervisor.watch("card readers", lambda: Bridge(port, registry, zones=zones, on_input=items.put).start())

@@ -1,18 +1,24 @@
-"""The controller: table events and button presses in, engine actions out, the table shown.
+"""The table: every input in on one road, the game journalled, the table shown.
 
-Every input, from the camera, the readers or the buttons, arrives through :meth:`Controller.handle`.
-What a card laid or taken means is answered by :func:`cardtable.table.gestures.answer` (submit, refuse
-or wait) from the engine's prompt and the game's :attr:`~engine.game.Game.card_actions`; a button
-becomes the prompted decision. The game, its journal and undo are the
-:class:`~cardtable.table.journalled_game.GameSession`'s: an accepted action is journalled (committed) before
-the display shows it. Each input is handled whole, then the table is shown once. An action the journal cannot write (a full disk, a
-read-only file) is refused in words saying what to do, and the table keeps showing the last good
-state. A refused card is answered in words, with the buzzer and the seat's LED, and play waits
-until that card is taken back; a card dealt face down through a reader is never named. A card the
-camera sees face down (its back: no face) is never played either: it is counted in its zone
-(:class:`cardtable.table.face_down.FaceDownCards`), said ("The crib: 4 cards face down") and shown
-beside the prompt.
-``undo`` takes back the last accepted action.
+Every input, from the camera, the readers, the buttons, a device's sentence or the owner's page,
+arrives through :meth:`Table.handle` as one type, :data:`engine.table_events.TableInput`, and is
+handled whole; then the table is shown once. What a card laid or taken means is answered by
+:func:`cardtable.table.gestures.answer` (submit, refuse or wait) from the engine's prompt and the
+game's :attr:`~engine.game.Game.card_actions`; a button becomes the prompted decision; an owner's
+request (start a game, undo, end the game) is carried out and answered in a sentence. The game,
+its journal and undo are the :class:`~cardtable.table.journalled_game.JournalledGame`'s: an
+accepted action is journalled (committed) before the display shows it, and a game the owner ends
+is marked so there. What the table holds beside the game (cards collected, refused, accepted,
+the choice pointed at, the face-down cards, the sentence said) is one value,
+:class:`~cardtable.table.gestures.Held`, which each input replaces.
+
+An action the journal cannot write (a full disk, a read-only file) is refused in words saying
+what to do, and the table keeps showing the last good state. A refused card is answered in
+words, with the buzzer and the seat's LED, and play waits until that card is taken back; a card
+dealt face down through a reader is never named. A card the camera sees face down (its back: no
+face) is never played either: it is counted in its zone
+(:class:`cardtable.table.face_down.FaceDownCards`), said ("The crib: 4 cards face down") and
+shown beside the prompt. ``undo`` takes back the last accepted action.
 
 A card the camera finds ``present`` (already lying there when it started: ``cardtable run``
 started again mid-game) is reconciled with the journal: a card whose face an accepted action
@@ -23,17 +29,18 @@ a sentence, and play goes on (nothing is refused: laid again, it is a play like 
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Protocol
 
 from cardtable.table import gestures
-from cardtable.table.face_down import FaceDownCards
-from cardtable.table.journalled_game import GameSession, TableSetup
-from cardtable.table.gestures import Cards, Refuse, Submit, Wait, Wants
+from cardtable.table.journalled_game import JournalledGame, TableSetup
+from cardtable.table.gestures import Held, Refuse, Submit, Wait, Wants
+from cardtable.table.owner_requests import ENDED, setup_to_start
 from cardtable.journal import Journal, JournalError
 from engine.decks import PhysicalCard
-from engine.errors import IllegalAction
+from engine.errors import CardtableError, IllegalAction
 from engine.game import Action, Event
-from engine.table_events import PRESENT, REMOVED, ButtonPress, Notice, TableEvent, TableInput
+from engine.table_events import PRESENT, REMOVED, ButtonPress, Notice, OwnerRequest, TableEvent, TableInput
 from engine.advice.hint import public_hint, teaching_advice
 from engine.wording import capitalized, compose, named
 from cardtable.table.view import build_view
@@ -45,7 +52,7 @@ UNDO, OK, LEFT, RIGHT, HINT, SAY = "undo", "ok", "left", "right", "hint", "say"
 
 
 class Outputs(Protocol):
-    """Where the controller's answers go: a display, the seat LEDs, the buzzer, the voice."""
+    """Where the table's answers go: a display, the seat LEDs, the buzzer, the voice."""
 
     def show(self, view: TableView) -> None: ...
     def turn(self, seat: int | None) -> None: ...
@@ -73,65 +80,37 @@ class NoOutputs:
         """The ``say`` button: the last sentence again, whose turn it is, the scores."""
 
 
-def _of_session(name: str) -> property:
-    """A read-only attribute of the controller's :class:`GameSession`."""
-    return property(lambda self: getattr(self.session, name), doc=f"The game session's ``{name}``.")
+class Table:
+    """Runs the game at a table, one input at a time; resumes the journal's unfinished game of the
+    same setup. ``seat_zones`` are the zones the table has for seats (the setup's by default): the
+    owner may start a game for as many seats as there are.
 
-
-class Controller:
-    """Runs one game at a table; resumes the journal's unfinished game of the same setup.
-
-    Each input is handled whole, then the table is shown once."""
+    :attr:`game` is the game being played and its journal; :attr:`held` what the table holds
+    beside it."""
 
     def __init__(self, setup: TableSetup, journal: Journal, outputs: Outputs | None = None,
-                 *, resume: bool = True, notices: tuple[str, ...] = (), cannot_write: str | None = None) -> None:
-        self.session = GameSession(setup, journal, resume=resume)
+                 *, resume: bool = True, notices: tuple[str, ...] = (), cannot_write: str | None = None,
+                 seat_zones: tuple[str, ...] | None = None) -> None:
+        self.game = JournalledGame(setup, journal, resume=resume)
         self.outputs = outputs or NoOutputs()
-        self.refused: dict[str, PhysicalCard] = {}      # cards to be taken back before play goes on
-        self.secret: set[str] = set()                     # refused cards that must not be named
-        self.pending: dict[str, Cards] = {}               # cards collected for a multi-card action
-        self.taking: Cards = ()                           # cards taken off the table for a capture
-        self.accepted: set[str] = set()                   # physical cards that made accepted actions
-        self.choice_index: int | None = None
-        self.face_down = FaceDownCards()                  # cards lying back up: counted, never played
-        said = [*notices, self.session.problem]
-        said += [self.session.kept_text(cannot_write)] if cannot_write else []
-        self.warning = ". ".join(text[0].upper() + text[1:] for text in said if text)
+        self.seat_zones = tuple(seat_zones or setup.seat_zones)
+        said = [*notices, self.game.problem]
+        said += [self.game.kept_text(cannot_write)] if cannot_write else []
+        self.held = Held(warning=". ".join(text[0].upper() + text[1:] for text in said if text))
         self.render()
 
-    # -- the game and its journal (the session's) ----------------------------------------------
-    setup = _of_session("setup")
-    game = _of_session("game")
-    journal = _of_session("journal")
-    state = _of_session("state")
-    game_id = _of_session("game_id")
-    kept = _of_session("kept")
-    resumed = _of_session("resumed")
-    score_log = _of_session("score_log")
-    finished = _of_session("finished")
-
-    def new_game(self) -> None:
-        """Start the next game with the same setup (the finished one stays in the journal)."""
-        self._show(self._next_game())
-
-    def submit(self, action: Action, cards: tuple[PhysicalCard, ...] = ()) -> list[Event] | None:
-        """Apply ``action``: journal it, then show it. Returns its events, or ``None`` if refused
-        (then ``cards``, the physical cards that made it, must be taken back)."""
-        events, said = self._submit(action, cards)
+    def submit(self, action: Action) -> list[Event] | None:
+        """Apply ``action`` as if the table had read it (a bot's move, a replay): journal it, then
+        show it. Returns its events, or ``None`` if refused (the sentence says why)."""
+        events, said = self._submit(action)
         self._show(said)
         return events
-
-    def undo(self) -> bool:
-        """Take back the last accepted action (rebuilding the state from the journal)."""
-        undone, said = self._undo()
-        self._show(said)
-        return undone
 
     # -- inputs ---------------------------------------------------------------------------------
     # Each step returns the sentence the table says now (``None``: it keeps the one it says).
     def handle(self, item: TableInput) -> None:
-        """One input (a :class:`TableEvent`, a :class:`ButtonPress` or a :class:`Notice`), then the
-        table is shown."""
+        """One input (a :class:`TableEvent`, a :class:`ButtonPress`, a :class:`Notice` or an
+        :class:`OwnerRequest`), then the table is shown."""
         said = None
         if isinstance(item, TableEvent) and item.face_down:
             said = self._on_face_down(item)
@@ -141,41 +120,42 @@ class Controller:
             said = self._on_button(item.name)
         elif isinstance(item, Notice):
             said = item.text
+        elif isinstance(item, OwnerRequest):
+            said = self._on_request(item)
         else:
             log.warning("ignored an input of type %s", type(item).__name__)
         self._show(said)
 
     def _on_card(self, event: TableEvent) -> str | None:
-        card = event.card
+        card, held = event.card, self.held
         if event.kind == PRESENT:
             return self._on_present(card, event.zone)
-        if event.kind == REMOVED and self.refused.pop(card.id, None) is not None:
-            self.secret.discard(card.id)
-            return None if self.refused else ""
-        prompt = self.session.prompt
-        wants = Wants(prompt, self.game.card_actions, self.setup.seat_zones,
-                      lambda kind: self.game.cards_needed(self.state, kind), self.pending, self.taking,
-                      self.accepted | self.refused.keys(), bool(self.refused), self.finished, self.setup.swipe)
+        if event.kind == REMOVED and card.id in held.refused:
+            self.held = held.taken_back(card)
+            return None if self.held.refused else ""
+        prompt, rules, setup = self.game.prompt, self.game.rules, self.game.setup
+        wants = Wants(prompt, rules.card_actions, setup.seat_zones,
+                      lambda kind: rules.cards_needed(self.game.state, kind), held.pending, held.taking,
+                      held.settled, bool(held.refused), self.game.finished, setup.swipe)
         answer = gestures.answer(event.kind, card, event.zone, wants)
         laid = event.kind != REMOVED and not (isinstance(answer, Wait) and answer.pending is None)
-        if laid and any(self.game.is_secret(kind) for kind in prompt.kinds):
-            self.secret.add(card.id)                      # a card dealt face down: never named
+        if laid and any(rules.is_secret(kind) for kind in prompt.kinds):
+            self.held = self.held.hiding(card)            # a card dealt face down: never named
         if isinstance(answer, Submit):
             return self._submit_gesture(answer)
         if isinstance(answer, Refuse) and answer.blocked:
-            self.refused[card.id] = card
+            self.held = self.held.refusing((card,))
             self.outputs.refuse(None)
-            return f"Play waits: take back {self._named(self.refused.values())} first"
+            return f"Play waits: take back {self._named(self.held.refused.values())} first"
         if isinstance(answer, Refuse):
             return self._refuse(answer.reason, answer.seat, (card,))
-        self.pending = dict(self.pending if answer.pending is None else answer.pending)
-        self.taking = self.taking if answer.taking is None else answer.taking
+        self.held = self.held.waiting(answer)
         return answer.note or None
 
     def _on_present(self, card: PhysicalCard, zone: str) -> str | None:
         """A card lying on the table when the camera started: played already, or said."""
-        if card.id in self.accepted or self.session.claim(card.face):
-            self.accepted.add(card.id)
+        if card.id in self.held.accepted or self.game.claim(card.face):
+            self.held = self.held.accepting((card,))
             return None
         return (f"The camera found the {card.face} lying in {zone}, which this game has not seen played: "
                 f"if it is a play, take it back and lay it again")
@@ -183,19 +163,18 @@ class Controller:
     def _on_face_down(self, event: TableEvent) -> str | None:
         """A face-down card laid, moved or taken: counted where it lies and said, never played
         (while refused cards are out, the table keeps saying what play waits for)."""
-        self.face_down.note(event)
-        return None if self.refused else self.face_down.sentence(event.zone, self.setup.seat_zones)
+        face_down = self.held.face_down.after(event)
+        self.held = replace(self.held, face_down=face_down)
+        return None if self.held.refused else face_down.sentence(event.zone, self.game.setup.seat_zones)
 
     def _submit_gesture(self, answer: Submit) -> str:
         action = Action(answer.kind, answer.seat, tuple(c.face for c in answer.cards))
+        self.held = self.held.submitting(answer)
         if answer.taken:                                  # nothing to take back if the capture is refused
-            self.taking = ()
             return self._submit(action)[1]
-        self.pending.pop(answer.kind, None)
         events, said = self._submit(action, answer.cards)
         if events is not None:
-            self.accepted |= {c.id for c in answer.cards}
-            self.secret -= {c.id for c in answer.cards}
+            self.held = self.held.accepting(answer.cards)
         return said
 
     def _on_button(self, name: str) -> str | None:
@@ -206,21 +185,20 @@ class Controller:
         if name == SAY:
             self.outputs.say_again()
             return None
-        prompt = self.session.prompt
+        prompt, rules, state = self.game.prompt, self.game.rules, self.game.state
         choices = prompt.choices
-        if self.score_log.press(name, choices_pending=bool(choices)):
+        if self.game.score_log.press(name, choices_pending=bool(choices)):
             return None                                   # a button the game does not need pages the log
-        if self.finished:
+        if self.game.finished:
             return self._next_game() if name == OK else None
         if name in (LEFT, RIGHT) and choices:
-            step = 1 if name == RIGHT else -1
-            self.choice_index = ((self.choice_index if self.choice_index is not None else -step) + step) % len(choices)
+            self.held = self.held.pointing(1 if name == RIGHT else -1, len(choices))
             return None
         if name in choices:
-            return self._submit(self.game.action_for_choice(self.state, name))[1]
+            return self._submit(rules.action_for_choice(state, name))[1]
         if name == OK:
-            if choices and self.choice_index is not None:
-                return self._submit(self.game.action_for_choice(self.state, choices[self.choice_index]))[1]
+            if choices and self.held.choice is not None:
+                return self._submit(rules.action_for_choice(state, choices[self.held.choice]))[1]
             if len(prompt.kinds) == 1:                     # e.g. "discard" face down: the engine decides
                 return self._submit(Action(prompt.kinds[0], prompt.seat))[1]
         return compose(f"The {name} button does nothing now: ", prompt.text)
@@ -228,54 +206,85 @@ class Controller:
     def _hint(self) -> str:
         """What may be played now, from public knowledge only; at a teaching table (where the
         shared display may show a hand's advice) also the advice for the seat to act."""
-        seat = self.session.prompt.seat
-        parts = [public_hint(self.game, self.state) or "No rule to point out now"]
-        if self.setup.teaching and seat is not None and not self.finished:
-            advice = teaching_advice(self.game, self.state, seat)
+        seat, rules, state = self.game.prompt.seat, self.game.rules, self.game.state
+        parts = [public_hint(rules, state) or "No rule to point out now"]
+        if self.game.setup.teaching and seat is not None and not self.game.finished:
+            advice = teaching_advice(rules, state, seat)
             parts += [". ", advice] if advice else []
         return compose(*parts)
 
-    # -- the game (the session's), and what the table says of it ---------------------------------
-    def _next_game(self) -> str:
-        self.session.next_game()
-        self._clear()
+    def _on_request(self, request: OwnerRequest) -> str | None:
+        """Carry out the owner's request and answer it; what the table says of it."""
+        try:
+            answer, said = self._carry_out(request)
+        except CardtableError as err:
+            answer, said = f"Not done: {err}", None
+        except Exception as err:  # the table must go on whatever the owner's page sent
+            log.exception("owner request %s failed", request.kind)
+            answer, said = f"Not done: {err}", None
+        request.answer.set_result(answer)
+        return said
+
+    def _carry_out(self, request: OwnerRequest) -> tuple[str, str | None]:
+        """The answer to the owner, and what the table says.
+
+        :raises CardtableError: a request that cannot be carried out (a bad game, a journal that
+            cannot be written), in words for the owner.
+        """
+        if request.kind == "undo":
+            undone, said = self._undo()
+            return ("The last action was taken back" if undone else said), said
+        if request.kind == "end":
+            if self.game.finished:
+                return "The game is already over", None
+            return "The game was ended; a new one has started", self._next_game(ENDED)
+        if request.kind == "start":
+            setup = setup_to_start(request, self.game.setup, self.seat_zones)
+            said = self._next_game(ENDED, setup)
+            return f"{self.game.rules.title} for {setup.players} has started", said
+        return f"Not done: the table does not know the request {request.kind!r}", None
+
+    # -- the game (the journalled game's), and what the table says of it -------------------------
+    def _next_game(self, ended: str | None = None, setup: TableSetup | None = None) -> str:
+        """Start the next game (of ``setup`` when given); the one before, unless over, is first
+        journalled as ``ended``.
+
+        :raises JournalError: the journal cannot mark the game before ended (nothing changes).
+        """
+        if ended is None:
+            self.game.next_game()
+        else:
+            self.game.end(ended, setup)
+        self.held = self.held.cleared()
         return ""
 
     def _submit(self, action: Action, cards: tuple[PhysicalCard, ...] = ()) -> tuple[list[Event] | None, str]:
         try:                                              # committed before it is shown as accepted
-            events = self.session.apply(action)
+            events = self.game.apply(action)
         except IllegalAction as err:
             return None, self._refuse(str(err), action.seat, cards)
         except JournalError as err:
-            return None, self._refuse(self.session.kept_text(str(err)), action.seat, cards)
-        self.choice_index = None
-        self.taking = ()
+            return None, self._refuse(self.game.kept_text(str(err)), action.seat, cards)
+        self.held = self.held.applied()
         self.outputs.happened(events)
         return events, next((e.text for e in reversed(events) if e.kind in ("revoke", "false_go")), "")
 
     def _undo(self) -> tuple[bool, str]:
         try:
-            undone = self.session.undo()
+            undone = self.game.undo()
         except JournalError as err:
-            return False, self.session.kept_text(f"nothing was undone: {err}")
+            return False, self.game.kept_text(f"nothing was undone: {err}")
         if not undone:
             return False, "Nothing to undo"
-        self._clear()
+        self.held = self.held.cleared()
         return True, "Undone: the last action was taken back"
-
-    def _clear(self) -> None:
-        self.pending.clear()
-        self.refused.clear()
-        self.secret.clear()
-        self.taking = ()
 
     def _refuse(self, reason: str, seat: int | None, cards: tuple[PhysicalCard, ...] = ()) -> str:
         """Refuse ``cards`` (they must be taken back), buzz, and say why."""
-        for card in cards:
-            self.refused[card.id] = card
-        if cards and any(c.id in self.secret for c in cards):
+        self.held = self.held.refusing(cards)
+        if cards and any(c.id in self.held.secret for c in cards):
             log.info("refused a face-down card: %s", reason)   # the reason may name it: not shown
-            reason = compose(f"{self._named(cards).capitalize()} cannot be taken now: ", self.session.prompt.text)
+            reason = compose(f"{self._named(cards).capitalize()} cannot be taken now: ", self.game.prompt.text)
         if cards:
             reason = compose(reason, f". Take back {self._named(cards)} to go on")
         self.outputs.refuse(seat)
@@ -285,33 +294,34 @@ class Controller:
     def _named(self, cards) -> str:
         """The cards as the table may hear them: their faces, or, for one dealt face down, where it lies."""
         cards = list(cards)
-        if any(c.id in self.secret for c in cards):
+        if any(c.id in self.held.secret for c in cards):
             return "the card just laid" if len(cards) == 1 else f"the {len(cards)} cards just laid"
         return "the " + " ".join(str(c.face) for c in cards)
 
     def view(self) -> TableView:
+        held, rules, state, setup = self.held, self.game.rules, self.game.state, self.game.setup
         collecting = ""
-        for kind, cards in self.pending.items():
+        for kind, cards in held.pending.items():
             if cards:
-                collecting = f"{len(cards)} of {self.game.cards_needed(self.state, kind)} cards seen"
-        face_down = named(self.face_down.summary(self.setup.seat_zones), self.setup.names)
+                collecting = f"{len(cards)} of {rules.cards_needed(state, kind)} cards seen"
+        face_down = named(held.face_down.summary(setup.seat_zones), setup.names)
         collecting = "; ".join(part for part in (collecting, face_down) if part)
         # the crib laid out face up so far (never the cards of an action whose cards stay hidden)
-        laying = tuple(card.face for kind, cards in self.pending.items()
-                       if getattr(self.game.card_actions.get(kind), "zone", "") == "crib" and not self.game.is_secret(kind)
+        laying = tuple(card.face for kind, cards in held.pending.items()
+                       if getattr(rules.card_actions.get(kind), "zone", "") == "crib" and not rules.is_secret(kind)
                        for card in cards)
-        return build_view(self.game, self.state, list(self.setup.names), score_log=tuple(self.score_log.entries),
-                          log_page=self.score_log.page(), log_fresh=self.score_log.fresh,
-                          warning=self.warning, choice_index=self.choice_index, collecting=collecting,
-                          recent=self.session.recent, laying=laying)
+        log_ = self.game.score_log
+        return build_view(rules, state, list(setup.names), score_log=tuple(log_.entries),
+                          log_page=log_.page(), log_fresh=log_.fresh,
+                          warning=held.warning, choice_index=held.choice, collecting=collecting,
+                          recent=self.game.recent, laying=laying)
 
     def _show(self, said: str | None) -> None:
         """Say ``said`` (``None``: keep what the table says) and show the table."""
-        if said is not None:
-            self.warning = said
+        self.held = self.held.saying(said)
         self.render()
 
     def render(self) -> None:
         """Show the table: the acting seat's LED and the view on every display."""
-        self.outputs.turn(None if self.finished else self.session.prompt.seat)
+        self.outputs.turn(None if self.game.finished else self.game.prompt.seat)
         self.outputs.show(self.view())

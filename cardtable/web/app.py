@@ -29,11 +29,12 @@ from starlette.staticfiles import StaticFiles
 
 from cardtable.journal import Journal
 from cardtable.web.limits import BodyLimit
-from cardtable.web.owner import OwnerRequest, PinGate
+from cardtable.web.owner import PinGate
 from cardtable.web.push import Broadcaster, event_stream
 from cardtable.web.records import game_list, game_record, list_entry
 from cardtable.web.viewdata import view_data
 from engine.errors import CardtableError
+from engine.table_events import OwnerRequest
 from engine.games import all_games
 from hardware.view import TableView
 

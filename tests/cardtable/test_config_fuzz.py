@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from cardtable.commands.run_cmd import table_setup, tag_registry
 from cardtable.config import ConfigError, check_config, load_config
-from cardtable.table.table import Controller
+from cardtable.table.table import Table
 from cardtable.example_config import example_config
 from cardtable.journal import Journal
 from cardtable.sim.devices import demo_registry
@@ -94,7 +94,7 @@ def test_check_never_raises_and_what_it_accepts_starts(folder, monkeypatch, game
         assert found.problems or found.steps
         return
     with Journal(":memory:") as journal:
-        Controller(table_setup(config), journal, resume=False)
+        Table(table_setup(config), journal, resume=False)
     if config.input == "camera":
         Pipeline(config.vision)
     else:

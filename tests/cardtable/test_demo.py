@@ -89,7 +89,7 @@ def test_the_display_log_holds_every_score_of_a_move(tmp_path):
 
     def watch(move, controller):
         view = controller.view()
-        new = controller.score_log.count - len(logged)
+        new = controller.game.score_log.count - len(logged)
         logged.extend(view.score_log[len(view.score_log) - new:] if new > 0 else ())
 
     result = run_demo("cribbage", players=2, input_kind="rfid", seed=2, out_dir=tmp_path, on_move=watch)

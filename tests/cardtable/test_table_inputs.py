@@ -5,8 +5,9 @@ the reader bridge's sentences reach it as notices."""
 import queue
 import threading
 
-from cardtable.table.journalled_game import ENDED, TableSetup
+from cardtable.table.journalled_game import TableSetup
 from cardtable.table.loop import run_loop
+from cardtable.table.owner_requests import ENDED
 from cardtable.table.table import Table
 from engine.decks import get_deck
 from engine.table_events import ButtonPress, Notice, OwnerRequest, TableEvent

@@ -6,7 +6,7 @@ import threading
 import numpy as np
 import pytest
 
-from cardtable.table.loop import CameraThread, InputFailed, Supervisor, as_input, run_loop
+from cardtable.table.loop import CameraThread, InputFailed, Supervisor, run_loop
 from engine.table_events import Notice, TableEvent
 from vision.calibration import Calibration
 from vision.config import VisionConfig
@@ -52,18 +52,18 @@ def test_the_camera_thread_reports_cards_and_says_when_a_code_is_not_this_decks(
     assert notices[-1] == "The camera stopped sending pictures"
 
 
-def test_reader_notices_become_words_for_the_table():
-    from firmware_bridge.bridge import UnknownTag
+def test_reader_reports_become_words_for_the_table_at_the_bridge():
+    from firmware_bridge.bridge import UnknownTag, table_input
     from firmware_bridge.session import LinkChange
 
-    assert "not answering: no answer for 3 s" in as_input(LinkChange("down", 0.0, "no answer for 3 s")).text
-    assert as_input(LinkChange("up", 1.0)).text == "The card readers are connected"
-    assert as_input(LinkChange("resynced", 1.0)) is None
-    placed = as_input(UnknownTag("placed", 0, "seat1", "04A23B1C", 1.0)).text
-    assert placed == ("A card the table does not know is on seat1 (tag 04A23B1C): take it off, "
-                      "or enrol it with 'cardtable enroll rfid'")
-    assert as_input(UnknownTag("removed", 0, "seat1", "04A23B1C", 2.0)) is None
-    assert as_input(object()) is None
+    assert "not answering: no answer for 3 s" in table_input(LinkChange("down", 0.0, "no answer for 3 s")).text
+    assert table_input(LinkChange("up", 1.0)).text == "The card readers are connected"
+    assert table_input(LinkChange("resynced", 1.0)) is None
+    placed = table_input(UnknownTag("placed", 0, "seat1", "04A23B1C", 1.0))
+    assert placed == Notice("A card the table does not know is on seat1 (tag 04A23B1C): take it off, "
+                            "or enrol it with 'cardtable enroll rfid'", "rfid")
+    assert table_input(UnknownTag("removed", 0, "seat1", "04A23B1C", 2.0)) is None
+    assert table_input(object()) is None
 
 
 # --- no input ends an input thread; a thread that dies is started again, or the table stops ------
@@ -166,7 +166,8 @@ def test_an_input_that_keeps_dying_stops_the_table_so_the_service_restarts_it():
 
 
 def test_the_loop_shows_why_the_table_stops_before_it_stops(tmp_path):
-    from cardtable.table.table import Controller, TableSetup
+    from cardtable.table.journalled_game import TableSetup
+    from cardtable.table.table import Table
     from cardtable.journal import Journal
 
     items: queue.Queue = queue.Queue()
@@ -183,26 +184,28 @@ def test_the_loop_shows_why_the_table_stops_before_it_stops(tmp_path):
     supervisor = Supervisor(items.put, most=0)
     supervisor.watch("card readers", Dead)
     with Journal(tmp_path / "journal.sqlite") as journal:
-        controller = Controller(TableSetup("cribbage", 2), journal)
+        controller = Table(TableSetup("cribbage", 2), journal)
         with pytest.raises(InputFailed):
             run_loop(controller, items, threading.Event(), idle=0.01, supervisor=supervisor)
-        assert "card readers" in controller.warning
+        assert "card readers" in controller.held.warning
 
 
 def test_an_owner_request_and_a_reader_report_go_through_the_loop_in_order(tmp_path, outputs):
-    from cardtable.table.table import Controller, TableSetup
+    from cardtable.table.journalled_game import TableSetup
+    from cardtable.table.table import Table
     from cardtable.journal import Journal
-    from cardtable.web.owner import OwnerRequest, TableSession
+    from engine.table_events import OwnerRequest
+    from firmware_bridge.bridge import table_input
     from firmware_bridge.session import LinkChange
 
     items: queue.Queue = queue.Queue()
     stop = threading.Event()
     with Journal(tmp_path / "journal.sqlite") as journal:
-        session = TableSession(Controller(TableSetup("cribbage", 2), journal, outputs))
+        table = Table(TableSetup("cribbage", 2), journal, outputs)
         request = OwnerRequest(kind="undo")
-        items.put(LinkChange("down", 1.0, "no answer for 3 s"))
+        items.put(table_input(LinkChange("down", 1.0, "no answer for 3 s")))
         items.put(request)
-        loop = threading.Thread(target=run_loop, args=(session, items, stop), kwargs={"idle": 0.01})
+        loop = threading.Thread(target=run_loop, args=(table, items, stop), kwargs={"idle": 0.01})
         loop.start()
         try:
             assert request.answer.result(timeout=10) == "Nothing to undo"

@@ -35,7 +35,11 @@ def replay(marker, resolution, script_text, fps=10, decoder=None, end=None, deck
 
 
 def as_expected(events):
-    return [(e.kind, e.card.id, e.zone) for e in events]
+    return [(e.kind, e.card.id, e.zone) for e in events if isinstance(e, TableEvent)]
+
+
+def told(inputs):
+    return [item.text for item in inputs if isinstance(item, Notice)]
 
 
 @pytest.mark.slow
@@ -55,13 +59,14 @@ def test_pyzbar_decoder_works_behind_the_same_interface():
     assert as_expected(events) == [("placed", "7C", "seat3")]
 
 
-def test_foreign_code_and_another_deck_are_counted_not_events():
-    # A french40 QR card is another deck's card: counted as foreign, never an event.
+def test_foreign_code_and_another_deck_are_counted_and_said_not_events():
+    # A french40 QR card is another deck's card: counted as foreign and said once, never an event.
     camera = SyntheticCamera("french40", "qr", parse_script("0.2 place 7C seat1"), seed=1)
     calibration = Calibration(np.linalg.inv(camera.homography), camera.resolution, 0.0)
     pipeline = Pipeline(VisionConfig(deck="standard", zones=DEFAULT_ZONES), calibration=calibration)
     events = [e for i in range(15) for e in pipeline.process(camera.frame_at(i / 10), i / 10)]
-    assert events == [] and pipeline.stats.foreign_codes >= 1
+    assert as_expected(events) == [] and pipeline.stats.foreign_codes >= 1
+    assert told(events) == ["A code on the table is not one of this deck's cards: it is ignored"]
 
 
 def test_a_duplicated_card_is_a_warning_not_two_cards():
@@ -79,7 +84,7 @@ def test_a_duplicated_card_is_a_warning_not_two_cards():
         f[100:100 + patch.shape[0], 300:300 + patch.shape[1]] = patch
         events += pipeline.process(f, i / 10)
     assert as_expected(events) == [("placed", "10H", "seat1")]
-    assert pipeline.stats.duplicates >= 1 and "10H" in pipeline.warnings[0]
+    assert pipeline.stats.duplicates >= 1 and "10H" in told(events)[0]
 
 
 def test_no_zones_means_the_whole_frame_is_one_zone_and_no_calibration_needed():
@@ -104,8 +109,8 @@ def test_the_pipeline_returns_its_sentences_with_its_events_and_says_one_again_o
 
 def test_frames_that_cannot_be_used_are_counted_and_skipped_never_raised():
     pipeline = Pipeline(VisionConfig(), calibration=Calibration(np.eye(3), (1280, 720), 0.0))
-    assert pipeline.process(np.zeros((1080, 1920, 3), np.uint8), 0.0) == []
-    assert "calibrate again" in pipeline.refusal and "calibrate again" in pipeline.warnings[-1]
+    got = pipeline.process(np.zeros((1080, 1920, 3), np.uint8), 0.0)
+    assert "calibrate again" in pipeline.refusal and told(got) == [got[0].text] and "calibrate again" in got[0].text
     camera = SyntheticCamera("standard", "qr", parse_script("0.2 place AS seat2"), resolution="720p", seed=4)
     pipeline = Pipeline(VisionConfig())
     frames = [camera.frame_at(i / 10) for i in range(12)]

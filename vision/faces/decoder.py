@@ -354,9 +354,7 @@ class FaceDecoder:
         pipeline.changes.explain(self._own_cells(seen.quad, seen.others, pipeline.changes))
         seen.refused = True
         self.refusals += 1
-        if message not in pipeline.warnings:
-            log.warning(message)
-            pipeline.warnings.append(message)
+        pipeline.warn(message, every=0.0)    # once a card laid: said again each time it is laid again
 
 
 def _cell_pixels(cells: np.ndarray, box: tuple[int, int, int, int], cell: int) -> np.ndarray:
