@@ -10,6 +10,7 @@ from cardtable.table.loop import run_loop
 from cardtable.table.owner_requests import ENDED
 from cardtable.table.table import Table
 from engine.decks import get_deck
+from engine.games import get_game
 from engine.table_events import ButtonPress, Notice, OwnerRequest, TableEvent
 from engine.wording import default_names
 from firmware_bridge.bridge import Bridge
@@ -102,3 +103,24 @@ def test_an_unknown_tag_reaches_the_table_as_a_notice_and_is_said(journal, outpu
         table.handle(item)
     assert outputs.views[-1].warning == ("A card the table does not know is on seat2 (tag 04A23B1C556607): "
                                          "take it off, or enrol it with 'cardtable enroll rfid'")
+
+
+def test_every_input_is_shown_once_and_a_card_accepted_computes_one_prompt(journal, outputs, monkeypatch):
+    """The game's prompt is computed once per state it reaches, however many parts of the table
+    ask for it (the rules' check of the action, the turn light, the view, the buttons)."""
+    rules = get_game("cribbage")
+    computed = []
+    real = type(rules)._prompt
+    monkeypatch.setattr(type(rules), "_prompt", lambda self, state: computed.append(state) or real(self, state))
+    table = Table(TableSetup("cribbage", 2), journal, outputs)
+    inputs = [TableEvent("placed", DECK.card("KH"), "seat1", 0.0, "test"), Notice("The card readers are connected"),
+              ButtonPress("hint", 0.0), TableEvent("placed", DECK.card("AC"), "seat2", 0.0, "test"),
+              TableEvent("removed", DECK.card("KH"), "seat1", 0.0, "test"), OwnerRequest(kind="fly")]
+    for item in inputs:
+        computed.clear()
+        shown = len(outputs.views)
+        kept = table.game.kept
+        table.handle(item)
+        assert len(outputs.views) == shown + 1, item                  # handled whole, then shown once
+        assert len(computed) == table.game.kept - kept, item          # one prompt for each action accepted
+    assert table.game.kept == 2
