@@ -5,8 +5,7 @@ An action is committed to the journal before the state moves on, so what the tab
 accepted is always in the file; a game is written with its first accepted action, so a table that
 never got going leaves nothing behind. Undo drops the last journalled action and rebuilds the
 state by replaying the rest. A game ended before its end (the owner's "end" or "start") is
-marked so in the journal here, and the next game starts, of the same setup or of a new one. The
-prompt of the current state is computed once per state.
+marked so in the journal here, and the next game starts, of the same setup or of a new one.
 """
 
 from __future__ import annotations
@@ -69,7 +68,7 @@ class JournalledGame:
         if record and record.players == s.players and record.mode == s.mode:
             replay = self.journal.replay(record.id)
             self.game_id, self.kept = record.id, record.actions
-            self._set(replay.state)
+            self.state = replay.state
             self.resumed = True
             if replay.problems:                           # bad journal rows: said, never fatal
                 self.problem = (f"{len(replay.problems)} journalled action(s) could not be replayed and were "
@@ -79,21 +78,15 @@ class JournalledGame:
         else:
             self.game_id: int | None = None               # until the game's first action is journalled
             self.kept = 0                                 # the game's live actions in the journal
-            self._set(self.rules.new_game(s.players, options=s.options, mode=s.mode, seed=s.seed))
+            self.state = self.rules.new_game(s.players, options=s.options, mode=s.mode, seed=s.seed)
             self.score_log.restart()
             self.recent.restart(side_scores(self.rules, self.state))
             self._played = Counter()
 
-    def _set(self, state) -> None:
-        self.state = state
-        self._prompt: Prompt | None = None
-
     @property
     def prompt(self) -> Prompt:
-        """The engine's prompt for the current state."""
-        if self._prompt is None:
-            self._prompt = self.rules.prompt(self.state)
-        return self._prompt
+        """The engine's prompt for the current state (worked out once per state, by the engine)."""
+        return self.rules.prompt(self.state)
 
     @property
     def finished(self) -> bool:
@@ -112,7 +105,7 @@ class JournalledGame:
             else GameSetup(self.rules.name, s.players, s.options, s.mode, s.seed), action,
             result=self.rules.outcome(state).text if self.rules.is_terminal(state) else None)
         self.kept += 1
-        self._set(state)
+        self.state = state
         self.score_log.add(events)
         self.recent.add(events)
         self._played += _faces([action])
@@ -127,7 +120,7 @@ class JournalledGame:
         if not self.journal.undo_last(self.game_id):
             return False
         replay = self.journal.replay(self.game_id)
-        self._set(replay.state)
+        self.state = replay.state
         self.kept = replay.record.actions
         self._restart_logs(replay)
         return True
