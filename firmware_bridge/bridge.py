@@ -26,7 +26,7 @@ from engine.table_events import REMOVED, Notice, TableEvent, TableInput
 from firmware_bridge.link import Link
 from firmware_bridge.readers import ReaderChange
 from firmware_bridge.registry import TagRegistry
-from firmware_bridge.session import DOWN, REFUSED, UP, LinkChange
+from firmware_bridge.host import DOWN, REFUSED, UP, LinkChange
 
 SOURCE = "rfid"
 _LINK_WORDS = {UP: "The card readers are connected", DOWN: "The card readers are not answering: {}",
@@ -97,7 +97,7 @@ class Bridge:
     Given ``on_input``, what the table hears (:func:`table_input`) goes there; else every output,
     translated as far as cards go, goes to ``on_event`` or, without it, to :attr:`events`, a
     :class:`queue.Queue` read with :meth:`get`. Both are called from the link's thread. Extra
-    keyword arguments go to :class:`Link` (``session``, ``opener``, ``backoff``, ``clock``).
+    keyword arguments go to :class:`Link` (``host``, ``opener``, ``backoff``, ``clock``).
 
     :raises TypeError: given both ``on_event`` and ``on_input``.
     """

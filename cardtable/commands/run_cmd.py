@@ -107,7 +107,7 @@ def _open_bridge(config: TableConfig, items: queue.Queue, supervisor) -> None:
     """The reader board's bridge, watched by ``supervisor``; in compatibility mode, one bridge per
     stock single-reader board (``ports``), each reporting for its own zone."""
     from firmware_bridge.bridge import Bridge
-    from firmware_bridge.compat import CompatSession
+    from firmware_bridge.compat import CompatHost
     from firmware_bridge.detect import find_board
 
     rfid = config.rfid
@@ -117,7 +117,7 @@ def _open_bridge(config: TableConfig, items: queue.Queue, supervisor) -> None:
         for port, zone in zip(rfid.ports or (rfid.port,), zones):
             supervisor.watch("card readers", lambda port=port, zone=zone: Bridge(
                 port, registry, zones=[zone], on_input=items.put,
-                session=CompatSession(removal_after=rfid.remove_after, known=registry.knows),
+                host=CompatHost(removal_after=rfid.remove_after, known=registry.knows),
             ).start())
         return
     port = rfid.port

@@ -54,7 +54,7 @@ def test_the_camera_thread_reports_cards_and_says_when_a_code_is_not_this_decks(
 
 def test_reader_reports_become_words_for_the_table_at_the_bridge():
     from firmware_bridge.bridge import UnknownTag, table_input
-    from firmware_bridge.session import LinkChange
+    from firmware_bridge.host import LinkChange
 
     assert "not answering: no answer for 3 s" in table_input(LinkChange("down", 0.0, "no answer for 3 s")).text
     assert table_input(LinkChange("up", 1.0)).text == "The card readers are connected"
@@ -196,7 +196,7 @@ def test_an_owner_request_and_a_reader_report_go_through_the_loop_in_order(tmp_p
     from cardtable.journal import Journal
     from engine.table_events import OwnerRequest
     from firmware_bridge.bridge import table_input
-    from firmware_bridge.session import LinkChange
+    from firmware_bridge.host import LinkChange
 
     items: queue.Queue = queue.Queue()
     stop = threading.Event()
