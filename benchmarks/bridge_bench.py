@@ -22,7 +22,7 @@ from firmware_bridge.bridge import Bridge  # noqa: E402
 from firmware_bridge.protocol import (  # noqa: E402
     FrameError, Heartbeat, SeqWindow, State, Tag, decode_frame, decode_message, encode_message,
 )
-from firmware_bridge.session import LinkChange  # noqa: E402
+from firmware_bridge.host import LinkChange  # noqa: E402
 from firmware_bridge.twin import Twin  # noqa: E402
 
 

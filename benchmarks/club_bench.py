@@ -51,9 +51,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cardtable.controller import Controller, TableSetup  # noqa: E402
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table  # noqa: E402
 from cardtable.journal import Journal  # noqa: E402
-from cardtable.outputs import TableOutputs  # noqa: E402
+from cardtable.table.outputs import TableOutputs  # noqa: E402
 from cardtable.club.server import ClubState  # noqa: E402
 from cardtable.club.signing import seal  # noqa: E402
 from cardtable.club.standings import standings  # noqa: E402
@@ -101,17 +102,17 @@ def record_game(folder: Path) -> list[tuple[dict, dict | None]]:
     steps: list[tuple[dict, dict | None]] = []
     recorder = Recorder()
     with Journal(folder / "journal.sqlite") as journal:
-        controller = Controller(TableSetup("cribbage", 2, mode="dealer", seed=11), journal,
+        controller = Table(TableSetup("cribbage", 2, mode="dealer", seed=11), journal,
                                 TableOutputs([recorder]), resume=False)
         bots = [RandomBot(random.Random(1)), GreedyBot(random.Random(2))]
         events = 0
-        while not controller.finished:
-            state = controller.state
+        while not controller.game.finished:
+            state = controller.game.state
             prompt = game.prompt(state)
             action = (game.legal_actions(state)[0] if prompt.seat is None
                       else bots[prompt.seat].choose(game, state, prompt.seat))
             controller.submit(action)
-            record = game_record(journal, journal.game(controller.game_id))
+            record = game_record(journal, journal.game(controller.game.game_id))
             changed = len(record["events"]) != events
             events = len(record["events"])
             steps.append((recorder.views[-1], record if changed else None))

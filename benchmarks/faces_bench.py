@@ -58,7 +58,7 @@ from vision.faces.designs import DESIGNS, DesignArt, write_deck_images  # noqa: 
 from vision.faces.enrol import enrol_from_images  # noqa: E402
 from vision.faces.features import CORNERS, describe, order_quad, warp_upright  # noqa: E402
 from vision.faces.finder import card_outlines  # noqa: E402
-from vision.pipeline import Pipeline  # noqa: E402
+from vision.pipeline import Pipeline, table_events  # noqa: E402
 from still_bench import KINDS, enrol as enrol_from  # noqa: E402
 from vision.frames import Frame  # noqa: E402
 from vision.script import Place  # noqa: E402
@@ -169,7 +169,7 @@ def run_scene(job: tuple) -> dict:
             floor.append(time.process_time() - start)
         for name, runner in runners.items():
             start = time.process_time()
-            events[name] += runner.process(Frame(jpeg=jpeg) if name == "pipeline" else jpeg, now)
+            events[name] += table_events(runner.process(Frame(jpeg=jpeg) if name == "pipeline" else jpeg, now))
             cpu[name].append(time.process_time() - start)
             seen[name][0] += len(runner.sightings)
             seen[name][1] += wrong_sightings(runner.sightings, camera, now)

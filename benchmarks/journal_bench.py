@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardtable.game_session import GameSession, TableSetup  # noqa: E402
+from cardtable.table.journalled_game import JournalledGame, TableSetup  # noqa: E402
 from cardtable.journal import GameSetup, Journal, open_for_play  # noqa: E402
 from engine.bots import RandomBot  # noqa: E402
 from engine.games import get_game  # noqa: E402
@@ -72,16 +72,16 @@ def measure(folder: Path, games: int) -> dict:
     start = time.perf_counter()
     opened = open_for_play(path)
     open_ms = (time.perf_counter() - start) * 1000
-    session = GameSession(TableSetup("cribbage", 2, mode="dealer", seed=1), opened.journal)
-    assert session.resumed and session.kept == ACTIONS_PER_GAME
+    game = JournalledGame(TableSetup("cribbage", 2, mode="dealer", seed=1), opened.journal)
+    assert game.resumed and game.kept == ACTIONS_PER_GAME
     last = _actions(1, ACTIONS_PER_GAME)[-1]
 
     def undo_and_play_again():
-        assert session.undo()
-        session.apply(last)
+        assert game.undo()
+        game.apply(last)
 
     def resume():
-        GameSession(TableSetup("cribbage", 2, mode="dealer", seed=1), opened.journal)
+        JournalledGame(TableSetup("cribbage", 2, mode="dealer", seed=1), opened.journal)
 
     def check_everything():
         with Journal(path, read_only=True) as fresh:

@@ -32,13 +32,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cardtable.controller import Controller, TableSetup  # noqa: E402
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table  # noqa: E402
 from cardtable.journal import Journal  # noqa: E402
-from cardtable.outputs import TableOutputs  # noqa: E402
+from cardtable.table.outputs import TableOutputs  # noqa: E402
 from cardtable.sim.camera import SimCamera  # noqa: E402
 from cardtable.sim.devices import DEMO_BUTTONS, demo_registry  # noqa: E402
 from cardtable.sim.simulation import table_moves  # noqa: E402
-from cardtable.table_loop import run_loop  # noqa: E402
+from cardtable.table.loop import run_loop  # noqa: E402
 from engine.games import get_game  # noqa: E402
 from hardware.display.config import open_display  # noqa: E402
 from engine.table_events import ButtonPress  # noqa: E402
@@ -52,12 +53,12 @@ def _percentiles(values: list[float]) -> tuple[float, float]:
     return statistics.median(ordered) * 1000, ordered[int(0.95 * (len(ordered) - 1))] * 1000
 
 
-def _table(journal_dir: str, swipe: bool, speaker=None) -> tuple[Controller, TableOutputs]:
+def _table(journal_dir: str, swipe: bool, speaker=None) -> tuple[Table, TableOutputs]:
     display = open_display({"kind": "luma", "driver": "dummy", "width": 320, "height": 240, "mode": "RGB"})
     outputs = TableOutputs([display], speaker=speaker)
     journal = Journal(Path(journal_dir) / "journal.sqlite")
     setup = TableSetup("cribbage", 2, seed=3, swipe=swipe)
-    return Controller(setup, journal, outputs, resume=False), outputs
+    return Table(setup, journal, outputs, resume=False), outputs
 
 
 def camera_latencies(seed: int, decoder: str | None, cards: int) -> tuple[list[float], float]:
@@ -84,9 +85,9 @@ def camera_latencies(seed: int, decoder: str | None, cards: int) -> tuple[list[f
             else:
                 for event in sim.gather(move.cards) if move.kind == "gather" else sim.take(move.card):
                     controller.handle(event)
-            if controller.finished or len(latencies) >= cards:
+            if controller.game.finished or len(latencies) >= cards:
                 break
-        controller.journal.close()
+        controller.game.journal.close()
         outputs.close()
     return latencies, statistics.mean(sim.frame_seconds) * 1000
 
@@ -150,12 +151,12 @@ def reader_latencies(cards: int, poll: float | None, speaker=None) -> list[float
         try:
             for move in moves:
                 if move.kind == "place":
-                    reader, before = ZONES.index(move.zone), controller.journal.raw_actions(controller.game_id)
+                    reader, before = ZONES.index(move.zone), controller.game.journal.raw_actions(controller.game.game_id)
                     with shown:
                         start = time.perf_counter()
                         twin.place(reader, registry.uid_for(move.card.id))
-                        ok = shown.wait_for(lambda: len(controller.journal.raw_actions(controller.game_id)) > len(before)
-                                            or bool(controller.refused), timeout=2)
+                        ok = shown.wait_for(lambda: len(controller.game.journal.raw_actions(controller.game.game_id)) > len(before)
+                                            or bool(controller.held.refused), timeout=2)
                     if ok:
                         latencies.append(time.perf_counter() - start)
                     twin.remove(reader)
@@ -163,13 +164,13 @@ def reader_latencies(cards: int, poll: float | None, speaker=None) -> list[float
                 elif move.kind == "press":
                     items.put(ButtonPress(move.button, time.monotonic()))
                     time.sleep(0.005)
-                if controller.finished or len(latencies) >= cards:
+                if controller.game.finished or len(latencies) >= cards:
                     break
         finally:
             stop.set()
             loop.join()
             source.close()
-            controller.journal.close()
+            controller.game.journal.close()
             outputs.close()
     return latencies
 

@@ -35,9 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from latency_bench import reader_latencies  # noqa: E402
 
-from cardtable.controller import Controller, TableSetup  # noqa: E402
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table  # noqa: E402
 from cardtable.journal import Journal  # noqa: E402
-from cardtable.outputs import TableOutputs  # noqa: E402
+from cardtable.table.outputs import TableOutputs  # noqa: E402
 from cardtable.sim.devices import DEMO_BUTTONS  # noqa: E402
 from cardtable.sim.simulation import table_moves  # noqa: E402
 from cardtable.speech.speaker import Speaker  # noqa: E402
@@ -89,16 +90,16 @@ def first_sounds(voice_class, cards: int) -> tuple[list[float], list[float]]:
     totals, queued = [], []
     with tempfile.TemporaryDirectory() as tmp:
         journal = Journal(Path(tmp) / "journal.sqlite")
-        controller = Controller(TableSetup("cribbage", 2, seed=5, swipe=True), journal,
+        controller = Table(TableSetup("cribbage", 2, seed=5, swipe=True), journal,
                                 TableOutputs(speaker=speaker), resume=False)
         for move in moves:
             speaker.drain()
             said = len(timed.sounded)
             start = time.perf_counter()
             if move.kind == "place":
-                before = controller.kept
+                before = controller.game.kept
                 controller.handle(TableEvent("placed", move.card, move.zone, time.monotonic(), "bench"))
-                if controller.kept > before and move.zone.startswith("seat") and controller.session.prompt.kinds:
+                if controller.game.kept > before and move.zone.startswith("seat") and controller.game.prompt.kinds:
                     speaker.drain()
                     if len(timed.sounded) > said:
                         totals.append(timed.sounded[said] - start)
@@ -106,7 +107,7 @@ def first_sounds(voice_class, cards: int) -> tuple[list[float], list[float]]:
                 controller.handle(TableEvent("removed", move.card, move.zone, time.monotonic(), "bench"))
             elif move.kind == "press":
                 controller.handle(ButtonPress(move.button, time.monotonic()))
-            if controller.finished or len(totals) >= cards:
+            if controller.game.finished or len(totals) >= cards:
                 break
         speaker.close()
         journal.close()

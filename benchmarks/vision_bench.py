@@ -73,7 +73,7 @@ from vision.config import VisionConfig  # noqa: E402
 from vision.decoders import make_decoder  # noqa: E402
 from vision.frames import Frame  # noqa: E402
 from vision.markers import ForeignMarker, card_for_aruco, card_for_payload  # noqa: E402
-from vision.pipeline import Pipeline  # noqa: E402
+from vision.pipeline import Pipeline, table_events  # noqa: E402
 from vision.script import BEFORE, OFF_TABLE, Hand, Place, Remove, Slide  # noqa: E402
 from vision.sources import ImageFolderSource  # noqa: E402
 from vision.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera, expected_events, zone_centre  # noqa: E402
@@ -378,7 +378,7 @@ def run_scene(job: tuple) -> dict:
                 got = source.read()
                 if got is None:
                     break
-                events["pipeline"] += pipeline.process(*got)
+                events["pipeline"] += table_events(pipeline.process(*got))
                 cpu["pipeline"].append(time.process_time() - start)
                 for name, loop in naive.items():
                     start = time.process_time()
@@ -386,7 +386,7 @@ def run_scene(job: tuple) -> dict:
                     cpu[name].append(time.process_time() - start)
                 if live:
                     start = time.process_time()
-                    events["live"] += live_pipeline.process(Frame(jpeg=recorded[index]), got[1])
+                    events["live"] += table_events(live_pipeline.process(Frame(jpeg=recorded[index]), got[1]))
                     cpu["live"].append(time.process_time() - start)
                 index += 1
     finally:

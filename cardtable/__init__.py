@@ -1,3 +1,3 @@
-"""cardtable, the application: configuration, the controller loop, the journal, the view and the CLI."""
+"""cardtable, the application: configuration, the table (:mod:`cardtable.table`), the journal and the CLI."""
 
 __version__ = "0.1.0"

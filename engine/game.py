@@ -348,6 +348,8 @@ class Game:
     card_actions: ClassVar[dict[str, CardSlot]] = {}
     #: the dispatch table: each action kind and the method (marked with :func:`handles`) applying it
     handlers: ClassVar[dict[str, Handler]] = {}
+    #: the last state asked about and its prompt (a state is a value: its prompt never changes)
+    _last_prompt: tuple[Any, Prompt] | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -390,10 +392,17 @@ class Game:
     # -- the protocol -------------------------------------------------------------------------
     def prompt(self, state) -> Prompt:
         """Who must act now, which kinds of action, a sentence for the display, the buttons;
-        once the game is over, nobody, and the result."""
-        if self.is_terminal(state):
-            return Prompt(None, (), self.outcome(state).text)
-        return self._prompt(state)
+        once the game is over, nobody, and the result.
+
+        Worked out once per state: asked again about the same state (the check in :meth:`apply`,
+        a table's turn light, its view, its buttons), the game answers from memory.
+        """
+        last = self._last_prompt
+        if last is not None and last[0] is state:
+            return last[1]
+        prompt = Prompt(None, (), self.outcome(state).text) if self.is_terminal(state) else self._prompt(state)
+        self._last_prompt = (state, prompt)
+        return prompt
 
     def legal_actions(self, state) -> list[Action]:
         """Every legal action, where the engine knows enough to list them (sorted, stable).

@@ -8,7 +8,10 @@
   sees a card's back: a card with no identity (``event.face_down``).
 * :class:`ButtonPress`: a button of the table's panel (``hardware.gpio``) was pressed.
 * :class:`Notice`: a sentence from a device that is not a card: an unknown tag, a code that is not
-  one of this deck's cards, the readers' link going down, the camera stopping.
+  one of this deck's cards, the readers' link going down, the camera stopping, the club's broker
+  out of reach.
+* :class:`OwnerRequest`: the table's owner asks (from the owner's page) to start a game, to undo,
+  or to end the game; the table answers it in a sentence.
 
 They live here, in the one package every other may import, so that the devices that make them
 and the application that reads them share the types without importing each other.
@@ -17,7 +20,8 @@ and the application that reads them share the types without importing each other
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.decks import Deck, PhysicalCard
@@ -137,5 +141,19 @@ class Notice:
     source: str = ""
 
 
-#: Everything a device hands the table.
-TableInput = TableEvent | ButtonPress | Notice
+@dataclass(frozen=True)
+class OwnerRequest:
+    """The owner asks the table to ``kind``: "undo", "end" or "start" (with ``game``, ``players``,
+    ``names``, ``options``; a blank name or none is the seat's own). ``answer`` gets the sentence
+    that tells the owner what happened."""
+
+    kind: str
+    game: str = ""
+    players: int = 0
+    names: tuple[str, ...] = ()
+    options: dict = field(default_factory=dict, compare=False)
+    answer: Future = field(default_factory=Future, compare=False)
+
+
+#: Everything that reaches the table: from its devices, its panel, its owner.
+TableInput = TableEvent | ButtonPress | Notice | OwnerRequest

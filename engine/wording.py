@@ -83,6 +83,20 @@ _OPEN, _MID, _CLOSE = "\ue000", "\ue001", "\ue002"
 _MARK = re.compile(f"{_OPEN}(Seat|seat|Seats){_MID}([0-9,]+){_CLOSE}")
 
 
+def seat_name(seat: int) -> str:
+    """The name of ``seat`` (counted from 0) when its player has none: "Seat 1", "Seat 2", ...
+
+    >>> seat_name(1)
+    'Seat 2'
+    """
+    return f"Seat {seat + 1}"
+
+
+def default_names(players: int) -> tuple[str, ...]:
+    """The seats' names when the players have none: ("Seat 1", "Seat 2", ...)."""
+    return tuple(seat_name(seat) for seat in range(players))
+
+
 def who(seat: int, word: str = "Seat") -> str:
     """``seat`` in a sentence: "Seat 2" (``word`` "seat": "seat 2"), or the player's name once the
     sentence is said with names. Pass the result to :func:`words` (the engine's value types do)."""

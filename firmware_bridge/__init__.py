@@ -14,17 +14,17 @@ Imports ``engine`` and pyserial only; never vision or hardware.
 """
 
 from firmware_bridge.bridge import Bridge, UnknownTag, Zones, to_table_event
-from firmware_bridge.compat import CompatSession, parse_compat_line
+from firmware_bridge.compat import CompatHost, parse_compat_line
 from firmware_bridge.detect import BoardNotFound, find_board
 from firmware_bridge.link import Backoff, Link, LinkClosed
 from firmware_bridge.protocol import FrameError, ReaderHealth, McuError
 from firmware_bridge.readers import ReaderChange
 from firmware_bridge.registry import TagRegistry
-from firmware_bridge.session import LinkChange, Session
+from firmware_bridge.host import Ct1Host, LinkChange
 from firmware_bridge.twin import Twin
 
 __all__ = [
-    "Backoff", "BoardNotFound", "Bridge", "CompatSession", "FrameError", "Link", "LinkChange",
-    "LinkClosed", "McuError", "ReaderChange", "ReaderHealth", "Session", "TagRegistry", "Twin",
+    "Backoff", "BoardNotFound", "Bridge", "CompatHost", "FrameError", "Link", "LinkChange",
+    "LinkClosed", "McuError", "ReaderChange", "ReaderHealth", "Ct1Host", "TagRegistry", "Twin",
     "UnknownTag", "Zones", "find_board", "parse_compat_line", "to_table_event",
 ]

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from firmware_bridge.protocol import MAX_UID_BYTES, MIN_UID_BYTES, LineSplitter
-from firmware_bridge.session import UP, LinkStateReporter
+from firmware_bridge.host import UP, LinkStateReporter
 
 #: seconds without a report after which a stock sketch's tag counts as removed (the application's default too)
 REMOVAL_AFTER = 1.5
@@ -137,8 +137,8 @@ def parse_compat_line(line: bytes) -> Sighting | None:
     return Sighting(uid) if uid else None
 
 
-class CompatSession(LinkStateReporter):
-    """The host side for a stock sketch: the same interface as :class:`~firmware_bridge.session.Session`
+class CompatHost(LinkStateReporter):
+    """The host side for a stock sketch: the same interface as :class:`~firmware_bridge.host.Ct1Host`
     (opened, feed, tick, failed, dead), no handshake, a tag believed on its second report in a
     row (on its first when ``known(uid)`` says it is enrolled), removal by timeout."""
 

@@ -1,12 +1,13 @@
-"""The serial link: a reader thread that owns the port, feeds a session and survives unplugging.
+"""The serial link: a reader thread that owns the port, feeds the protocol's host side and survives
+unplugging.
 
-The thread opens the port, hands every chunk it reads to the session (:class:`Session` for the
-CT1 firmware, :class:`~firmware_bridge.compat.CompatSession` for stock sketches), writes back what
-the session asks to send, and delivers the rest (reader changes, link changes, board reports) to a
-callback or a queue. When the port breaks or the session declares the board dead, it closes the
+The thread opens the port, hands every chunk it reads to the host side of the protocol, a pure
+state machine (:class:`Ct1Host` for the CT1 firmware, :class:`~firmware_bridge.compat.CompatHost`
+for stock sketches), writes back what the host side asks to send, and delivers the rest (reader
+changes, link changes, board reports) to a callback or a queue. When the port breaks or the host side declares the board dead, it closes the
 port and reopens the same path with a growing delay, so a replugged board comes back by itself
 (use a stable path such as ``/dev/serial/by-id/...``). Nothing the board sends ends the thread:
-should the session ever raise, the link reports it as the link going down and starts again.
+should the host side ever raise, the link reports it as the link going down and starts again.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Callable
 import serial
 
 from engine.errors import CardtableError
-from firmware_bridge.session import RESYNCED, UP, Send, Session
+from firmware_bridge.host import RESYNCED, UP, Ct1Host, Send
 
 logger = logging.getLogger(__name__)
 
@@ -92,20 +93,20 @@ class Backoff:
 
 
 class Link:
-    """Keeps one serial port talking to a session, from :meth:`start` to :meth:`close`.
+    """Keeps one serial port talking to the protocol's host side, from :meth:`start` to :meth:`close`.
 
     :param port: device path or pyserial URL, reopened by name after every failure.
-    :param session: the protocol state machine (a CT1 :class:`Session` by default).
+    :param host: the host side of the protocol, a pure state machine (a :class:`Ct1Host` by default).
     :param on_output: called from the link's thread with each output; without it, outputs go to
         :attr:`outputs`, a :class:`queue.Queue`.
     :param opener: opens the port (injectable for tests).
     """
 
-    def __init__(self, port: str, *, session=None, on_output: Callable[[object], None] | None = None,
+    def __init__(self, port: str, *, host=None, on_output: Callable[[object], None] | None = None,
                  opener: Callable[[str], serial.SerialBase] = open_port, backoff: Backoff | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.port = port
-        self.session = session if session is not None else Session()
+        self.host = host if host is not None else Ct1Host()
         self.outputs: queue.Queue = queue.Queue()
         self._deliver = on_output or self.outputs.put
         self._opener = opener
@@ -117,7 +118,7 @@ class Link:
         self.reconnects = 0
 
     def __repr__(self) -> str:
-        state = "closed" if self._closed else (self.session.reported or "starting")
+        state = "closed" if self._closed else (self.host.reported or "starting")
         return f"<Link {self.port} {state}>"
 
     def is_alive(self) -> bool:
@@ -127,7 +128,7 @@ class Link:
     @property
     def is_up(self) -> bool:
         """True while a board (or compat reader) is answering."""
-        return self.session.reported in (UP, RESYNCED)
+        return self.host.reported in (UP, RESYNCED)
 
     def start(self) -> Link:
         """Start the reader thread (once).
@@ -175,7 +176,7 @@ class Link:
             reason = self._serve()
             if self._stop.is_set():
                 break
-            self._emit(self.session.failed(reason, self._clock()), None)
+            self._emit(self.host.failed(reason, self._clock()), None)
             self.reconnects += 1
             self._stop.wait(self._backoff.next())
 
@@ -185,18 +186,18 @@ class Link:
         except (serial.SerialException, OSError) as err:
             return port_problem(self.port, err)
         try:
-            self._emit(self.session.opened(self._clock()), port)
+            self._emit(self.host.opened(self._clock()), port)
             while not self._stop.is_set():
                 data = port.read(port.in_waiting or 1)
                 now = self._clock()
-                outputs = self.session.feed(data, now) if data else []
-                self._emit(outputs + self.session.tick(now), port)
-                if self.session.dead:
+                outputs = self.host.feed(data, now) if data else []
+                self._emit(outputs + self.host.tick(now), port)
+                if self.host.dead:
                     return "the board went silent"
             return "closed"
         except (serial.SerialException, OSError) as err:
             return f"{self.port} was disconnected ({err})"
-        except Exception as err:  # input the session was never written for: start again, never end
+        except Exception as err:  # input the host side was never written for: start again, never end
             logger.exception("the link to %s failed", self.port)
             return f"the link to {self.port} failed ({err}) and starts again"
         finally:

@@ -1,6 +1,6 @@
 """What a display shows: the :class:`TableView`, a plain value every display backend renders.
 
-The application builds it from the engine state (``cardtable/view.py``) and is responsible for
+The application builds it from the engine state (``cardtable/table/view.py``) and is responsible for
 showing only public information: no hand, no crib before the show, no card that is not face up.
 Displays never see the engine; they render exactly these fields. (DESIGN.md puts the view model in
 the application; its *type* lives here because ``hardware`` may not import ``cardtable``.)

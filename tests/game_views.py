@@ -1,11 +1,11 @@
-"""The views of a whole game played by bots (``cardtable.view.build_view`` on each state), for the
+"""The views of a whole game played by bots (``cardtable.table.view.build_view`` on each state), for the
 tests of a display or a page that show a real game (importable from every test folder)."""
 
 from __future__ import annotations
 
 import random
 
-from cardtable.view import build_view
+from cardtable.table.view import build_view
 from engine.bots import RandomBot, play_game
 from engine.games import get_game
 from hardware.view import TableView

@@ -186,6 +186,11 @@ def test_every_engine_module_imports_first():
     assert done.returncode == 0, done.stderr[-800:]
 
 
+#: The parts of the application above its table (cardtable/table/): they use the table, never the reverse.
+ABOVE_THE_TABLE = ("cardtable.web", "cardtable.club", "cardtable.sim", "cardtable.commands", "cardtable.speech",
+                   "cardtable.cli")
+
+
 def _modules_imported(path: Path) -> set[str]:
     """Every module ``path`` imports, anywhere in it (``from a import b`` names ``a`` and ``a.b``)."""
     names = set()
@@ -207,3 +212,12 @@ def test_recognisers_never_reach_into_the_pipeline():
              *(ROOT / Path(*module.split(".")).with_suffix(".py") for module in RECOGNISERS.values())]
     for path in paths:
         assert "vision.pipeline" not in _modules_imported(path), f"{path.relative_to(ROOT)} imports vision.pipeline"
+
+
+def test_the_table_imports_nothing_above_it():
+    """cardtable/table/ (the table, its game and journal, its loop and view) is below the CLI, the
+    web page, the club, the demo and the voice: none of them is imported from it."""
+    for path in (ROOT / "cardtable" / "table").rglob("*.py"):
+        above = sorted(name for name in _modules_imported(path)
+                       if any(name == part or name.startswith(part + ".") for part in ABOVE_THE_TABLE))
+        assert not above, f"{path.relative_to(ROOT)} imports {above}"

@@ -1,7 +1,8 @@
-"""The camera pipeline: frames in, table events out. The one entry point the application needs.
+"""The camera pipeline: frames in, table events and sentences out. The one entry point the
+application needs.
 
 >>> pipeline = Pipeline(load_vision_config({"deck": "standard"}))      # doctest: +SKIP
->>> events = pipeline.process(frame, now=time.monotonic())             # doctest: +SKIP
+>>> inputs = pipeline.process(frame, now=time.monotonic())             # doctest: +SKIP
 
 Per frame (a :class:`vision.frames.Frame`, decoded only as far as needed, or an array): the
 change map (:mod:`vision.changes`) says which cells changed and are still; only those regions
@@ -9,8 +10,10 @@ are read by the recogniser, each as hard as it takes (:mod:`vision.regions`: enl
 averaged over the frames it stayed still), which a decode of every full frame cannot afford.
 Cards already known are followed for free while the cells under their marker show them, and
 their footprints (:mod:`vision.footprints`) say when one is gone rather than covered. A card
-read in two places at once is a warning, and the tracker (:mod:`vision.tracker`) turns the
-sightings into :class:`TableEvent` values.
+read in two places at once is said, and the tracker (:mod:`vision.tracker`) turns the
+sightings into :class:`TableEvent` values. What the pipeline has to tell the table comes back with
+the frame's events, as :class:`~engine.table_events.Notice` values (each sentence at most every
+:data:`SAY_AGAIN_AFTER` seconds), so the table hears the camera on one road.
 
 A card back (faces with the back enrolled) is a face-down card
 (:class:`engine.table_events.FaceDown`): followed like a card, under a placeholder identity
@@ -24,13 +27,12 @@ chosen once from the config): the pipeline hands it each region to read as a
 from __future__ import annotations
 
 import logging
-from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
 
 from engine.decks import PhysicalCard
-from engine.table_events import FaceDown, TableEvent
+from engine.table_events import FaceDown, Notice, TableEvent
 from vision.calibration import Calibration, load_calibration
 from vision.changes import ChangeMap
 from vision.config import VisionConfig
@@ -47,6 +49,18 @@ log = logging.getLogger(__name__)
 SURROUNDINGS = 1.6
 #: Above this share of the frame, decode the frame whole rather than region by region.
 WHOLE_FRAME_SHARE = 0.6
+#: The same sentence is said again when it happens again ("I can't read the card in front of
+#: Seat 2" for the next card), but not more often than this, in seconds of frame time.
+SAY_AGAIN_AFTER = 3.0
+#: A code that is not one of this deck's cards is said at most this often.
+FOREIGN_AGAIN_AFTER = 10.0
+FOREIGN = "A code on the table is not one of this deck's cards: it is ignored"
+
+
+def table_events(inputs: list[TableEvent | Notice]) -> list[TableEvent]:
+    """The table events among what :meth:`Pipeline.process` returned (its sentences left out),
+    for a reader of the camera that only wants the cards."""
+    return [item for item in inputs if isinstance(item, TableEvent)]
 
 
 @dataclass
@@ -108,23 +122,44 @@ class Pipeline:
         #: How sure the recogniser was of each card it named, when it says (faces do).
         self.confidence: dict[str, float] = {}
         self.stats = PipelineStats()
-        self.warnings: deque[str] = deque(maxlen=20)
+        self._saying: dict[str, float] = {}   # this frame's sentences, each with how often it may be said
+        self._said: dict[str, float] = {}     # each sentence said, and when
         self.sightings: list[Sighting] = []
         self._size: tuple[int, int] | None = None
         self._face_downs = 0
         #: Why the last frame that could not be used was refused.
         self.refusal = ""
 
-    def process(self, frame: Frame | np.ndarray, now: float) -> list[TableEvent]:
+    def process(self, frame: Frame | np.ndarray, now: float) -> list[TableEvent | Notice]:
         """Take one frame (a :class:`Frame`, or a BGR or grey array) taken at ``now`` (monotonic
-        seconds) and return the table events it decides, in order.
+        seconds) and return the table events it decides, in order, then the sentences it has for
+        the table (:class:`Notice`, source "camera"; one said less than :data:`SAY_AGAIN_AFTER`
+        seconds before is not said again).
 
         A frame that cannot be used (not an image, another size than the calibration's or than
         the frames before, a damaged JPEG) gives no events: it is counted in
-        ``stats.bad_frames``, its reason kept in :attr:`refusal` and said once in
-        :attr:`warnings`, and the next frame goes on as if it had not come. Nothing a frame holds
-        makes this raise.
+        ``stats.bad_frames``, its reason kept in :attr:`refusal` and said, and the next frame
+        goes on as if it had not come. Nothing a frame holds makes this raise.
         """
+        events = self._events(frame, now)
+        return [*events, *self._notices(now)]
+
+    def warn(self, sentence: str, every: float | None = None) -> None:
+        """Say ``sentence`` to the table with this frame's events, unless it was said less than
+        ``every`` seconds (:data:`SAY_AGAIN_AFTER` unless given) before."""
+        self._saying[sentence] = SAY_AGAIN_AFTER if every is None else every
+
+    def _notices(self, now: float) -> list[Notice]:
+        notices = []
+        for sentence, every in self._saying.items():
+            if now - self._said.get(sentence, -float("inf")) >= every:
+                self._said[sentence] = now
+                log.warning(sentence)
+                notices.append(Notice(sentence[:1].upper() + sentence[1:], "camera"))
+        self._saying.clear()
+        return notices
+
+    def _events(self, frame: Frame | np.ndarray, now: float) -> list[TableEvent]:
         try:
             frame = Frame.of(frame)
             self._check_size(frame.size)
@@ -132,7 +167,7 @@ class Pipeline:
         except BadFrame as err:
             self.stats.bad_frames += 1
             self.refusal = str(err)
-            self._warn(f"a camera frame could not be used: {err}")
+            self.warn(f"a camera frame could not be used: {err}")
             return []
         self.stats.frames += 1
         self.reader.begin_frame(frame.shape, self.changes.moving)
@@ -223,7 +258,7 @@ class Pipeline:
         """Region ``box`` of ``frame`` as the recogniser is handed it."""
         return Region(frame, box, busy, number=self.stats.frames, changes=self.changes, reader=self.reader, known=known,
                       to_table=None if self.calibration is None else self.calibration.image_to_table,
-                      locate=self.zones.locate, warn=self._warn, face_down=self.face_down_card)
+                      locate=self.zones.locate, warn=self.warn, face_down=self.face_down_card)
 
     def _read(self, region: Region) -> list[tuple[Found, np.ndarray]]:
         """The cards the recogniser names in ``region``, each with what its footprint's cells
@@ -239,6 +274,8 @@ class Pipeline:
             self.stats.decoded_pixels += region.tally.pixels
             self.stats.views += region.tally.views
             self.stats.foreign_codes += region.tally.foreign
+            if region.tally.foreign:
+                self.warn(FOREIGN, FOREIGN_AGAIN_AFTER)
         self.stats.decodes += 1
         if not region.busy:
             self.changes.failed(region.box)
@@ -286,9 +323,4 @@ class Pipeline:
 
     def _duplicate(self, card: PhysicalCard | FaceDown) -> None:
         self.stats.duplicates += 1
-        self._warn(f"card {card.id} is seen in two places at once: is there a duplicated card on the table?")
-
-    def _warn(self, message: str) -> None:
-        if message not in self.warnings:
-            log.warning(message)
-            self.warnings.append(message)
+        self.warn(f"card {card.id} is seen in two places at once: is there a duplicated card on the table?")

@@ -12,7 +12,7 @@ recognition``, :data:`RECOGNISERS`) and hands it each changed region as a :class
   (these cells are accounted for);
 - the cards known on the table (:class:`Known`: where each lies, and whether it lies there
   undisturbed), ``locate`` (the zone of an image point), ``to_table`` (the calibration);
-- ``warn`` (a sentence for the table), ``face_down`` (the placeholder identity of a card back
+- ``warn`` (a sentence for the table, returned with the frame's events), ``face_down`` (the placeholder identity of a card back
   read at a point), ``foreign`` (a code of no card of this deck, counted).
 
 The recogniser answers with the cards it names there (:class:`Found`), each by the quadrilateral
@@ -169,7 +169,7 @@ class Region:
 
     def __init__(self, frame: Frame, box: Box, busy: bool, *, number: int, changes: ChangeMap,
                  reader: RegionReader, known: Mapping[str, Known], to_table: np.ndarray | None,
-                 locate: Callable[[tuple[float, float]], str | None], warn: Callable[[str], None],
+                 locate: Callable[[tuple[float, float]], str | None], warn: Callable[[str, float | None], None],
                  face_down: Callable[[tuple[float, float], float], FaceDown]) -> None:
         self.frame, self.box, self.busy, self.number = frame, box, busy, number
         self.known, self.to_table = known, to_table
@@ -247,9 +247,10 @@ class Region:
         """The zone an image point lies in (None: outside every zone)."""
         return self._locate(point)
 
-    def warn(self, message: str) -> None:
-        """Tell the table ``message`` (a sentence for a person; said once while it stays recent)."""
-        self._warn(message)
+    def warn(self, message: str, every: float | None = None) -> None:
+        """Tell the table ``message`` (a sentence for a person), unless it was said less than
+        ``every`` seconds before (the pipeline's pace for its own sentences unless given)."""
+        self._warn(message, every)
 
     def face_down(self, centre: tuple[float, float], side: float) -> FaceDown:
         """The placeholder identity of a card back read at image point ``centre`` (its side

@@ -21,6 +21,7 @@ from cardtable.club.spec import ClubSpec
 from cardtable.journal import Journal
 from cardtable.pages.records import game_key, game_list, game_record
 from cardtable.pages.viewdata import view_data
+from engine.wording import default_names
 from hardware.view import TableView
 
 log = logging.getLogger(__name__)
@@ -102,7 +103,7 @@ class ClubPublisher:
             signature = (record.actions, record.finished, record.result)
             if self._sent.get(key) == signature:
                 continue
-            names = self._names.get(key) or [f"Seat {n + 1}" for n in range(record.players)]
+            names = self._names.get(key) or list(default_names(record.players))
             data = game_record(journal, record, names)
             self.link.publish("game", {**data, "names": names[: record.players], "at": at}, key)
             self._sent[key] = signature

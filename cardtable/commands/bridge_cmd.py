@@ -19,14 +19,14 @@ from pathlib import Path
 from firmware_bridge.config import REMOVE_AFTER
 from engine.table_events import TableEvent
 from firmware_bridge.bridge import Zones, to_table_event
-from firmware_bridge.compat import CompatSession
+from firmware_bridge.compat import CompatHost
 from firmware_bridge.detect import find_board
 from firmware_bridge.enrol import DONE, ENROLLED, Enrolment
 from firmware_bridge.link import Link, check_port
 from firmware_bridge.protocol import McuError, ReaderHealth
 from firmware_bridge.readers import MOVED, PLACED, ReaderChange
 from firmware_bridge.registry import TagRegistry, default_path
-from firmware_bridge.session import RESYNCED, UP, LinkChange, Session
+from firmware_bridge.host import RESYNCED, UP, Ct1Host, LinkChange
 
 
 def add_link_options(parser) -> None:
@@ -62,8 +62,8 @@ def _open_link(args, outputs: queue.Queue, registry: TagRegistry | None = None) 
     else:
         check_port(port)
     known = registry.knows if registry is not None else None
-    session = CompatSession(removal_after=args.removal_after, known=known) if args.compat else Session()
-    return Link(port, session=session, on_output=outputs.put)
+    host = CompatHost(removal_after=args.removal_after, known=known) if args.compat else Ct1Host()
+    return Link(port, host=host, on_output=outputs.put)
 
 
 def _never_answered(port: str, seconds: float) -> int:

@@ -64,11 +64,11 @@ def run(args) -> int:
     def say(line: str) -> None:
         console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
 
-    def narrate(move, controller):
+    def narrate(move, table):
         time.sleep(pace)
-        view = controller.view()
-        new = controller.score_log.count - said["scores"]
-        said["scores"] = controller.score_log.count
+        view = table.view()
+        new = table.game.score_log.count - said["scores"]
+        said["scores"] = table.game.score_log.count
         for line in view.score_log[len(view.score_log) - new:] if new > 0 else ():
             say(line)
         if view.warning and view.warning != said["warning"]:

@@ -22,11 +22,10 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from cardtable.config import load_config
-    from cardtable.controller import Controller
     from cardtable.journal import open_for_play
-    from cardtable.outputs import TableOutputs
-    from cardtable.table_loop import CameraThread, Supervisor, run_loop
-    from cardtable.web.owner import TableSession
+    from cardtable.table.loop import CameraThread, Supervisor, run_loop
+    from cardtable.table.outputs import TableOutputs
+    from cardtable.table.table import Table
     from cardtable.network.table import TableNetwork
     from hardware.display.config import open_displays
 
@@ -50,10 +49,10 @@ def run(args) -> int:
         closers.append(network)
         speaker, silent = _speaker(config)
         closers += [speaker] if speaker is not None else []
-        controller = Controller(config.setup, opened.journal,
-                                TableOutputs([displays, *network.displays], panel, speaker), resume=not args.new,
-                                notices=tuple(opened.notices) + ((silent,) if silent else ()),
-                                cannot_write=opened.cannot_write)
+        table = Table(config.setup, opened.journal,
+                      TableOutputs([displays, *network.displays], panel, speaker), resume=not args.new,
+                      notices=tuple(opened.notices) + ((silent,) if silent else ()),
+                      cannot_write=opened.cannot_write)
         supervisor = Supervisor(items.put)   # an input that ends is started again, or run exits non-zero
         closers.append(supervisor)
         if config[INPUT].kind == "camera":
@@ -71,7 +70,7 @@ def run(args) -> int:
         else:
             _open_bridge(config, items, supervisor)
         try:
-            run_loop(TableSession(controller), items, stop, supervisor=supervisor)
+            run_loop(table, items, stop, supervisor=supervisor)
         except KeyboardInterrupt:
             pass
     finally:
@@ -97,7 +96,7 @@ def _open_bridge(config: TableConfig, items: queue.Queue, supervisor) -> None:
     """The reader board's bridge, watched by ``supervisor``; in compatibility mode, one bridge per
     stock single-reader board (``ports``), each reporting for its own zone."""
     from firmware_bridge.bridge import Bridge
-    from firmware_bridge.compat import CompatSession
+    from firmware_bridge.compat import CompatHost
     from firmware_bridge.detect import find_board
 
     rfid, registry = config[RFID], config.registry          # the registry checking loaded
@@ -105,11 +104,11 @@ def _open_bridge(config: TableConfig, items: queue.Queue, supervisor) -> None:
     if rfid.compat:
         for port, zone in zip(rfid.ports or (rfid.port,), zones):
             supervisor.watch("card readers", lambda port=port, zone=zone: Bridge(
-                port, registry, zones=[zone], on_event=items.put,
-                session=CompatSession(removal_after=rfid.remove_after, known=registry.knows),
+                port, registry, zones=[zone], on_input=items.put,
+                host=CompatHost(removal_after=rfid.remove_after, known=registry.knows),
             ).start())
         return
     port = rfid.port
     if port == "auto":
         port, _hello = find_board()
-    supervisor.watch("card readers", lambda: Bridge(port, registry, zones=zones, on_event=items.put).start())
+    supervisor.watch("card readers", lambda: Bridge(port, registry, zones=zones, on_input=items.put).start())

@@ -17,7 +17,7 @@ from engine.errors import InvalidInput
 from vision.annotate import annotate
 from vision.config import VisionConfig, load_vision_config
 from vision.frames import Frame
-from vision.pipeline import Pipeline
+from vision.pipeline import Pipeline, table_events
 from vision.sources import open_configured
 
 
@@ -69,7 +69,7 @@ def _frames(source, pipeline: Pipeline, refused: list[str]):
     while (got := source.read()) is not None:
         frame, now = got
         bad = pipeline.stats.bad_frames
-        events = pipeline.process(frame, now)
+        events = table_events(pipeline.process(frame, now))   # its sentences are the table's
         if pipeline.stats.bad_frames > bad:
             refused.append(f"frame {index}: {pipeline.refusal}")
         else:

@@ -22,7 +22,7 @@ from typing import TypeVar
 
 import cardtable.config.sections as sections
 from cardtable.config.app_sections import GAME, INPUT, JOURNAL, TABLE
-from cardtable.game_session import TableSetup
+from cardtable.table.journalled_game import TableSetup
 from cardtable.os_errors import in_words
 from config_kit.reads import close_hint, unknown_keys
 from config_kit.section import Context, Section

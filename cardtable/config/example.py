@@ -12,6 +12,7 @@ from pathlib import Path
 
 from engine.errors import InvalidInput
 from engine.game import Game
+from engine.wording import default_names
 from firmware_bridge.registry import default_path
 from vision.table_layout import Polygon, default_layout, seat_zones, shared_zones
 
@@ -66,7 +67,7 @@ def example_config(game: Game, players: int | None = None) -> str:
     for option in game.options:
         choices = f" ({' | '.join(map(str, option.choices))})" if option.choices else ""
         lines.append(f"{option.name} = {_toml(option.default)}    # {option.help}{choices}")
-    names = ", ".join(f'"Seat {n + 1}"' for n in range(players))
+    names = ", ".join(f'"{name}"' for name in default_names(players))
     lines += [
         "",
         "[table]",

@@ -3,7 +3,7 @@ publisher, opened for the game and closed (after ``--stay`` seconds for the page
 
 With ``--pin`` the page's owner controls work: the owner's requests go to the demo (which stops
 its bots when one changes the game), and while the page stays up after the game the table is the
-owner's: a :class:`~cardtable.web.owner.TableSession` on the demo's journal carries them out.
+owner's: a :class:`~cardtable.table.table.Table` on the demo's journal carries them out.
 """
 
 from __future__ import annotations
@@ -62,15 +62,13 @@ class DemoNetwork:
                 timer.cancel()
 
     def _serve(self, setup, stop: threading.Event) -> None:
-        from cardtable.controller import Controller
         from cardtable.journal import Journal
-        from cardtable.outputs import TableOutputs
-        from cardtable.table_loop import run_loop
-        from cardtable.web.owner import TableSession
+        from cardtable.table.loop import run_loop
+        from cardtable.table.outputs import TableOutputs
+        from cardtable.table.table import Table
 
         with Journal(self.journal) as journal:
-            controller = Controller(setup, journal, TableOutputs(self.displays), resume=True)
-            run_loop(TableSession(controller), self.requests, stop)
+            run_loop(Table(setup, journal, TableOutputs(self.displays), resume=True), self.requests, stop)
 
 
 @contextmanager

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardtable.journal import GameRecord, Journal
-from cardtable.view import item_words, score_lines
+from cardtable.table.view import item_words, score_lines
 from engine.game import Event
 from engine.games import get_game
 from engine.wording import named

@@ -1,7 +1,7 @@
 """The JSON the web page, the overlay and the club receive: the :class:`~hardware.view.TableView`
 field by field, the board to draw (:mod:`hardware.display.board`), and nothing else.
 
-The view is already public (built by :mod:`cardtable.view` from the engine's public view), so the
+The view is already public (built by :mod:`cardtable.table.view` from the engine's public view), so the
 page can never hold more than the table's displays show.
 """
 

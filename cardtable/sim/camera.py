@@ -118,22 +118,13 @@ class SimCamera:
             got: list[TableInput] = [*self.pipeline.process(frame, self.now)]
             self.frame_seconds.append(time.perf_counter() - start)
             lying = self.camera.cards_at(self.now)
-            self.wrong += [e.card.id for e in got if e.kind != REMOVED and e.card.id not in lying]
-            got += self._told()
+            self.wrong += [e.card.id for e in got
+                           if isinstance(e, TableEvent) and e.kind != REMOVED and e.card.id not in lying]
+            self.notices += [item.text for item in got if isinstance(item, Notice)]
             inputs += got
             if any(done(item) for item in got):
                 break
         return inputs
-
-    def _told(self) -> list[Notice]:
-        """The pipeline's new sentences for the table, each handed over once as it comes (a
-        sentence said again later, for another card, is handed over again)."""
-        told = []
-        while self.pipeline.warnings:
-            text = self.pipeline.warnings.popleft()
-            self.notices.append(text)
-            told.append(Notice(text[:1].upper() + text[1:], "camera"))
-        return told
 
     @staticmethod
     def _placed(card: PhysicalCard, item: TableInput) -> bool:
@@ -196,5 +187,5 @@ class SimCamera:
         return self._step(done, self.timeout) if waiting else []
 
     def close(self) -> None:
-        """Collect the sentences of the last frames (the camera holds nothing else)."""
-        self._told()
+        """Nothing to close: the synthetic camera holds no device, and each frame's sentences
+        were collected with its events."""

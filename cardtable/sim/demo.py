@@ -3,13 +3,14 @@
 Bots play (:func:`cardtable.sim.simulation.table_moves`); each card they lay is shown to a simulated
 device (the synthetic camera, or the microcontroller twin on a pseudo-terminal), which the real
 vision pipeline or bridge turns into table events; each decision is a press of a gpiozero mock pin
-on the real button panel. The controller, running the engine in table mode, journals every action
-and drives the displays. At the end the table's score is checked against the dealt game.
+on the real button panel. The table (:class:`cardtable.table.table.Table`), running the engine in
+table mode, journals every action and drives the displays. At the end the table's score is
+checked against the dealt game.
 
-With ``owner`` (the queue the table's page puts the owner's requests on), each request is carried
-out between two moves (:class:`cardtable.web.owner.TableSession`); one that changes the game (an
-undo, an end, a new game) stops the bots, since their moves no longer fit it: the owner has the
-table, and :attr:`DemoResult.setup` says which game it now plays.
+With ``owner`` (the queue the table's page puts the owner's requests on), each request is handed
+to the table between two moves, as any input; one that changes the game (an undo, an end, a new
+game) stops the bots, since their moves no longer fit it: the owner has the table, and
+:attr:`DemoResult.setup` says which game it now plays.
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from config_kit.reads import spoken
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table
 from cardtable.journal import Journal
 from cardtable.out_paths import cannot_write
-from cardtable.outputs import TableOutputs
+from cardtable.table.outputs import TableOutputs
 from cardtable.sim.simulation import table_moves
 from engine.errors import InvalidInput
 from engine.wording import named
@@ -86,18 +88,18 @@ def check_names(text: str, players: int) -> tuple[str, ...]:
             raise InvalidInput(f"--names gives the name {name!r} twice: each seat needs a name of its own")
         seen.add(spoken(name))
     return names
-def owner_turn(session, requests: queue.Queue | None) -> str:
-    """Carries out the owner's waiting requests; the answer of the first that changed the game
-    (the bots must stop), else ""."""
+def owner_turn(table: Table, requests: queue.Queue | None) -> str:
+    """Hands the owner's waiting requests to the table; the answer of the first that changed the
+    game (the bots must stop), else ""."""
     changed = ""
     while requests is not None:
         try:
             request = requests.get_nowait()
         except queue.Empty:
             break
-        before = (session.controller, session.controller.game_id, session.controller.kept)
-        session.handle(request)
-        if not changed and before != (session.controller, session.controller.game_id, session.controller.kept):
+        before = table.game.state
+        table.handle(request)
+        if not changed and table.game.state is not before:   # a new state: undone, ended, started
             changed = request.answer.result()
     return changed
 
@@ -125,7 +127,6 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
     :raises CannotWrite: ``out_dir`` cannot be made or written in.
     """
     from cardtable.sim.devices import DEMO_BUTTONS, SimButtons
-    from cardtable.web.owner import TableSession
     from hardware.display.snapshots import SnapshotDisplay
 
     started = time.perf_counter()
@@ -147,12 +148,11 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
     result = None
     try:
         setup = TableSetup(game.name, players, seed=seed, seat_zones=seat_zones, swipe=devices.swipe, names=names)
-        controller = Controller(setup, journal, outputs, resume=False)
-        session = TableSession(controller)
+        table = Table(setup, journal, outputs, resume=False)
         unread = getattr(devices, "unread", [])          # cards the camera never read, however laid
         taken_over = ""
         for move in moves:
-            taken_over = owner_turn(session, owner)
+            taken_over = owner_turn(table, owner)
             if taken_over:
                 break
             if move.kind == "place":
@@ -162,29 +162,30 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
             elif move.kind == "press":
                 inputs = buttons.press(move.button)
             else:
-                snapshots.save(controller.view(), f"lcd_{len(snapshots.written) + 1:03d}")
+                snapshots.save(table.view(), f"lcd_{len(snapshots.written) + 1:03d}")
                 inputs = devices.gather(move.cards)
             for item in inputs:
-                controller.handle(item)
+                table.handle(item)
             if speaker is not None:
                 speaker.drain()
             if on_move:
-                on_move(move, controller)
-            if controller.finished or unread:             # play cannot go on without that card
+                on_move(move, table)
+            if table.game.finished or unread:             # play cannot go on without that card
                 break
-        snapshots.save(controller.view(), "lcd_final")
-        table_scores = game.scores(controller.state)
-        outcome = named(game.outcome(controller.state).text, setup.names) if controller.finished else "unfinished"
+        snapshots.save(table.view(), "lcd_final")
+        played = table.game
+        table_scores = game.scores(played.state)
+        outcome = named(game.outcome(played.state).text, setup.names) if played.finished else "unfinished"
         if taken_over:
             outcome = "the owner took the table over"
         if unread:
             outcome += f": the camera never read the {unread[0]}, laid again {devices.lay_again} times"
         result = DemoResult(
             game=game.title, outcome=outcome,
-            scores=table_scores, agrees=controller.finished and table_scores == game.scores(dealt),
-            journal=journal.path, game_id=controller.game_id, snapshots=list(snapshots.written),
+            scores=table_scores, agrees=played.finished and table_scores == game.scores(dealt),
+            journal=journal.path, game_id=played.game_id, snapshots=list(snapshots.written),
             notices=list(getattr(devices, "notices", [])), laid_again=list(getattr(devices, "laid_again", [])),
-            wrong=list(getattr(devices, "wrong", [])), owner=taken_over, setup=session.controller.setup,
+            wrong=list(getattr(devices, "wrong", [])), owner=taken_over, setup=played.setup,
         )
     finally:
         journal.close()

@@ -8,10 +8,11 @@ and returns them, so a simulation never runs ahead of the devices.
 
 from __future__ import annotations
 
+import queue
 import time
 
 from engine.decks import PhysicalCard, get_deck
-from engine.table_events import ButtonPress, TableEvent
+from engine.table_events import ButtonPress, Notice, TableEvent, TableInput
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.registry import TagRegistry
 from firmware_bridge.twin import Twin
@@ -33,7 +34,9 @@ def demo_registry(deck_name: str) -> TagRegistry:
 
 
 class SimReaders:
-    """One simulated reader per zone. Cards are swiped: laid on the reader, read, taken off."""
+    """One simulated reader per zone. Cards are swiped: laid on the reader, read, taken off. The
+    bridge hands what the table hears (its events and sentences) as it does at a real table
+    (``on_input``); the sentences are also kept in :attr:`notices`."""
 
     swipe = True
 
@@ -42,25 +45,26 @@ class SimReaders:
         self.registry = demo_registry(deck_name)
         self.timeout = timeout
         self.twin = Twin(readers=len(zones), heartbeat=0.5).start()
-        self.bridge = Bridge(self.twin.port, self.registry, zones=self.zones).start()
-        self.notices: list = []
+        self._inputs: queue.Queue = queue.Queue()
+        self.bridge = Bridge(self.twin.port, self.registry, zones=self.zones, on_input=self._inputs.put).start()
+        self.notices: list[str] = []
         self._wait(lambda e: False, timeout=0.3)          # let the link come up
 
-    def _wait(self, done, timeout: float) -> list:
+    def _wait(self, done, timeout: float) -> list[TableInput]:
         got, deadline = [], time.monotonic() + timeout
         while time.monotonic() < deadline:
-            event = self.bridge.get(timeout=max(0.0, deadline - time.monotonic()))
-            if event is None:
+            try:
+                item = self._inputs.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
                 break
-            if isinstance(event, TableEvent):
-                got.append(event)
-                if done(event):
-                    break
-            else:
-                self.notices.append(event)
+            got.append(item)
+            if isinstance(item, Notice):
+                self.notices.append(item.text)
+            elif done(item):
+                break
         return got
 
-    def place(self, card: PhysicalCard, zone: str) -> list[TableEvent]:
+    def place(self, card: PhysicalCard, zone: str) -> list[TableInput]:
         reader = self.zones.index(zone)
         self.twin.place(reader, self.registry.uid_for(card.id))
         events = self._wait(lambda e: e.card.id == card.id and e.kind == "placed", self.timeout)

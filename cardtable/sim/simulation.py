@@ -5,7 +5,7 @@
 in a zone, a button pressed, and the face-up cards that stop being part of the game's public view
 (a finished count or trick, the cards of a capture, the cuts once the deal starts) picked up. The demo and the
 tests feed these moves to the simulated devices (the synthetic camera, the microcontroller twin,
-mock button pins), so the controller sees exactly what it would see at a real table.
+mock button pins), so the table sees exactly what it would see at a real table.
 """
 
 from __future__ import annotations

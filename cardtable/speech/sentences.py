@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from cardtable.view import its15_words
+from cardtable.table.view import its15_words
 from engine.cards import parse_card
 from engine.game import Event
 from engine.wording import join_words, named, number_words

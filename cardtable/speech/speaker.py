@@ -1,7 +1,7 @@
-"""The table's voice as one of its outputs: what the controller shows is worded, queued and said
+"""The table's voice as one of its outputs: what the table shows is worded, queued and said
 on the speaker's own thread, so that speaking never holds up the table.
 
-The controller hands its outputs the events of each accepted action (:meth:`Speaker.happened`),
+The table hands its outputs the events of each accepted action (:meth:`Speaker.happened`),
 a refusal (:meth:`Speaker.refuse`) and then the new view (:meth:`Speaker.show`); from these the
 speaker makes its sentences (:mod:`cardtable.speech.sentences`), keeps the kinds ``[speech]``
 switches on, and queues them in the :class:`~cardtable.speech.policy.SpeechPolicy`, which says what

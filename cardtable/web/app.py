@@ -33,9 +33,10 @@ from cardtable.pages.limits import BodyLimit
 from cardtable.pages.push import Broadcaster, event_stream
 from cardtable.pages.records import game_list, game_record, list_entry
 from cardtable.pages.viewdata import view_data
-from cardtable.web.owner import OwnerRequest, PinGate
+from cardtable.web.owner import PinGate
 from cardtable.web.public_pages import Page, register_page, registered_pages
 from engine.errors import CardtableError
+from engine.table_events import OwnerRequest
 from engine.games import all_games
 from hardware.view import TableView
 

@@ -1,11 +1,8 @@
-"""The owner's side of the table: requests from the owner's pages (start a game, undo, end the
-game) run on the table's own thread, and the PIN that guards them.
+"""The owner's side of the table's page: the PIN that guards the owner's requests.
 
-:class:`TableSession` stands where the table loop expects its controller: inputs from the devices
-go to the current :class:`~cardtable.controller.Controller`; an :class:`OwnerRequest` (a
-:class:`~cardtable.table_loop.Request`) is carried out between them, so the controller and the
-journal are only ever used from one thread. A game is started only for as many seats as the
-table has zones for, with names that are safe to show on every display (:func:`seat_names`).
+The requests themselves (start a game, undo, end the game) are
+:class:`~engine.table_events.OwnerRequest` inputs the page puts on the table's queue; the table
+carries them out on its own thread, as any input (:class:`cardtable.table.table.Table`).
 
 :class:`PinGate` holds the PIN, the sessions it opened (a cookie and the token the owner's page
 posts with), and the wait each client must keep after a wrong PIN.
@@ -14,116 +11,9 @@ posts with), and the wait each client must keep after a wrong PIN.
 from __future__ import annotations
 
 import hmac
-import logging
 import secrets
 import time
-import unicodedata
 from collections import OrderedDict
-from dataclasses import dataclass, field
-
-from config_kit.reads import spoken
-from cardtable.controller import Controller, TableSetup
-from cardtable.table_loop import Request
-from engine.errors import CardtableError, InvalidInput
-from engine.games import get_game
-from engine.table_events import TableInput
-
-log = logging.getLogger(__name__)
-
-ENDED = "ended by the owner"
-MAX_NAME = 24
-
-
-@dataclass(frozen=True)
-class OwnerRequest(Request):
-    """``kind`` is "undo", "end" or "start" (with ``game``, ``players``, ``names``, ``options``);
-    ``answer`` gets the sentence that tells the owner what happened."""
-
-    kind: str = ""
-    game: str = ""
-    players: int = 0
-    names: tuple[str, ...] = ()
-    options: dict = field(default_factory=dict)
-
-
-class TableSession:
-    """The table's current game and what the owner may do to it."""
-
-    def __init__(self, controller: Controller, *, seat_zones: tuple[str, ...] | None = None) -> None:
-        self.controller = controller
-        self.seat_zones = tuple(seat_zones or controller.setup.seat_zones)
-
-    def handle(self, item: TableInput | Request) -> None:
-        """A device's input goes to the controller; an owner's request is carried out and answered."""
-        if not isinstance(item, OwnerRequest):
-            self.controller.handle(item)
-            return
-        try:
-            item.answer.set_result(self._carry_out(item))
-        except CardtableError as err:
-            item.answer.set_result(f"Not done: {err}")
-        except Exception as err:  # the table must go on whatever the owner's page sent
-            log.exception("owner request %s failed", item.kind)
-            item.answer.set_result(f"Not done: {err}")
-
-    def _carry_out(self, request: OwnerRequest) -> str:
-        c = self.controller
-        if request.kind == "undo":
-            return "The last action was taken back" if c.undo() else "Nothing to undo"
-        if request.kind == "end":
-            if c.finished:
-                return "The game is already over"
-            c.journal.finish(c.game_id, ENDED)
-            c.new_game()
-            return "The game was ended; a new one has started"
-        if request.kind == "start":
-            return self._start(request)
-        return f"Not done: the table does not know the request {request.kind!r}"
-
-    def _start(self, request: OwnerRequest) -> str:
-        old = self.controller
-        game = get_game(request.game)
-        players = request.players or game.players[0]
-        if players not in game.players:
-            return f"Not done: {game.title} is for {' or '.join(map(str, game.players))} players"
-        zones = self.seat_zones
-        if players > len(zones):
-            return (f"Not done: the table has zones for {len(zones)} seats, not {players}; give it zones for "
-                    f"{players} seats in its configuration ([game] players, [table] seat_zones, [vision] zones) "
-                    "and start it again")
-        options = game.resolve_options(request.options)
-        names = seat_names(request.names[:players], players)
-        if not old.finished:
-            old.journal.finish(old.game_id, ENDED)
-        setup = TableSetup(game.name, players, options, old.setup.mode, old.setup.seed + 1,
-                           zones[:players], names, swipe=old.setup.swipe)
-        self.controller = Controller(setup, old.journal, old.outputs, resume=False)
-        return f"{game.title} for {players} has started"
-
-
-def seat_names(given: tuple[str, ...], players: int) -> tuple[str, ...]:
-    """The seats' names from the owner's form: spaces trimmed and runs of them made one, a blank
-    seat named "Seat N".
-
-    :raises InvalidInput: for a name with a control character (an escape sequence would reach the
-        terminal's display), a name too long, or two seats with the same name ("Ann", "ann ").
-    """
-    names = []
-    for n in range(players):
-        name = " ".join(unicodedata.normalize("NFKC", given[n] if n < len(given) else "").split())
-        if any(unicodedata.category(c).startswith("C") for c in name):
-            raise InvalidInput(f"the name for seat {n + 1} holds a control character; use letters, digits, "
-                               "spaces and punctuation")
-        if len(name) > MAX_NAME:
-            raise InvalidInput(f"the name for seat {n + 1} is longer than {MAX_NAME} letters")
-        names.append(name or f"Seat {n + 1}")
-    seen: dict[str, int] = {}
-    for n, name in enumerate(names):
-        first = seen.setdefault(spoken(name), n)
-        if first != n:
-            raise InvalidInput(f"seats {first + 1} and {n + 1} have the same name ({names[first]}); "
-                               "give each player a name of their own")
-    return tuple(names)
 
 
 class PinGate:

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from cardtable.controller import NoOutputs
+from cardtable.table.table import NoOutputs
 from cardtable.journal import Journal
 
 

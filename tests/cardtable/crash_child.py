@@ -9,7 +9,8 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).parent)]
 
-from cardtable.controller import Controller, TableSetup  # noqa: E402
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table  # noqa: E402
 from cardtable.journal import Journal  # noqa: E402
 from crash_script import script  # noqa: E402
 
@@ -17,11 +18,11 @@ from crash_script import script  # noqa: E402
 def main(path: str, seed: int) -> None:
     actions = script(seed)
     with Journal(path) as journal:
-        controller = Controller(TableSetup("cribbage", 2, seed=seed), journal)
-        done = len(journal.raw_actions(controller.game_id))
+        controller = Table(TableSetup("cribbage", 2, seed=seed), journal)
+        done = len(journal.raw_actions(controller.game.game_id))
         print("ready", done, flush=True)
         for action in actions[done:]:
-            assert controller.submit(action) is not None, controller.warning
+            assert controller.submit(action) is not None, controller.held.warning
             done += 1
             print("accepted", done, flush=True)
 

@@ -14,9 +14,10 @@ import tty
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table
 from cardtable.journal import Journal
-from cardtable.table_loop import InputFailed, Supervisor, run_loop
+from cardtable.table.loop import InputFailed, Supervisor, run_loop
 from engine.decks import get_deck
 from engine.table_events import Notice, TableEvent
 from scanner_reader import ScannerReader
@@ -44,12 +45,12 @@ def table(tmp_path, outputs):
         supervisor.watch(f"scanner at {zone}", lambda port=port, zone=zone: ScannerReader(   # the registration line
             port, zone, DECK.name, items.put).started())
     with Journal(tmp_path / "journal.sqlite") as journal:
-        controller = Controller(TableSetup("cribbage", 2, swipe=True), journal, outputs)
+        at_table = Table(TableSetup("cribbage", 2, swipe=True), journal, outputs)
         stopped: list[InputFailed] = []
 
         def run():
             try:
-                run_loop(controller, items, stop, idle=0.02, supervisor=supervisor)
+                run_loop(at_table, items, stop, idle=0.02, supervisor=supervisor)
             except InputFailed as err:           # the table stops, for the service manager to start it again
                 stopped.append(err)
 
@@ -83,7 +84,9 @@ def test_scans_reach_the_table_through_its_loop_and_are_journalled(table):
     wait_until(lambda: _actions(journal) >= 1, 10, what="the first cut journalled")
     _scan(masters["seat2"], payload_for(DECK.card("AC"), DECK))
     wait_until(lambda: _actions(journal) >= 2, 10, what="the second cut journalled")
-    seats = wait_until(lambda: outputs.views and outputs.views[-1].seats, 5)
+    # The view of the second cut is shown after it is journalled: wait for a dealer on the display.
+    seats = wait_until(lambda: outputs.views and any(s.is_dealer for s in outputs.views[-1].seats)
+                       and outputs.views[-1].seats, 5, what="the dealer shown")
     assert seats[1].is_dealer and not seats[0].is_dealer               # the ace cut low: seat 2 deals
     assert not stopped
 

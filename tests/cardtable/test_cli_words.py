@@ -62,9 +62,9 @@ def test_the_examples_of_the_view_and_the_out_paths_hold():
     import doctest
 
     import cardtable.out_paths
-    import cardtable.view
+    import cardtable.table.view
 
-    for module in (cardtable.out_paths, cardtable.view):
+    for module in (cardtable.out_paths, cardtable.table.view):
         result = doctest.testmod(module)
         assert result.attempted and not result.failed
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from cardtable.config import ConfigError, check_config, load_config
 from cardtable.config.app_sections import INPUT
-from cardtable.controller import Controller
+from cardtable.table.table import Table
 from cardtable.config.example import example_config
 from cardtable.journal import Journal
 from cardtable.sim.devices import demo_registry
@@ -96,7 +96,7 @@ def test_check_never_raises_and_what_it_accepts_starts(folder, monkeypatch, game
         assert found.problems or found.steps
         return
     with Journal(":memory:") as journal:
-        Controller(config.setup, journal, resume=False)
+        Table(config.setup, journal, resume=False)
     if config[INPUT].kind == "camera":
         Pipeline(config[VISION], calibration=config.calibration)
     else:

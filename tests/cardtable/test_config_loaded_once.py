@@ -74,7 +74,7 @@ def test_the_checked_setup_stays_as_checked_while_the_table_plays_on(tmp_path):
     """``run`` hands the controller the config's own setup: the next game's seed is the session's,
     and the checked config still says what the file says."""
     from cardtable.config import check_values
-    from cardtable.game_session import GameSession
+    from cardtable.table.journalled_game import JournalledGame
     from cardtable.journal import Journal
 
     problems = []
@@ -83,7 +83,7 @@ def test_the_checked_setup_stays_as_checked_while_the_table_plays_on(tmp_path):
                           tmp_path / "table.toml", problems)
     assert problems == []
     with Journal(":memory:") as journal:
-        session = GameSession(config.setup, journal, resume=False)
+        session = JournalledGame(config.setup, journal, resume=False)
         session.next_game()
         assert session.setup.seed == 8
     assert config.setup.seed == 7

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table
 from cardtable.journal import Journal
 from engine.games import get_game
 from crash_script import script
@@ -59,9 +60,9 @@ def test_killed_at_random_points_the_game_resumes_where_it_was(tmp_path):
             if reported:
                 assert committed >= reported[-1], "an action reported as accepted was lost"
             assert replay.state == _state_after(actions[:committed])
-            resumed = Controller(TableSetup("cribbage", 2, seed=SEED), journal)
+            resumed = Table(TableSetup("cribbage", 2, seed=SEED), journal)
             if committed < len(actions):
-                assert resumed.resumed and resumed.state == replay.state
+                assert resumed.game.resumed and resumed.game.state == replay.state
         if committed == len(actions):                     # the game is over: kill the next one
             games += 1
             path = tmp_path / f"journal-{games}.sqlite"

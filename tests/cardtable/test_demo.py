@@ -7,7 +7,7 @@ import pytest
 from cardtable.cli import main
 from cardtable.sim.demo import run_demo
 from cardtable.journal import Journal
-from cardtable.view import score_lines
+from cardtable.table.view import score_lines
 from engine.games import all_games, get_game
 
 pytestmark = pytest.mark.slow          # whole demo games through simulated devices
@@ -89,7 +89,7 @@ def test_the_display_log_holds_every_score_of_a_move(tmp_path):
 
     def watch(move, controller):
         view = controller.view()
-        new = controller.score_log.count - len(logged)
+        new = controller.game.score_log.count - len(logged)
         logged.extend(view.score_log[len(view.score_log) - new:] if new > 0 else ())
 
     result = run_demo("cribbage", players=2, input_kind="rfid", seed=2, out_dir=tmp_path, on_move=watch)

@@ -10,9 +10,10 @@ import logging
 
 from PIL import Image
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table
 from cardtable.journal import Journal, open_for_play
-from cardtable.outputs import TableOutputs
+from cardtable.table.outputs import TableOutputs
 from crash_script import script
 from hardware.display.snapshots import SnapshotDisplay
 from hostile_files import fill
@@ -25,16 +26,16 @@ def _play_while_the_snapshots_fill(folder, journal, other, fill_after, caplog):
     """Play 16 actions with PNG snapshots in ``folder`` and another display; ``fill_after(n)``
     runs after each action; ``other`` records what another display showed."""
     snapshots = SnapshotDisplay(folder, 320, 240)
-    controller = Controller(TableSetup("cribbage", 2, seed=SEED), journal, TableOutputs([snapshots, other]))
+    controller = Table(TableSetup("cribbage", 2, seed=SEED), journal, TableOutputs([snapshots, other]))
     with caplog.at_level(logging.WARNING):
         for n, action in enumerate(ACTIONS[:16]):
-            assert controller.submit(action) is not None, controller.warning   # the game goes on
+            assert controller.submit(action) is not None, controller.held.warning   # the game goes on
             fill_after(n)
     return controller, snapshots, other
 
 
 def _check_stopped_and_said(controller, snapshots, other, caplog):
-    assert controller.kept == 16
+    assert controller.game.kept == 16
     said = [view.warning for view in other.views if "PNG snapshots stopped" in view.warning]
     assert said and "is full" in said[-1] and "PNG snapshots stopped" in other.views[-1].warning
     assert sum("PNG snapshots stopped" in r.getMessage() for r in caplog.records) == 1   # said once
@@ -72,10 +73,10 @@ def test_no_journal_on_a_full_disk_is_said_and_no_start_leaves_a_copy(small_disk
     path = small_disk / "journal.sqlite"
     for _ in range(3):
         opened = open_for_play(path)
-        controller = Controller(TableSetup("cribbage", 2, seed=SEED), opened.journal,
+        controller = Table(TableSetup("cribbage", 2, seed=SEED), opened.journal,
                                 notices=tuple(opened.notices), cannot_write=opened.cannot_write)
-        assert "disk is full" in controller.warning, controller.warning
-        assert controller.submit(ACTIONS[0]) is None and "the game is kept up to action 0" in controller.warning
+        assert "disk is full" in controller.held.warning, controller.held.warning
+        assert controller.submit(ACTIONS[0]) is None and "the game is kept up to action 0" in controller.held.warning
         opened.journal.close()
     assert not list(small_disk.glob("*.damaged-*")), list(small_disk.iterdir())
 

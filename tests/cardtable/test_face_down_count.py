@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table
 from engine.decks import get_deck
 from engine.table_events import ButtonPress, FaceDown, TableEvent
 from hardware.display.layout import render_frame
@@ -24,27 +25,27 @@ def card(kind: str, card_id: str, zone: str) -> TableEvent:
 @pytest.fixture
 def discarding(journal, outputs):
     """Cribbage for Ann and Bob, cut (Bob deals): Ann to lay two cards away to the crib."""
-    c = Controller(TableSetup("cribbage", 2, names=("Ann", "Bob")), journal, outputs)
+    c = Table(TableSetup("cribbage", 2, names=("Ann", "Bob")), journal, outputs)
     for kind in ("placed", "removed"):
         c.handle(card(kind, "KH", "seat1"))
         c.handle(card(kind, "AC", "seat2"))
-    assert c.session.prompt.kinds == ("discard",) and c.session.prompt.seat == 0
+    assert c.game.prompt.kinds == ("discard",) and c.game.prompt.seat == 0
     return c
 
 
 def test_a_crib_laid_face_down_is_counted_and_said_not_played(discarding, outputs):
     c = discarding
-    actions = len(c.journal.raw_actions(c.game_id))
+    actions = len(c.game.journal.raw_actions(c.game.game_id))
     c.handle(down("placed", 1, "crib"))
     c.handle(down("placed", 2, "crib"))
-    assert c.warning == "The crib: 2 cards face down"
-    assert not c.refused and outputs.refusals == []
-    assert len(c.journal.raw_actions(c.game_id)) == actions             # a face-down card is never an action
+    assert c.held.warning == "The crib: 2 cards face down"
+    assert not c.held.refused and outputs.refusals == []
+    assert len(c.game.journal.raw_actions(c.game.game_id)) == actions             # a face-down card is never an action
     assert outputs.views[-1].prompt == "Ann: lay two cards away to Bob's crib (the crib: 2 cards face down)"
     c.handle(ButtonPress("ok", 0.0))                                 # Ann has laid away
     for n in (3, 4):
         c.handle(down("placed", n, "crib"))
-    assert c.warning == "The crib: 4 cards face down"
+    assert c.held.warning == "The crib: 4 cards face down"
     assert outputs.views[-1].prompt == "Bob: lay two cards away to Bob's crib (the crib: 4 cards face down)"
 
 
@@ -54,7 +55,7 @@ def test_a_hand_put_down_is_counted_at_its_seat_and_followed_between_zones(disca
         c.handle(down("placed", n, "seat2"))
     assert outputs.views[-1].warning == "Bob: 3 cards face down"          # the seat said with its player's name
     c.handle(down("moved", 3, "crib", from_zone="seat2"))
-    assert c.warning == "The crib: 1 card face down"
+    assert c.held.warning == "The crib: 1 card face down"
     assert outputs.views[-1].prompt.endswith("(Bob: 2 cards face down, the crib: 1 card face down)")
     c.handle(down("removed", 1, "seat2"))
     c.handle(down("removed", 2, "seat2"))
@@ -65,10 +66,10 @@ def test_a_hand_put_down_is_counted_at_its_seat_and_followed_between_zones(disca
 def test_a_face_down_card_while_a_card_is_refused_keeps_the_table_asking_for_it(discarding, outputs):
     c = discarding
     c.handle(card("placed", "5H", "seat2"))                        # not Bob's turn: refused, never named
-    waiting = c.warning
+    waiting = c.held.warning
     assert waiting.endswith("Take back the card just laid to go on")
     c.handle(down("placed", 1, "crib"))
-    assert c.warning == waiting and list(c.refused) == ["5H"]
+    assert c.held.warning == waiting and list(c.held.refused) == ["5H"]
     assert "the crib: 1 card face down" in outputs.views[-1].prompt
 
 

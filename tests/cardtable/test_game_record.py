@@ -2,7 +2,8 @@
 
 import random
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table
 from cardtable.journal import Journal
 from cardtable.pages.records import game_record
 from engine.bots import RandomBot
@@ -14,10 +15,10 @@ def test_a_finished_games_record_carries_its_outcomes_margin(tmp_path):
     game = get_game("cribbage")
     bots = [RandomBot(random.Random(n)) for n in range(2)]
     with Journal(tmp_path / "journal.sqlite") as journal:
-        controller = Controller(TableSetup("cribbage", 2, mode="dealer", seed=3), journal)
-        while not game.is_terminal(controller.state):
-            seat = game.prompt(controller.state).seat
-            assert controller.submit(bots[seat].choose(game, controller.state, seat)) is not None
+        controller = Table(TableSetup("cribbage", 2, mode="dealer", seed=3), journal)
+        while not game.is_terminal(controller.game.state):
+            seat = game.prompt(controller.game.state).seat
+            assert controller.submit(bots[seat].choose(game, controller.game.state, seat)) is not None
         record = game_record(journal, journal.games()[-1])
-    margin = game.outcome(controller.state).margin
+    margin = game.outcome(controller.game.state).margin
     assert record["margin"] == margin.value and Margin(record["margin"]) is margin and record["winners"]

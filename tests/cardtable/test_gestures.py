@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardtable.gestures import Refuse, Submit, Wait, Wants, answer, seat_of
+from cardtable.table.gestures import Refuse, Submit, Wait, Wants, answer, seat_of
 from engine.decks import get_deck
 from engine.game import CardSlot, Prompt
 from engine.table_events import MOVED, PLACED, REMOVED

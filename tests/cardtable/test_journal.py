@@ -16,12 +16,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from cardtable.cli import main
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table
 from cardtable.journal import Journal, open_for_play
 from crash_script import script
 from hostile_files import fill
 from engine.errors import InvalidInput
 from engine.games import get_game
+from engine.table_events import ButtonPress
 from engine.serialize import action_from_text, loads
 
 SEED = 11
@@ -38,16 +40,16 @@ def _state_after(n):
 
 def _write_game(path, n=30):
     with Journal(path) as journal:
-        controller = Controller(TableSetup("cribbage", 2, seed=SEED), journal)
+        controller = Table(TableSetup("cribbage", 2, seed=SEED), journal)
         for action in ACTIONS[:n]:
-            assert controller.submit(action) is not None, controller.warning
+            assert controller.submit(action) is not None, controller.held.warning
     assert not Path(f"{path}-wal").exists()           # closed cleanly: everything is in the file
     return path
 
 
 def _resume(path):
     opened = open_for_play(path)
-    controller = Controller(TableSetup("cribbage", 2, seed=SEED), opened.journal,
+    controller = Table(TableSetup("cribbage", 2, seed=SEED), opened.journal,
                             notices=tuple(opened.notices), cannot_write=opened.cannot_write)
     return opened, controller
 
@@ -78,11 +80,11 @@ def test_a_changed_card_is_found_named_and_the_damaged_file_kept(tmp_path, writt
         db.execute("UPDATE actions SET action = ? WHERE seq = 7", (text.replace(card, other),))
     damaged = path.read_bytes()
     opened, controller = _resume(path)
-    assert controller.resumed and controller.state == _state_after(6)
-    assert "game 1: action 7 is damaged, kept up to action 6" in controller.warning
+    assert controller.game.resumed and controller.game.state == _state_after(6)
+    assert "game 1: action 7 is damaged, kept up to action 6" in controller.held.warning
     aside = [p for p in tmp_path.iterdir() if ".damaged-" in p.name and p.suffix != ".key"]
     assert len(aside) == 1 and aside[0].read_bytes() == damaged
-    assert str(aside[0]) in controller.warning
+    assert str(aside[0]) in controller.held.warning
     # play goes on from there and the repaired journal checks out
     controller.submit(ACTIONS[6])
     opened.journal.close()
@@ -104,8 +106,8 @@ def test_lost_last_rows_are_found(tmp_path, written):
     with closing(sqlite3.connect(path)) as db, db:
         db.execute("DELETE FROM actions WHERE seq > 27")
     opened, controller = _resume(path)
-    assert "game 1: the actions after action 27 are missing, kept up to action 27" in controller.warning
-    assert controller.state == _state_after(27)
+    assert "game 1: the actions after action 27 are missing, kept up to action 27" in controller.held.warning
+    assert controller.game.state == _state_after(27)
     opened.journal.close()
     with Journal(path) as journal:                    # the new file holds the 27 and checks out
         assert not journal.damaged()
@@ -114,8 +116,9 @@ def test_lost_last_rows_are_found(tmp_path, written):
 def test_undo_is_sealed_and_survives_reopening(tmp_path):
     path = _write_game(tmp_path / "journal.sqlite", 10)
     with Journal(path) as journal:
-        controller = Controller(TableSetup("cribbage", 2, seed=SEED), journal)
-        assert controller.undo()
+        table = Table(TableSetup("cribbage", 2, seed=SEED), journal)
+        table.handle(ButtonPress("undo", 0.0))
+        assert table.game.kept == 9
     with Journal(path) as journal:
         assert not journal.damaged() and journal.replay(1).state == _state_after(9)
 
@@ -126,11 +129,11 @@ def test_a_journal_written_before_seals_gets_them_once_and_visibly(tmp_path, wri
     shown = capsys.readouterr()
     assert "30 actions  unfinished\n" in shown.out and "damaged" not in shown.out and "without seals" in shown.err
     opened, controller = _resume(path)
-    assert "was written by an older cardtable (without seals)" in controller.warning
-    assert controller.state == _state_after(30)
+    assert "was written by an older cardtable (without seals)" in controller.held.warning
+    assert controller.game.state == _state_after(30)
     opened.journal.close()
     again, controller = _resume(path)
-    assert "older cardtable" not in controller.warning and controller.state == _state_after(30)
+    assert "older cardtable" not in controller.held.warning and controller.game.state == _state_after(30)
     again.journal.close()
 
 
@@ -148,8 +151,8 @@ def test_a_flipped_bit_anywhere_never_stops_the_commands_or_the_table(tmp_path_f
     for command in (("history",), ("replay", "1"), ("export", "1")):
         assert _cli(*command, "--journal", str(path)) in (0, 2)
     opened, controller = _resume(path)
-    kept = controller.kept
-    assert controller.state == _state_after(kept)   # a prefix of what was accepted, never another game
+    kept = controller.game.kept
+    assert controller.game.state == _state_after(kept)   # a prefix of what was accepted, never another game
     opened.journal.close()
 
 
@@ -161,7 +164,7 @@ def test_random_bytes_as_a_journal_never_stop_the_table(tmp_path_factory, data):
     path.write_bytes(data)
     assert _cli("history", "--journal", str(path)) in (0, 2)
     opened, controller = _resume(path)
-    assert not controller.finished and controller.kept == 0
+    assert not controller.game.finished and controller.game.kept == 0
     assert controller.submit(ACTIONS[0]) is not None  # and the table plays on
     opened.journal.close()
 
@@ -183,8 +186,8 @@ def test_random_rows_with_good_seals_are_skipped_and_nothing_accepted_is_lost(tm
         assert [action for action, _ in replay.steps] == list(ACTIONS[:30])
         assert len(replay.problems) == len(rows)
     opened, controller = _resume(path)
-    assert controller.resumed and controller.state == _state_after(30)
-    assert f"{len(rows)} journalled action(s) could not be replayed" in controller.warning
+    assert controller.game.resumed and controller.game.state == _state_after(30)
+    assert f"{len(rows)} journalled action(s) could not be replayed" in controller.held.warning
     opened.journal.close()
 
 
@@ -203,7 +206,7 @@ def test_deeply_nested_json_is_a_bad_row_not_a_crash(tmp_path, written):
     assert "not JSON" in replay.problems[0] and "not an action" in replay.problems[1]
     assert _cli("replay", "1", "--journal", str(path)) == 0
     opened, controller = _resume(path)
-    assert controller.state == _state_after(30)
+    assert controller.game.state == _state_after(30)
     opened.journal.close()
 
 
@@ -223,14 +226,14 @@ def test_an_empty_journal_is_said_not_silently_a_new_game(tmp_path):
     path = tmp_path / "journal.sqlite"
     path.touch()
     opened, controller = _resume(path)
-    assert f"The journal {path} was empty: no earlier game could be resumed" in controller.warning
+    assert f"The journal {path} was empty: no earlier game could be resumed" in controller.held.warning
     opened.journal.close()
 
 
 def test_a_failed_start_leaves_no_game_in_the_journal(tmp_path):
     path = tmp_path / "journal.sqlite"
     with Journal(path) as journal:
-        Controller(TableSetup("cribbage", 2, seed=SEED), journal)   # the table never got going
+        Table(TableSetup("cribbage", 2, seed=SEED), journal)   # the table never got going
         assert journal.games() == []
     assert _cli("history", "--journal", str(path)) == 0
 
@@ -251,18 +254,18 @@ def test_a_full_disk_is_said_the_game_kept_and_play_goes_on_once_freed(small_dis
             refused = action
             break
     assert refused is not None
-    kept = controller.kept
-    assert controller.warning.startswith(f"The disk is full: free space on {small_disk}; "
+    kept = controller.game.kept
+    assert controller.held.warning.startswith(f"The disk is full: free space on {small_disk}; "
                                          f"the game is kept up to action {kept}")
-    assert controller.state == _state_after(kept)
+    assert controller.game.state == _state_after(kept)
     opened.journal.close()
     again, table = _resume(path)                      # a restart on the full disk: no crash, same state
-    assert table.resumed and table.state == _state_after(kept)
-    assert f"full: free space on {small_disk}" in table.warning
+    assert table.game.resumed and table.game.state == _state_after(kept)
+    assert f"full: free space on {small_disk}" in table.held.warning
     again.journal.close()
     (small_disk / "filler").unlink()
     third, table = _resume(path)
-    assert table.submit(refused) is not None and table.state == _state_after(kept + 1)
+    assert table.submit(refused) is not None and table.game.state == _state_after(kept + 1)
     third.journal.close()
 
 
@@ -271,9 +274,9 @@ def test_a_read_only_journal_is_said_at_start_and_the_game_shown(small_disk):
     subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
     opened, controller = _resume(path)
     assert opened.cannot_write and "read-only" in opened.cannot_write
-    assert controller.state == _state_after(12)
-    assert "the game is kept up to action 12" in controller.warning
-    assert controller.submit(ACTIONS[12]) is None and "read-only" in controller.warning
+    assert controller.game.state == _state_after(12)
+    assert "the game is kept up to action 12" in controller.held.warning
+    assert controller.submit(ACTIONS[12]) is None and "read-only" in controller.held.warning
     opened.journal.close()
 
 
@@ -287,12 +290,12 @@ def _dealer_game(path, actions):
     state = GAME.new_game(2, mode="dealer", seed=3)
     bots = [RandomBot(random.Random(n)) for n in range(2)]
     with Journal(path) as journal:
-        controller = Controller(TableSetup("cribbage", 2, mode="dealer", seed=3), journal)
-        while not GAME.is_terminal(state) and (actions is None or controller.kept < actions):
+        controller = Table(TableSetup("cribbage", 2, mode="dealer", seed=3), journal)
+        while not GAME.is_terminal(state) and (actions is None or controller.game.kept < actions):
             seat = GAME.prompt(state).seat
             action = bots[seat].choose(GAME, state, seat)
             assert controller.submit(action) is not None
-            state = controller.state
+            state = controller.game.state
     return path
 
 
@@ -397,8 +400,8 @@ def test_a_folder_where_the_journal_should_be_is_said_and_left_alone(tmp_path):
     (folder / "keep").mkdir(parents=True)
     opened, controller = _resume(folder)
     assert opened.cannot_write and (folder / "keep").is_dir()
-    assert "The journal cannot be used" in controller.warning
-    assert controller.submit(ACTIONS[0]) is None and "the game is kept up to action 0" in controller.warning
+    assert "The journal cannot be used" in controller.held.warning
+    assert controller.submit(ACTIONS[0]) is None and "the game is kept up to action 0" in controller.held.warning
 
 
 # -- the seal: keyed, over everything a reader shows, never written by a reader (issue 24) ----------
@@ -495,9 +498,9 @@ def test_an_old_format_journal_is_upgraded_once_visibly_and_then_needs_the_key(t
     assert _cli("history", "--journal", str(path)) == 0      # read as it is: said, not upgraded
     assert "older cardtable" in capsys.readouterr().err and not Path(f"{path}.key").exists()
     opened, controller = _resume(path)
-    assert "was written by an older cardtable (with seals anyone could recompute)" in controller.warning
-    assert f"sealed with the table's key {path}.key" in controller.warning
-    assert controller.state == _state_after(30)
+    assert "was written by an older cardtable (with seals anyone could recompute)" in controller.held.warning
+    assert f"sealed with the table's key {path}.key" in controller.held.warning
+    assert controller.game.state == _state_after(30)
     opened.journal.close()
     with closing(sqlite3.connect(path)) as db, db:          # now the unkeyed chain is a forgery
         _change_a_card(db)
@@ -514,18 +517,19 @@ def test_undo_and_replay_after_opening_check_only_the_new_rows(tmp_path, monkeyp
     path = tmp_path / "journal.sqlite"
     with Journal(path) as journal:
         for game in range(12):
-            controller = Controller(TableSetup("cribbage", 2, seed=SEED), journal, resume=False)
+            controller = Table(TableSetup("cribbage", 2, seed=SEED), journal, resume=False)
             for action in ACTIONS[:20]:
                 assert controller.submit(action) is not None
     made = []
     real = hmac.new
     monkeypatch.setattr(hmac, "new", lambda *a, **k: made.append(1) or real(*a, **k))
     opened, controller = _resume(path)
-    assert controller.resumed and len(made) >= 12 * 21        # each game's chain, once
+    assert controller.game.resumed and len(made) >= 12 * 21        # each game's chain, once
     made.clear()
-    assert controller.undo() and controller.state == _state_after(19)
+    controller.handle(ButtonPress("undo", 0.0))
+    assert controller.game.state == _state_after(19)
     assert controller.submit(ACTIONS[19]) is not None
-    opened.journal.replay(controller.game_id)
+    opened.journal.replay(controller.game.game_id)
     assert len(made) < 20, len(made)
     opened.journal.close()
 
@@ -592,5 +596,5 @@ def test_a_key_other_users_can_read_is_said_at_start(tmp_path):
     path = _write_game(tmp_path / "journal.sqlite", 3)
     Path(f"{path}.key").chmod(0o644)
     opened, controller = _resume(path)
-    assert f"can be read by other users, who could forge its seals: chmod 600 {path}.key" in controller.warning
+    assert f"can be read by other users, who could forge its seals: chmod 600 {path}.key" in controller.held.warning
     opened.journal.close()

@@ -12,7 +12,8 @@ import time
 import numpy as np
 import pytest
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table
 from cardtable.journal import Journal
 from cardtable.sim.camera import table_layout
 from cardtable.sim.simulation import table_moves
@@ -74,7 +75,7 @@ path = "journal.sqlite"
 def actions_after(moves, tmp_path) -> int:
     """How many actions the moves make (the controller fed the same moves, in memory)."""
     with Journal(tmp_path / "expected.sqlite") as journal:
-        controller = Controller(TableSetup(GAME, 2, OPTIONS, seed=SEED), journal)
+        controller = Table(TableSetup(GAME, 2, OPTIONS, seed=SEED), journal)
         on_table = {}
         for move in moves:
             if move.kind == "place":
@@ -83,7 +84,7 @@ def actions_after(moves, tmp_path) -> int:
             else:
                 for card in move.cards or (move.card,):
                     controller.handle(TableEvent("removed", card, on_table.pop(card.id), 0.0, "camera"))
-        return controller.session.kept
+        return controller.game.kept
 
 
 def journal_state(tmp_path):

@@ -1,8 +1,9 @@
 """The scoring log and its pager: every score kept with its breakdown, paged with the buttons the
 game does not need at that moment, held while it is read."""
 
-from cardtable.controller import Controller, TableSetup
-from cardtable.score_log import ScoreLog
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table
+from cardtable.table.score_log import ScoreLog
 from cardtable.sim.simulation import table_moves
 from engine.decks import get_deck
 from engine.game import Event
@@ -71,7 +72,7 @@ def press(name):
 
 
 def test_the_controller_logs_scores_pages_with_the_log_button_and_undo_takes_the_score_back(journal, outputs):
-    c = Controller(TableSetup("cribbage", 2, names=("Ann", "Bob")), journal, outputs)
+    c = Table(TableSetup("cribbage", 2, names=("Ann", "Bob")), journal, outputs)
     for card, zone in (("KH", "seat1"), ("AC", "seat2")):
         c.handle(placed(card, zone))
     c.handle(press("ok"))
@@ -82,7 +83,7 @@ def test_the_controller_logs_scores_pages_with_the_log_button_and_undo_takes_the
     assert outputs.views[-1].score_log == ("+2 Bob: fifteen two",) and outputs.views[-1].log_fresh == 1
     assert outputs.views[-1].choices == () and outputs.views[-1].log_page is None   # at 15 every card fits: no go
     c.handle(press("log"))
-    assert outputs.views[-1].log_page == 0 and not c.warning
+    assert outputs.views[-1].log_page == 0 and not c.held.warning
     c.handle(placed("2C", "seat1"))                            # a move that scores nothing
     assert outputs.views[-1].log_fresh == 0 and outputs.views[-1].log_page == 0
     c.handle(press("undo"))
@@ -94,14 +95,14 @@ def test_the_controller_logs_scores_pages_with_the_log_button_and_undo_takes_the
 def test_after_the_game_left_and_right_page_through_its_last_scores(journal, outputs):
     game = get_game("cribbage")
     moves, _ = table_moves(game, 2, seed=3)
-    c = Controller(TableSetup("cribbage", 2), journal, outputs)
+    c = Table(TableSetup("cribbage", 2), journal, outputs)
     for move in moves:                       # cards gathered up need not be said: they were played
         if move.kind in ("place", "press"):
             c.handle(TableEvent("placed", move.card, move.zone, 0.0, "sim") if move.kind == "place"
                      else press(move.button))
-    assert c.finished
+    assert c.game.finished
     final = outputs.views[-1]
-    assert len(final.score_log) == 16 and c.score_log.count > 16
+    assert len(final.score_log) == 16 and c.game.score_log.count > 16
     c.handle(press("left"))
     c.handle(press("left"))
-    assert outputs.views[-1].log_page == 14 and c.finished
+    assert outputs.views[-1].log_page == 14 and c.game.finished

@@ -6,9 +6,10 @@ import random
 
 import pytest
 
-from cardtable.controller import Controller, TableSetup
-from cardtable.recent import Recent, side_scores
-from cardtable.view import build_view, item_words
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table
+from cardtable.table.recent import Recent, side_scores
+from cardtable.table.view import build_view, item_words
 from engine.bots import GreedyBot, play_game
 from engine.cards import parse_card
 from engine.decks import get_deck
@@ -27,7 +28,7 @@ def placed(card_id, zone):
 
 def _at_play(journal, outputs):
     """Table mode, Bob deals (Ann cut KH, Bob AC), both lay away, starter 2H: Ann to play."""
-    c = Controller(TableSetup("cribbage", 2, names=NAMES), journal, outputs)
+    c = Table(TableSetup("cribbage", 2, names=NAMES), journal, outputs)
     for card, zone in (("KH", "seat1"), ("AC", "seat2")):
         c.handle(placed(card, zone))
     for card, zone in (("KH", "seat1"), ("AC", "seat2")):
@@ -44,7 +45,7 @@ def _at_crib(journal, outputs):
     for card, zone in (("10H", "seat1"), ("10S", "seat2"), ("5C", "seat1"), ("6D", "seat2"),
                        ("9H", "seat1"), ("9S", "seat2"), ("AH", "seat1"), ("AS", "seat2")):
         c.handle(placed(card, zone))
-    assert c.game.prompt(c.state).kinds == ("crib",)
+    assert c.game.rules.prompt(c.game.state).kinds == ("crib",)
     return c
 
 
@@ -75,7 +76,7 @@ def test_the_whole_show_stays_in_view_until_the_next_starter(journal, outputs):
     for card in ("5D", "5S", "5H", "JH"):
         c.handle(placed(card, "crib"))
     view = outputs.views[-1]
-    assert c.state.hand_no == 1 and view.prompt.startswith("Bob: lay two cards away")
+    assert c.game.state.hand_no == 1 and view.prompt.startswith("Bob: lay two cards away")
     crib = view.shown[-1]
     assert crib.label == "Bob's crib" and crib.cards == ("5D", "5S", "5H", "JH")
     assert crib.points == _points(["5D", "5S", "5H", "JH"], crib=True)
@@ -135,13 +136,13 @@ def test_the_show_names_only_cards_laid_face_up(game, journal, outputs):
     """A whole dealt game through the controller: every card the show section names was laid face
     up in a show (the engine's "show" events), never a card still in a hand or a crib not counted."""
     players = game.players[-1]
-    c = Controller(TableSetup(game.name, players, mode="dealer", seed=4), journal, outputs)
+    c = Table(TableSetup(game.name, players, mode="dealer", seed=4), journal, outputs)
     bots = [GreedyBot(random.Random(n)) for n in range(players)]
     laid_face_up: set[str] = set()
     views = 0
-    while not c.finished:
-        seat = game.prompt(c.state).seat
-        events = c.submit(bots[seat or 0].choose(game, c.state, seat or 0))
+    while not c.game.finished:
+        seat = game.prompt(c.game.state).seat
+        events = c.submit(bots[seat or 0].choose(game, c.game.state, seat or 0))
         laid_face_up |= {str(card) for e in events if e.kind == "show" for card in e.cards}
         named = {card for hand in outputs.views[-1].shown for card in hand.cards}
         assert named <= laid_face_up
@@ -181,7 +182,7 @@ def test_a_score_line_says_its_points_once(name):
     """All Fives said "+15 Seat 1 scores 15: ..."."""
     import re
 
-    from cardtable.view import score_lines
+    from cardtable.table.view import score_lines
 
     game = get_game(name)
     lines = []

@@ -3,10 +3,12 @@
 import queue
 import threading
 
+import numpy as np
 import pytest
 
-from cardtable.table_loop import CameraThread, InputFailed, Supervisor, as_input, run_loop
+from cardtable.table.loop import CameraThread, InputFailed, Supervisor, run_loop
 from engine.table_events import Notice, TableEvent
+from vision.calibration import Calibration
 from vision.config import VisionConfig
 from vision.pipeline import Pipeline
 from vision.script import parse_script
@@ -50,18 +52,18 @@ def test_the_camera_thread_reports_cards_and_says_when_a_code_is_not_this_decks(
     assert notices[-1] == "The camera stopped sending pictures"
 
 
-def test_reader_notices_become_words_for_the_table():
-    from firmware_bridge.bridge import UnknownTag
-    from firmware_bridge.session import LinkChange
+def test_reader_reports_become_words_for_the_table_at_the_bridge():
+    from firmware_bridge.bridge import UnknownTag, table_input
+    from firmware_bridge.host import LinkChange
 
-    assert "not answering: no answer for 3 s" in as_input(LinkChange("down", 0.0, "no answer for 3 s")).text
-    assert as_input(LinkChange("up", 1.0)).text == "The card readers are connected"
-    assert as_input(LinkChange("resynced", 1.0)) is None
-    placed = as_input(UnknownTag("placed", 0, "seat1", "04A23B1C", 1.0)).text
-    assert placed == ("A card the table does not know is on seat1 (tag 04A23B1C): take it off, "
-                      "or enrol it with 'cardtable enroll rfid'")
-    assert as_input(UnknownTag("removed", 0, "seat1", "04A23B1C", 2.0)) is None
-    assert as_input(object()) is None
+    assert "not answering: no answer for 3 s" in table_input(LinkChange("down", 0.0, "no answer for 3 s")).text
+    assert table_input(LinkChange("up", 1.0)).text == "The card readers are connected"
+    assert table_input(LinkChange("resynced", 1.0)) is None
+    placed = table_input(UnknownTag("placed", 0, "seat1", "04A23B1C", 1.0))
+    assert placed == Notice("A card the table does not know is on seat1 (tag 04A23B1C): take it off, "
+                            "or enrol it with 'cardtable enroll rfid'", "rfid")
+    assert table_input(UnknownTag("removed", 0, "seat1", "04A23B1C", 2.0)) is None
+    assert table_input(object()) is None
 
 
 # --- no input ends an input thread; a thread that dies is started again, or the table stops ------
@@ -83,7 +85,7 @@ class FaultyPipeline:
 
     def __init__(self, real, bad):
         self.real, self.bad, self.frames = real, set(bad), 0
-        self.warnings, self.stats = real.warnings, real.stats
+        self.stats = real.stats
 
     def process(self, frame, now):
         self.frames += 1
@@ -164,7 +166,8 @@ def test_an_input_that_keeps_dying_stops_the_table_so_the_service_restarts_it():
 
 
 def test_the_loop_shows_why_the_table_stops_before_it_stops(tmp_path):
-    from cardtable.controller import Controller, TableSetup
+    from cardtable.table.journalled_game import TableSetup
+    from cardtable.table.table import Table
     from cardtable.journal import Journal
 
     items: queue.Queue = queue.Queue()
@@ -181,26 +184,28 @@ def test_the_loop_shows_why_the_table_stops_before_it_stops(tmp_path):
     supervisor = Supervisor(items.put, most=0)
     supervisor.watch("card readers", Dead)
     with Journal(tmp_path / "journal.sqlite") as journal:
-        controller = Controller(TableSetup("cribbage", 2), journal)
+        controller = Table(TableSetup("cribbage", 2), journal)
         with pytest.raises(InputFailed):
             run_loop(controller, items, threading.Event(), idle=0.01, supervisor=supervisor)
-        assert "card readers" in controller.warning
+        assert "card readers" in controller.held.warning
 
 
 def test_an_owner_request_and_a_reader_report_go_through_the_loop_in_order(tmp_path, outputs):
-    from cardtable.controller import Controller, TableSetup
+    from cardtable.table.journalled_game import TableSetup
+    from cardtable.table.table import Table
     from cardtable.journal import Journal
-    from cardtable.web.owner import OwnerRequest, TableSession
-    from firmware_bridge.session import LinkChange
+    from engine.table_events import OwnerRequest
+    from firmware_bridge.bridge import table_input
+    from firmware_bridge.host import LinkChange
 
     items: queue.Queue = queue.Queue()
     stop = threading.Event()
     with Journal(tmp_path / "journal.sqlite") as journal:
-        session = TableSession(Controller(TableSetup("cribbage", 2), journal, outputs))
+        table = Table(TableSetup("cribbage", 2), journal, outputs)
         request = OwnerRequest(kind="undo")
-        items.put(LinkChange("down", 1.0, "no answer for 3 s"))
+        items.put(table_input(LinkChange("down", 1.0, "no answer for 3 s")))
         items.put(request)
-        loop = threading.Thread(target=run_loop, args=(session, items, stop), kwargs={"idle": 0.01})
+        loop = threading.Thread(target=run_loop, args=(table, items, stop), kwargs={"idle": 0.01})
         loop.start()
         try:
             assert request.answer.result(timeout=10) == "Nothing to undo"
@@ -211,15 +216,14 @@ def test_an_owner_request_and_a_reader_report_go_through_the_loop_in_order(tmp_p
         assert said[-2:] == ["The card readers are not answering: no answer for 3 s", "Nothing to undo"]
 
 
-def test_a_camera_sentence_that_happens_again_is_said_again():
-    """A second card refused at the same seat is told too (before: each sentence once a run)."""
+def test_the_camera_thread_puts_the_pipelines_sentences_on_the_queue_with_its_events():
+    """The pipeline returns a frame's sentences with its events; the thread puts both on the
+    table's queue as they come (before: a queue of warnings the thread polled)."""
     items: queue.Queue = queue.Queue()
-    real = pipeline()
-    thread = CameraThread(table_camera(), real, items.put, threading.Event())
-    sentence = "I can't read the card in front of Seat 2: lift it and lay it again"
-    for now in (0.0, 1.0, 5.0):
-        real.warnings.append(sentence)
-        thread._notices(now)
+    calibrated = Pipeline(VisionConfig(deck="standard", zones={}), calibration=Calibration(np.eye(3), (1920, 1080), 0.0))
+    thread = CameraThread(table_camera(duration=1.0), calibrated, items.put, threading.Event())   # 720p frames
+    thread.start()
+    thread.join(timeout=60)
     said = [i.text for i in drain(items) if isinstance(i, Notice)]
-    assert said == ["I can't read the card in front of Seat 2: lift it and lay it again"] * 2
-    assert not real.warnings
+    assert said == ["A camera frame could not be used: the calibration was made at 1920x1080 but the camera "
+                    "gives 1280x720: calibrate again at this resolution", "The camera stopped sending pictures"]

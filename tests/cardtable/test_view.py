@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from cardtable.score_log import ScoreLog
-from cardtable.view import build_view, its15_words, score_lines
+from cardtable.table.score_log import ScoreLog
+from cardtable.table.view import build_view, its15_words, score_lines
 from engine.bots import GreedyBot, play_game
 from engine.cards import parse_card
 from engine.game import TABLE, Action
@@ -127,12 +127,13 @@ def test_the_score_log_accounts_for_every_point(game):
 
 
 def test_the_controllers_refusals_say_the_players_names(journal, outputs):
-    from cardtable.controller import Controller, TableSetup
+    from cardtable.table.journalled_game import TableSetup
+    from cardtable.table.table import Table
     from engine.decks import get_deck
     from engine.table_events import TableEvent
 
     deck = get_deck("standard")
-    c = Controller(TableSetup("cribbage", 2, names=("Ann", "Bob")), journal, outputs)
+    c = Table(TableSetup("cribbage", 2, names=("Ann", "Bob")), journal, outputs)
     c.handle(TableEvent("placed", deck.card("KH"), "seat2", 0.0, "test"))      # Ann cuts first
     warning = outputs.views[-1].warning
     assert warning == "It is not your turn: Ann: cut the pack and show a card; lowest deals. Take back the KH to go on"

@@ -1,4 +1,4 @@
-"""Fixtures for the bridge tests: a registry of tagged cards, a twin on a real pty, a fast session,
+"""Fixtures for the bridge tests: a registry of tagged cards, a twin on a real pty, a fast host,
 and a check that every test leaves no thread or file descriptor behind."""
 
 import os
@@ -9,7 +9,7 @@ import pytest
 from engine.decks import get_deck
 from firmware_bridge.link import Backoff
 from firmware_bridge.registry import TagRegistry
-from firmware_bridge.session import Session
+from firmware_bridge.host import Ct1Host
 from firmware_bridge.twin import Twin
 
 from bridge_helpers import uid_of
@@ -31,7 +31,7 @@ def twin():
 @pytest.fixture
 def fast():
     """Link options for pty tests: a short dead-link timeout and quick reconnects."""
-    return {"session": Session(dead_after=0.6, ping_after=0.2), "backoff": Backoff(0.05, 0.2)}
+    return {"host": Ct1Host(dead_after=0.6, ping_after=0.2), "backoff": Backoff(0.05, 0.2)}
 
 
 @pytest.fixture(autouse=True)

@@ -5,7 +5,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from firmware_bridge.compat import CompatSession, normalise_uid, parse_compat_line, parse_rdm6300
+from firmware_bridge.compat import CompatHost, normalise_uid, parse_compat_line, parse_rdm6300
 
 
 def rdm6300(tag_hex: str) -> bytes:
@@ -60,20 +60,20 @@ def test_normalised_uids_are_4_to_10_bytes_of_uppercase_hex(text):
 
 
 def test_repeats_keep_a_tag_and_silence_removes_it():
-    session = CompatSession(reader=3, removal_after=1.0)
-    assert [c.state for c in session.opened(0.0)] == ["up"]
-    placed = session.feed(rdm6300("0A00B1C2D3") + rdm6300("0A00B1C2D3"), 0.1)
+    host = CompatHost(reader=3, removal_after=1.0)
+    assert [c.state for c in host.opened(0.0)] == ["up"]
+    placed = host.feed(rdm6300("0A00B1C2D3") + rdm6300("0A00B1C2D3"), 0.1)
     assert [(c.kind, c.reader, c.uid) for c in placed] == [("placed", 3, "0A00B1C2D3")]
-    assert session.feed(rdm6300("0A00B1C2D3"), 0.8) == []
-    assert session.tick(1.5) == []
-    assert [(c.kind, c.reader) for c in session.tick(1.8)] == [("removed", 3)]
-    assert session.tick(5.0) == [] and not session.dead
+    assert host.feed(rdm6300("0A00B1C2D3"), 0.8) == []
+    assert host.tick(1.5) == []
+    assert [(c.kind, c.reader) for c in host.tick(1.8)] == [("removed", 3)]
+    assert host.tick(5.0) == [] and not host.dead
 
 
 def test_a_new_tag_on_the_same_reader_replaces_the_old_one():
-    session = CompatSession()
-    session.feed(b"Card UID: 04 A2 3B 1C\r\n" * 2, 0.0)
-    out = session.feed(b"Card UID: 04 A2 3B 1D\r\n" * 2, 0.2)
+    host = CompatHost()
+    host.feed(b"Card UID: 04 A2 3B 1C\r\n" * 2, 0.0)
+    out = host.feed(b"Card UID: 04 A2 3B 1D\r\n" * 2, 0.2)
     assert [(c.kind, c.uid) for c in out] == [("removed", "04A23B1C"), ("placed", "04A23B1D")]
 
 
@@ -89,28 +89,28 @@ def test_single_damaged_reports_never_become_tags(line):
     """320 reports of one card, every other one with one bit flipped: no tag but the card's comes
     of them (the same damage on two reports in a row is what compat mode cannot catch)."""
     rng = random.Random(10)
-    session = CompatSession()
-    session.opened(0.0)
+    host = CompatHost()
+    host.opened(0.0)
     changes = []
     for n in range(320):
         report = flip_one_bit(line, rng) if n % 2 else line
-        changes += session.feed(report, n * 0.1) + session.tick(n * 0.1)
+        changes += host.feed(report, n * 0.1) + host.tick(n * 0.1)
     assert {(c.kind, c.uid) for c in changes} == {("placed", "04A23B1C")}
 
 
 def test_a_tag_is_believed_when_read_twice_in_a_row():
-    session = CompatSession()
-    assert session.feed(b"Card UID: 04 A2 3B 1C\r\n", 0.0) == []
-    assert [(c.kind, c.uid) for c in session.feed(b"Card UID: 04 A2 3B 1C\r\n", 0.1)] == [("placed", "04A23B1C")]
+    host = CompatHost()
+    assert host.feed(b"Card UID: 04 A2 3B 1C\r\n", 0.0) == []
+    assert [(c.kind, c.uid) for c in host.feed(b"Card UID: 04 A2 3B 1C\r\n", 0.1)] == [("placed", "04A23B1C")]
 
 
 def test_an_enrolled_tag_is_believed_at_once_and_damage_to_it_still_needs_two_reports(registry):
-    session = CompatSession(known=registry.knows)
+    host = CompatHost(known=registry.knows)
     rng = random.Random(3)
     line = b"Card UID: 04 00 00 05\r\n"
-    changes = session.feed(line, 0.0)
+    changes = host.feed(line, 0.0)
     for n in range(1, 200):
-        changes += session.feed(flip_one_bit(line, rng) if n % 2 else line, n * 0.1)
+        changes += host.feed(flip_one_bit(line, rng) if n % 2 else line, n * 0.1)
     placed = {c.uid for c in changes if c.kind in ("placed", "moved")}
     assert "04000005" in placed and all(registry.card_for(uid) for uid in placed)
 
@@ -126,8 +126,8 @@ def spaced(uid: str) -> str:
 def test_a_stock_sketch_stream_with_damage_reports_only_tags_sent(reports):
     """Damaged lines (never two in a row, never the same damage twice: that is a tag) and noise
     among the reports of three readers: every tag reported was sent on that reader."""
-    session = CompatSession(removal_after=0.5)
-    session.opened(0.0)
+    host = CompatHost(removal_after=0.5)
+    host.opened(0.0)
     sent, damage_seen, damaged_before, changes = set(), set(), False, []
     for n, (uid, reader, damage, where, bit, noise) in enumerate(reports):
         line = f"Reader {reader}: Card UID: {spaced(uid)}\r\n".encode()
@@ -137,5 +137,5 @@ def test_a_stock_sketch_stream_with_damage_reports_only_tags_sent(reports):
         if damaged_before:
             damage_seen.add(damaged)
             line = noise + damaged
-        changes += session.feed(line, n * 0.1) + session.tick(n * 0.1)
+        changes += host.feed(line, n * 0.1) + host.tick(n * 0.1)
     assert {(c.reader, c.uid) for c in changes if c.kind != "removed"} <= sent

@@ -1,6 +1,6 @@
 """The reference MicroPython firmware, run on CPython against the simulated ``machine`` module
 and RC522 chips of ``mcu/machine.py`` (the same simulation its MicroPython run uses); its output is
-checked by the host's own session."""
+checked by the host's own host."""
 
 import binascii
 import importlib
@@ -12,7 +12,7 @@ import pytest
 import firmware_bridge.firmware as firmware_package
 from firmware_bridge.protocol import decode_message, encode_frame, Tag
 from firmware_bridge.readers import ReaderChange
-from firmware_bridge.session import LinkChange, Session
+from firmware_bridge.host import Ct1Host, LinkChange
 
 sys.path[:0] = [str(Path(firmware_package.__file__).parent), str(Path(__file__).parent / "mcu")]
 import board as fw_board  # noqa: E402
@@ -110,11 +110,11 @@ def run_board(chips, clock):
 
 
 def host_view(lines):
-    session = Session()
-    session.opened(0.0)
-    outputs = session.feed(b"".join(lines), 0.1)
+    host = Ct1Host()
+    host.opened(0.0)
+    outputs = host.feed(b"".join(lines), 0.1)
     return ([(c.kind, c.reader, c.uid) for c in outputs if isinstance(c, ReaderChange)],
-            [c.state for c in outputs if isinstance(c, LinkChange)], session)
+            [c.state for c in outputs if isinstance(c, LinkChange)], host)
 
 
 def test_the_board_speaks_ct1_that_the_host_accepts():
@@ -132,10 +132,10 @@ def test_the_board_speaks_ct1_that_the_host_accepts():
         board.step()
     clock.ms = 2100
     board.step()
-    changes, links, session = host_view(out)
+    changes, links, host = host_view(out)
     assert links == ["up", "resynced"]
     assert changes == [("placed", 1, "04A23B1C"), ("removed", 1, "04A23B1C")]
-    assert session.counters.bad_crc == 0 and session.counters.malformed == 0
+    assert host.counters.bad_crc == 0 and host.counters.malformed == 0
     kinds = [decode_message(line) for line in out]
     assert any(getattr(m, "reader", None) == 2 and m.ok is False for m in kinds)  # RDR 2 FAIL
     assert [type(m).__name__ for m in kinds].count("Heartbeat") == 1

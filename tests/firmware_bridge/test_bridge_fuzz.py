@@ -1,4 +1,4 @@
-"""Random serial streams against the host session: lines lost, repeated at once or long after,
+"""Random serial streams against the host side: lines lost, repeated at once or long after,
 bits flipped, garbage, boards restarting with or without their HELLO, silences long enough to
 reconnect. Whatever comes, nothing raises, no tag is reported where it is not, and once the line
 is clean again the host's view is the board's (nothing accepted is lost)."""
@@ -13,7 +13,7 @@ from firmware_bridge.protocol import (
     FrameError, Heartbeat, Hello, Request, State, Tag, decode_message, encode_message,
 )
 from firmware_bridge.readers import MOVED, PLACED, REMOVED, ReaderChange
-from firmware_bridge.session import Send, Session
+from firmware_bridge.host import Ct1Host, Send
 
 READERS = 4
 UIDS = ("04A23B1C", "0A0B0C0D", "11223344", "04A23B1C556677")
@@ -71,16 +71,16 @@ class Board:
 
 
 class Table:
-    """The board, the wire (with the faults a step asks for) and the host session, checked as
+    """The board, the wire (with the faults a step asks for) and the host side, checked as
     they go: every tag the host reports as arriving lies on that reader."""
 
     def __init__(self) -> None:
-        self.board, self.session, self.now = Board(), Session(), 0.0
+        self.board, self.ct1, self.now = Board(), Ct1Host(), 0.0
         self.history: list[bytes] = []           # every line the wire carried on this connection
         self.view: dict[int, str] = {}
         self.pending: deque[bytes] = deque()     # lines on their way, in order
         self.delivering = False
-        self.host(self.session.opened(0.0))
+        self.host(self.ct1.opened(0.0))
 
     def host(self, outputs: list) -> None:
         """Check the host's outputs against the truth, and let the board answer its requests."""
@@ -111,16 +111,16 @@ class Table:
         while self.pending:
             line = self.pending.popleft()
             self.history.append(line)
-            self.host(self.session.feed(line, self.now))
+            self.host(self.ct1.feed(line, self.now))
         self.delivering = False
 
     def tick(self, seconds: float) -> None:
         self.now += seconds
-        self.host(self.session.tick(self.now))
-        if self.session.dead:                    # the link closes the port and opens it again
-            self.session.failed("silent", self.now)
+        self.host(self.ct1.tick(self.now))
+        if self.ct1.dead:                    # the link closes the port and opens it again
+            self.ct1.failed("silent", self.now)
             self.history = []
-            self.host(self.session.opened(self.now))
+            self.host(self.ct1.opened(self.now))
 
 
 steps = st.lists(st.one_of(
@@ -179,5 +179,5 @@ def test_no_stream_raises_invents_a_tag_or_loses_one(script):
     for _ in range(12):                          # a clean line for a few seconds
         table.wire(table.board.beat(table.now) + table.board.state())
         table.tick(0.5)
-    assert table.session.state == "up"
-    assert table.session.view.uids == table.view == {r: u for r, u in enumerate(table.board.uids) if u}
+    assert table.ct1.state == "up"
+    assert table.ct1.view.uids == table.view == {r: u for r, u in enumerate(table.board.uids) if u}

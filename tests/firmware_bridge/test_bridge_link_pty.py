@@ -12,7 +12,7 @@ from engine.table_events import TableEvent
 from firmware_bridge.bridge import Bridge, UnknownTag
 from firmware_bridge.link import Link, LinkClosed
 from firmware_bridge.protocol import ReaderHealth, Request
-from firmware_bridge.session import LinkChange, Session
+from firmware_bridge.host import Ct1Host, LinkChange
 from firmware_bridge.twin import Twin
 
 from bridge_helpers import collect, uid_of
@@ -64,7 +64,7 @@ def test_garbage_truncated_corrupt_and_dropped_lines_never_invent_or_lose_cards(
         twin.inject_garbage()
         events = collect(bridge, has(("placed", "2S", "reader0"), ("placed", "3S", "reader1"), ("placed", "4S", "reader2")))
         assert sorted(cards(events)) == [("placed", "2S", "reader0"), ("placed", "3S", "reader1"), ("placed", "4S", "reader2")]
-        counters = bridge.link.session.counters
+        counters = bridge.link.host.counters
         assert counters.bad_crc + counters.malformed >= 2 and counters.syncs >= 1
         assert any(isinstance(message, Request) and message.type == "SYNC?" for message in twin.received)
 
@@ -152,7 +152,7 @@ def test_five_percent_loss_with_garbage_delivers_every_placement_within_two_seco
                 arrivals[event.card.id] = event.time
         assert set(arrivals) == set(laid)
         assert max(arrivals[card] - laid[card] for card in laid) < 2.0
-        assert board.dropped > 0 and bridge.link.session.counters.noise > 0
+        assert board.dropped > 0 and bridge.link.host.counters.noise > 0
 
 
 def test_close_is_idempotent_and_a_closed_link_cannot_restart(twin, registry, fast):
@@ -166,9 +166,9 @@ def test_close_is_idempotent_and_a_closed_link_cannot_restart(twin, registry, fa
 
 
 def test_a_session_that_raises_never_ends_the_link(twin, fast):
-    """Whatever the session meets, the link thread reports it, reopens the port and carries on."""
+    """Whatever the host meets, the link thread reports it, reopens the port and carries on."""
 
-    class Fragile(Session):
+    class Fragile(Ct1Host):
         raised = 0
 
         def feed(self, data, now):
@@ -177,7 +177,7 @@ def test_a_session_that_raises_never_ends_the_link(twin, fast):
                 raise ValueError("a parser met something it was never written for")
             return super().feed(data, now)
 
-    with Link(twin.port, session=Fragile(dead_after=0.6, ping_after=0.2), backoff=fast["backoff"]) as link:
+    with Link(twin.port, host=Fragile(dead_after=0.6, ping_after=0.2), backoff=fast["backoff"]) as link:
         deadline, seen = time.monotonic() + 5, []
         while "resynced" not in [getattr(e, "state", None) for e in seen] and time.monotonic() < deadline:
             try:

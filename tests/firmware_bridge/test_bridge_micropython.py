@@ -17,7 +17,7 @@ import firmware_bridge.firmware as firmware_package
 from engine.table_events import TableEvent
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.protocol import ReaderHealth
-from firmware_bridge.session import LinkChange
+from firmware_bridge.host import LinkChange
 
 from bridge_helpers import collect, uid_of
 

@@ -7,7 +7,8 @@ import pytest
 from vision.calibration import Calibration
 from vision.config import VisionConfig
 from vision.decoders import make_decoder
-from vision.pipeline import Pipeline
+from engine.table_events import Notice, TableEvent
+from vision.pipeline import SAY_AGAIN_AFTER, Pipeline
 from vision.script import parse_script
 from vision.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera, expected_events
 
@@ -34,7 +35,11 @@ def replay(marker, resolution, script_text, fps=10, decoder=None, end=None, deck
 
 
 def as_expected(events):
-    return [(e.kind, e.card.id, e.zone) for e in events]
+    return [(e.kind, e.card.id, e.zone) for e in events if isinstance(e, TableEvent)]
+
+
+def told(inputs):
+    return [item.text for item in inputs if isinstance(item, Notice)]
 
 
 @pytest.mark.slow
@@ -54,13 +59,14 @@ def test_pyzbar_decoder_works_behind_the_same_interface():
     assert as_expected(events) == [("placed", "7C", "seat3")]
 
 
-def test_foreign_code_and_another_deck_are_counted_not_events():
-    # A french40 QR card is another deck's card: counted as foreign, never an event.
+def test_foreign_code_and_another_deck_are_counted_and_said_not_events():
+    # A french40 QR card is another deck's card: counted as foreign and said once, never an event.
     camera = SyntheticCamera("french40", "qr", parse_script("0.2 place 7C seat1"), seed=1)
     calibration = Calibration(np.linalg.inv(camera.homography), camera.resolution, 0.0)
     pipeline = Pipeline(VisionConfig(deck="standard", zones=DEFAULT_ZONES), calibration=calibration)
     events = [e for i in range(15) for e in pipeline.process(camera.frame_at(i / 10), i / 10)]
-    assert events == [] and pipeline.stats.foreign_codes >= 1
+    assert as_expected(events) == [] and pipeline.stats.foreign_codes >= 1
+    assert told(events) == ["A code on the table is not one of this deck's cards: it is ignored"]
 
 
 def test_a_duplicated_card_is_a_warning_not_two_cards():
@@ -78,7 +84,7 @@ def test_a_duplicated_card_is_a_warning_not_two_cards():
         f[100:100 + patch.shape[0], 300:300 + patch.shape[1]] = patch
         events += pipeline.process(f, i / 10)
     assert as_expected(events) == [("placed", "10H", "seat1")]
-    assert pipeline.stats.duplicates >= 1 and "10H" in pipeline.warnings[0]
+    assert pipeline.stats.duplicates >= 1 and "10H" in told(events)[0]
 
 
 def test_no_zones_means_the_whole_frame_is_one_zone_and_no_calibration_needed():
@@ -88,10 +94,23 @@ def test_no_zones_means_the_whole_frame_is_one_zone_and_no_calibration_needed():
     assert as_expected(events) == [("placed", "AS", "table")]
 
 
+def test_the_pipeline_returns_its_sentences_with_its_events_and_says_one_again_only_after_a_while():
+    """No queue of warnings polled from outside: a frame's sentences come back with its events,
+    as notices, and the same sentence is said again once :data:`SAY_AGAIN_AFTER` has passed."""
+    pipeline = Pipeline(VisionConfig(), calibration=Calibration(np.eye(3), (1280, 720), 0.0))
+    frame = np.zeros((1080, 1920, 3), np.uint8)
+    said = {now: pipeline.process(frame, now) for now in (0.0, 1.0, SAY_AGAIN_AFTER + 0.5)}
+    assert [len(got) for got in said.values()] == [1, 0, 1]
+    notice = said[0.0][0]
+    assert isinstance(notice, Notice) and notice.source == "camera"
+    assert notice.text.startswith("A camera frame could not be used: the calibration was made at 1280x720")
+    assert not hasattr(pipeline, "warnings")
+
+
 def test_frames_that_cannot_be_used_are_counted_and_skipped_never_raised():
     pipeline = Pipeline(VisionConfig(), calibration=Calibration(np.eye(3), (1280, 720), 0.0))
-    assert pipeline.process(np.zeros((1080, 1920, 3), np.uint8), 0.0) == []
-    assert "calibrate again" in pipeline.refusal and "calibrate again" in pipeline.warnings[-1]
+    got = pipeline.process(np.zeros((1080, 1920, 3), np.uint8), 0.0)
+    assert "calibrate again" in pipeline.refusal and told(got) == [got[0].text] and "calibrate again" in got[0].text
     camera = SyntheticCamera("standard", "qr", parse_script("0.2 place AS seat2"), resolution="720p", seed=4)
     pipeline = Pipeline(VisionConfig())
     frames = [camera.frame_at(i / 10) for i in range(12)]

@@ -4,6 +4,7 @@ default settings on scripted synthetic scenes (real rendering, real decoder)."""
 import numpy as np
 import pytest
 
+from engine.table_events import TableEvent
 from vision.calibration import Calibration
 from vision.config import VisionConfig
 from vision.pipeline import Pipeline
@@ -19,7 +20,7 @@ def run(text, end, seed=3, fps=FPS):
     calibration = Calibration(np.linalg.inv(camera.homography), camera.resolution, 0.0)
     pipeline = Pipeline(VisionConfig(zones=DEFAULT_ZONES), calibration=calibration)
     events = [e for i in range(int(end * fps)) for e in pipeline.process(camera.frame_at(i / fps), i / fps)]
-    return [(e.kind, e.card.id, e.zone, e.from_zone, e.time) for e in events], camera
+    return [(e.kind, e.card.id, e.zone, e.from_zone, e.time) for e in events if isinstance(e, TableEvent)], camera
 
 
 def kinds(events):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from engine.table_events import TableEvent
 from vision.calibration import Calibration
 from vision.config import VisionConfig
 from vision.frames import Frame
@@ -38,7 +39,7 @@ class Table:
             self.events += self.pipeline.process(recorded(self.camera, self.now), self.now)
             self.decodes.append(self.pipeline.stats.decodes - before)
             self.now += 1 / self.fps
-        return [(e.kind, e.card.id, e.zone, e.from_zone, e.time) for e in self.events]
+        return [(e.kind, e.card.id, e.zone, e.from_zone, e.time) for e in self.events if isinstance(e, TableEvent)]
 
 
 def kinds(events: list[tuple]) -> list[tuple]:

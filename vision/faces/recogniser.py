@@ -340,7 +340,7 @@ class FaceRecogniser:
         region.explain(self._own_cells(region, seen.quad, seen.others))
         seen.refused = True
         self.refusals += 1
-        region.warn(message)
+        region.warn(message, every=0.0)    # once a card laid: said again each time it is laid again
 
 
 def _followed_by(quad: np.ndarray) -> np.ndarray:

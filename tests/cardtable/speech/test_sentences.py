@@ -8,7 +8,8 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table
 from cardtable.speech.sentences import (END, PLAY, PROMPT, REFUSAL, REPEAT, SCORE, WARNING, Utterance, event_utterances,
                                         scores_said, spoken, turn_and_scores, view_utterances)
 from engine.bots import GreedyBot
@@ -61,7 +62,7 @@ def test_cribbage_is_counted_the_way_players_count():
 
 def test_the_prompt_says_whose_turn_and_the_count_and_a_refusal_is_said_as_one(journal):
     deck = get_deck("standard")
-    c = Controller(TableSetup("cribbage", 2, names=("Ann", "Bob")), journal)
+    c = Table(TableSetup("cribbage", 2, names=("Ann", "Bob")), journal)
 
     def lay(card, zone, kind="placed"):
         c.handle(TableEvent(kind, deck.card(card), zone, 0.0, "test"))
@@ -97,7 +98,7 @@ def test_the_count_and_the_scores_are_said_as_numbers_in_words():
 
 
 def test_the_say_button_answer_is_whose_turn_and_the_scores(journal):
-    c = Controller(TableSetup("cribbage", 2, names=("Ann", "Bob")), journal)
+    c = Table(TableSetup("cribbage", 2, names=("Ann", "Bob")), journal)
     text = turn_and_scores(c.view())
     assert text.startswith("Ann: cut the pack") and text.endswith("The scores: Ann zero and Bob zero")
 

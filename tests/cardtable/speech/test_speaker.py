@@ -9,8 +9,9 @@ from dataclasses import replace
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from cardtable.controller import Controller, TableSetup
-from cardtable.outputs import TableOutputs
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table
+from cardtable.table.outputs import TableOutputs
 from cardtable.speech.speaker import Speaker
 from cardtable.speech.spec import SpeechSpec
 from cardtable.speech.voice import WavFiles
@@ -39,7 +40,7 @@ def speaking(tmp_path, journal):
     """A cribbage table for Ann and Bob whose speaker writes WAV files; yields (controller, speaker, files)."""
     files = WavFiles(SpeechSpec(), tmp_path / "said")
     speaker = Speaker(files)
-    controller = Controller(TableSetup("cribbage", 2, names=("Ann", "Bob")), journal, TableOutputs(speaker=speaker))
+    controller = Table(TableSetup("cribbage", 2, names=("Ann", "Bob")), journal, TableOutputs(speaker=speaker))
     yield controller, speaker, files
     speaker.close()
 
@@ -113,7 +114,7 @@ def test_the_say_button_repeats_a_sentence_before_the_turn_and_scores(speaking):
 def test_a_card_dealt_face_down_is_never_said(tmp_path, journal):
     files = WavFiles(SpeechSpec(), tmp_path)
     speaker = Speaker(files)
-    c = Controller(TableSetup("allfives", 2, options={"reader_deal": True}, swipe=True), journal,
+    c = Table(TableSetup("allfives", 2, options={"reader_deal": True}, swipe=True), journal,
                    TableOutputs(speaker=speaker))
     for card, zone in (("KH", "seat1"), ("3C", "seat2")):
         lay(c, card, zone)
@@ -131,7 +132,7 @@ def test_a_card_dealt_face_down_is_never_said(tmp_path, journal):
 def test_only_the_kinds_switched_on_are_said(tmp_path, journal):
     files = WavFiles(SpeechSpec(), tmp_path)
     speaker = Speaker(files, say={"scores"})
-    c = Controller(TableSetup("cribbage", 2, names=("Ann", "Bob")), journal, TableOutputs(speaker=speaker))
+    c = Table(TableSetup("cribbage", 2, names=("Ann", "Bob")), journal, TableOutputs(speaker=speaker))
     to_the_play(c)
     lay(c, "5H", "seat1")
     lay(c, "10S", "seat2")

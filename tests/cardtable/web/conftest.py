@@ -15,11 +15,11 @@ import urllib.parse
 
 import pytest
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table
 from cardtable.journal import Journal
-from cardtable.outputs import TableOutputs
-from cardtable.table_loop import run_loop
-from cardtable.web.owner import TableSession
+from cardtable.table.outputs import TableOutputs
+from cardtable.table.loop import run_loop
 from cardtable.web.page import TablePage
 from vision.table_layout import seat_zones
 from web_helpers import CHROMIUM, CHROMIUM_ARGS, MOSQUITTO, Mosquitto
@@ -28,17 +28,16 @@ from web_helpers import CHROMIUM, CHROMIUM_ARGS, MOSQUITTO, Mosquitto
 @pytest.fixture
 def table(tmp_path):
     """A running table loop with its page (PIN 2468) on a table with zones for 5 seats, playing
-    Cribbage for 2; yields (page, session, the loop's queue)."""
+    Cribbage for 2; yields (page, the table, the loop's queue)."""
     items: queue.Queue = queue.Queue()
     stop = threading.Event()
     path = tmp_path / "journal.sqlite"
     journal = Journal(path)
     page = TablePage(host="127.0.0.1", port=0, journal_path=path, pin="2468", submit=items.put)
-    session = TableSession(Controller(TableSetup("cribbage", 2), journal, TableOutputs([page])),
-                           seat_zones=seat_zones(5))
-    loop = threading.Thread(target=run_loop, args=(session, items, stop), kwargs={"idle": 0.05})
+    table = Table(TableSetup("cribbage", 2), journal, TableOutputs([page]), seat_zones=seat_zones(5))
+    loop = threading.Thread(target=run_loop, args=(table, items, stop), kwargs={"idle": 0.05})
     loop.start()
-    yield page, session, items
+    yield page, table, items
     stop.set()
     loop.join(5)
     page.close()

@@ -11,7 +11,8 @@ import pytest
 from test_page_browser import PHONE, TV, keep
 from web_helpers import Outputs, play_with_bots
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table
 from cardtable.web.page import TablePage
 from hardware.view import ShownHand
 
@@ -22,7 +23,7 @@ SIZES = {"phone": PHONE, "tablet": TABLET, "tv": TV}
 def views_of_a_game(journal, players=2, names=("Ann", "Bob")):
     """A dealt cribbage game between bots, view by view, up to the first show after 30 points."""
     outputs = Outputs()
-    c = Controller(TableSetup("cribbage", players, mode="dealer", names=names, seed=3), journal, outputs)
+    c = Table(TableSetup("cribbage", players, mode="dealer", names=names, seed=3), journal, outputs)
     play_with_bots(c, lambda: outputs.views[-1].shown and max(s.score for s in outputs.views[-1].sides) >= 30)
     return outputs.views
 
@@ -123,7 +124,7 @@ def test_a_count_of_nothing_is_left_to_the_prompt(browser, page, journal):
 
 
 def test_le_quinze_has_a_track_and_no_empty_scoring_heading(browser, page):
-    from cardtable.view import build_view
+    from cardtable.table.view import build_view
     from engine.games import get_game
 
     game = get_game("quinze")

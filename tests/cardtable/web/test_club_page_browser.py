@@ -18,7 +18,8 @@ from cardtable.club.server import ClubState, create_club_app
 from cardtable.club.signing import KEY_BYTES, seal
 from cardtable.club.store import ClubStore
 from cardtable.club.topics import table_topic
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table
 from cardtable.journal import Journal
 from cardtable.pages.records import game_key, game_record
 from cardtable.pages.server import WebServer
@@ -34,7 +35,7 @@ def club(tmp_path):
     state = ClubState(store, "club", keys={"T1": key})
     last = Outputs()
     with Journal(tmp_path / "journal.sqlite") as journal:
-        c = Controller(TableSetup("cribbage", 2, options={"target": 61}, mode="dealer", names=("Ann", "Bob"), seed=2),
+        c = Table(TableSetup("cribbage", 2, options={"target": 61}, mode="dealer", names=("Ann", "Bob"), seed=2),
                        journal, last, resume=False)
         play_with_bots(c)
         record = journal.games()[-1]

@@ -13,10 +13,11 @@ import urllib.request
 
 import pytest
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table
 from cardtable.sim.demo import run_demo
 from cardtable.journal import Journal
-from cardtable.outputs import TableOutputs
+from cardtable.table.outputs import TableOutputs
 from cardtable.network.demo import Held
 from cardtable.web.page import TablePage
 from engine.bots import GreedyBot, RandomBot
@@ -94,15 +95,15 @@ def test_dealer_mode_never_sends_a_card_someone_holds(game_name, players, page, 
     wire = Wire(sse, page)
     leaks = []
     with Journal(tmp_path / "journal.sqlite") as journal:
-        controller = Controller(TableSetup(game.name, players, mode="dealer", seed=5), journal,
+        controller = Table(TableSetup(game.name, players, mode="dealer", seed=5), journal,
                                 TableOutputs([page]), resume=False)
         bots = [(GreedyBot if n % 2 else RandomBot)(random.Random(n)) for n in range(players)]
         # a card once shown may be named again later (a scoring sentence still on the display
         # after the next deal put it back in the stock); a card never shown may not appear at all
         shown_ever: set[str] = set()
         steps = 0
-        while not controller.finished and steps < 2000:
-            state = controller.state
+        while not controller.game.finished and steps < 2000:
+            state = controller.game.state
             prompt = game.prompt(state)
             action = (game.legal_actions(state)[0] if prompt.seat is None
                       else bots[prompt.seat].choose(game, state, prompt.seat))
@@ -111,19 +112,19 @@ def test_dealer_mode_never_sends_a_card_someone_holds(game_name, players, page, 
             steps += 1
             # the hands and the crib laid out in the show are the table's to see (and stay in view)
             laid_out = {str(c) for e in events if e.kind == "show" for c in e.cards}
-            shown_now = public_cards(game, controller.state) | {str(c) for c in game.conceal(action).cards} | laid_out
+            shown_now = public_cards(game, controller.game.state) | {str(c) for c in game.conceal(action).cards} | laid_out
             shown_ever |= shown_now
-            hidden = held_cards(controller.state) - shown_ever
+            hidden = held_cards(controller.game.state) - shown_ever
             view = json.loads(page.hub.broadcaster.retained["view"].data)
-            assert set(view["centre"]["cards"] + view["play"]["cards"]) <= public_cards(game, controller.state)
+            assert set(view["centre"]["cards"] + view["play"]["cards"]) <= public_cards(game, controller.game.state)
             sent = cards_in(wire.new_bytes())
             if sent & hidden:
                 leaks.append((steps, str(action), sorted(sent & hidden)))
-        assert controller.finished
+        assert controller.game.finished
         never_shown = held_cards(game.new_game(players, mode="dealer", seed=5)) - shown_ever
-        for path in ("/history.json", f"/history/{controller.game_id}.json", "/view.json"):
+        for path in ("/history.json", f"/history/{controller.game.game_id}.json", "/view.json"):
             body = urllib.request.urlopen(page.url + path, timeout=10).read().decode()
-            assert not (cards_in(body) & never_shown - cards_in_events(journal, controller.game_id)), path
+            assert not (cards_in(body) & never_shown - cards_in_events(journal, controller.game.game_id)), path
     assert not leaks, leaks[:5]
 
 

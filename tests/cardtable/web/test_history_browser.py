@@ -10,7 +10,8 @@ import pytest
 from test_page_browser import PHONE, keep
 from web_helpers import Outputs, open_tab, play_with_bots
 
-from cardtable.controller import Controller, TableSetup
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table
 from cardtable.journal import Journal
 from cardtable.web.page import TablePage
 
@@ -23,7 +24,7 @@ def history(tmp_path):
     path = tmp_path / "journal.sqlite"
     with Journal(path) as journal:
         for name, players, options in GAMES:
-            play_with_bots(Controller(TableSetup(name, players, options=options, mode="dealer", seed=2), journal,
+            play_with_bots(Table(TableSetup(name, players, options=options, mode="dealer", seed=2), journal,
                                       Outputs(), resume=False))
     page = TablePage(host="127.0.0.1", port=0, journal_path=path)
     yield page

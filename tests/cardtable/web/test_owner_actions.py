@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 
 from web_helpers import owner_client, wait_until
-from cardtable.web.owner import ENDED
+from cardtable.table.owner_requests import ENDED
 from engine.decks import get_deck
 from engine.table_events import TableEvent
 
@@ -23,7 +23,7 @@ def test_nothing_without_the_pin(table):
     assert stranger.get("/owner/status.json").status_code == 403
     assert stranger.get("/owner/camera.jpg").status_code == 403
     assert "pin" in stranger.get("/owner").text.lower() and "undo" not in stranger.get("/owner").text.lower()
-    assert session.controller.game.name == "cribbage"
+    assert session.game.rules.name == "cribbage"
 
 
 def test_the_owner_starts_a_game_with_names_and_options_undoes_and_ends_it(table):
@@ -32,12 +32,12 @@ def test_the_owner_starts_a_game_with_names_and_options_undoes_and_ends_it(table
     answer = client.post("/owner/start", json={"game": "allfives", "players": 3, "names": ["Ann", "Bob", "<i>Cy</i>"],
                                                "options": {"target": 31}}).json()["answer"]
     assert answer == "All Fives for 3 has started"
-    assert session.controller.setup.names == ("Ann", "Bob", "<i>Cy</i>")
-    assert session.controller.setup.options["target"] == 31
+    assert session.game.setup.names == ("Ann", "Bob", "<i>Cy</i>")
+    assert session.game.setup.options["target"] == 31
     view = httpx.get(page.url + "/view.json").json()
     assert view["game"] == "All Fives" and [s["name"] for s in view["seats"]] == ["Ann", "Bob", "<i>Cy</i>"]
     assert client.post("/owner/undo", json={}).json()["answer"] == "Nothing to undo"
-    deck = get_deck(session.controller.game.deck)
+    deck = get_deck(session.game.rules.deck)
     items.put(TableEvent("placed", deck.cards[0], "seat1", 0.0))        # Ann cuts a card
     wait_until(lambda: httpx.get(page.url + "/view.json").json()["prompt"].startswith("Bob"))
     assert client.post("/owner/undo", json={}).json()["answer"] == "The last action was taken back"
@@ -59,4 +59,4 @@ def test_a_bad_request_is_answered_in_words_and_the_table_goes_on(table):
         .startswith("Not done: option target")
     assert client.post("/owner/start", content=b"[1,").status_code == 400
     assert client.post("/owner/fly", json={}).json()["answer"].startswith("Not done")
-    assert session.controller.game.name == "cribbage" and not session.controller.finished
+    assert session.game.rules.name == "cribbage" and not session.game.finished

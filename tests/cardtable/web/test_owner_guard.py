@@ -13,7 +13,7 @@ import httpx
 import pytest
 from hypothesis import given, strategies as st
 
-from cardtable.web.owner import ENDED, seat_names
+from cardtable.table.owner_requests import ENDED, seat_names
 from engine.errors import InvalidInput
 from engine.decks import get_deck
 from engine.table_events import TableEvent
@@ -65,14 +65,14 @@ def test_a_page_on_another_port_of_the_same_host_cannot_end_the_game(table, evil
         tab.fill("input[name=pin]", "2468")
         tab.click("button[type=submit]")
         tab.wait_for_selector("#undo")
-        deck = get_deck(session.controller.game.deck)
+        deck = get_deck(session.game.rules.deck)
         items.put(TableEvent("placed", deck.cards[0], "seat1", 0.0))        # a card is cut: the game is journalled
         wait_until(lambda: httpx.get(page.url + "/view.json").json()["prompt"].startswith("Seat 2"))
-        game_id = session.controller.game_id
+        game_id = session.game.game_id
         tab.goto(evil_site["url"] + "/")
         tab.wait_for_url(page.url + "/owner/end", timeout=10000)    # the form was sent, with the cookie
         assert "ended" not in tab.content()
-        assert session.controller.game_id == game_id and not session.controller.finished
+        assert session.game.game_id == game_id and not session.game.finished
         assert httpx.get(page.url + "/view.json").json()["prompt"].startswith("Seat 2")     # not undone
         assert ENDED not in [g["result"] for g in httpx.get(page.url + "/history.json").json()]
         # the owner's own page still works: its requests carry the session's token
@@ -93,7 +93,7 @@ def test_owner_posts_need_the_session_token_and_their_own_origin(table):
     other = {TOKEN_HEADER: token, "Origin": "http://127.0.0.1:1"}
     answer = client.post("/owner/end", json={}, headers=other)
     assert answer.status_code == 403 and "another page" in answer.json()["error"]
-    assert not session.controller.finished and session.controller.game.name == "cribbage"
+    assert not session.game.finished and session.game.rules.name == "cribbage"
     mine = {TOKEN_HEADER: token, "Origin": page.url}
     assert client.post("/owner/undo", json={}, headers=mine).json()["answer"] == "Nothing to undo"
     # a form (the page's Leave button) carries the token in a field
@@ -157,7 +157,7 @@ def test_a_huge_body_is_refused_before_it_is_read(table, route):
     piece = b"%x\r\n%s\r\n" % (len(megabyte), megabyte)
     answer, sent = raw_post(page.url, chunked, (piece for _ in range(300)))
     assert answer.startswith(b"HTTP/1.1 413") and sent < 20 << 20
-    assert httpx.get(page.url + "/view.json").status_code == 200 and not session.controller.finished
+    assert httpx.get(page.url + "/view.json").status_code == 200 and not session.game.finished
 
 
 def start(client, **body) -> str:
@@ -173,25 +173,26 @@ def test_the_start_form_refuses_control_characters_and_duplicate_names(table):
     for names in (["Ann", "ann"], ["Ann", "Ann "], ["ANN", "  ann"], ["Seat 2", ""]):
         answer = start(client, names=names)
         assert answer.startswith("Not done: ") and "same name" in answer, names
-    assert session.controller.setup.names == ("Seat 1", "Seat 2") or session.controller.setup.names == ()
+    assert session.game.setup.names == ("Seat 1", "Seat 2") or session.game.setup.names == ()
     assert start(client, names=["  Ann  Lee ", "Bob"]) == "Cribbage for 2 has started"
-    assert session.controller.setup.names == ("Ann Lee", "Bob")
+    assert session.game.setup.names == ("Ann Lee", "Bob")
     wait_until(lambda: [s["name"] for s in httpx.get(page.url + "/view.json").json()["seats"]] == ["Ann Lee", "Bob"])
 
 
 def test_a_game_for_more_seats_than_the_table_has_zones_is_refused(tmp_path):
-    from cardtable.controller import Controller, TableSetup
+    from cardtable.table.journalled_game import TableSetup
+    from cardtable.table.table import Table
     from cardtable.journal import Journal
-    from cardtable.web.owner import OwnerRequest, TableSession
+    from engine.table_events import OwnerRequest
 
     with Journal(tmp_path / "journal.sqlite") as journal:
-        session = TableSession(Controller(TableSetup("cribbage", 2), journal))
+        table = Table(TableSetup("cribbage", 2), journal)
         request = OwnerRequest(kind="start", game="cribbage", players=4)
-        session.handle(request)
+        table.handle(request)
         assert request.answer.result() == ("Not done: the table has zones for 2 seats, not 4; give it zones "
                                            "for 4 seats in its configuration ([game] players, [table] "
                                            "seat_zones, [vision] zones) and start it again")
-        assert session.controller.setup.players == 2
+        assert table.game.setup.players == 2
 
 
 @given(st.lists(st.text(max_size=30), max_size=5), st.integers(2, 5))

@@ -11,7 +11,7 @@ import pytest
 from test_page_browser import PHONE, keep
 from web_helpers import open_tab
 
-from cardtable.view import build_view
+from cardtable.table.view import build_view
 from cardtable.web.page import TablePage
 from engine.games import get_game
 

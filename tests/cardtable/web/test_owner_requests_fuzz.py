@@ -9,10 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from starlette.testclient import TestClient
 
-from cardtable.controller import Controller, TableSetup
-from cardtable.outputs import TableOutputs
+from cardtable.table.journalled_game import TableSetup
+from cardtable.table.table import Table
+from cardtable.table.outputs import TableOutputs
 from cardtable.web.app import COOKIE, TOKEN_HEADER, OwnerTools, ViewHub, create_app
-from cardtable.web.owner import PinGate, TableSession
+from cardtable.web.owner import PinGate
 
 values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
                       lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=10), c, max_size=4),
@@ -27,25 +28,24 @@ bodies = st.fixed_dictionaries({}, optional={
 @pytest.fixture
 def owner_client(journal):
     hub = ViewHub()
-    session = TableSession(Controller(TableSetup("cribbage", 2), journal, TableOutputs([hub])))
+    table = Table(TableSetup("cribbage", 2), journal, TableOutputs([hub]))
     gate = PinGate("2468")
-    client = TestClient(create_app(hub, owner=OwnerTools(gate, submit=session.handle)))
+    client = TestClient(create_app(hub, owner=OwnerTools(gate, submit=table.handle)))
     cookie = gate.login("2468")
     client.cookies.set(COOKIE, cookie)
     client.headers[TOKEN_HEADER] = gate.token(cookie)
-    yield client, session
+    yield client, table
     hub.close()
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(kind=st.sampled_from(["start", "undo", "end", "start", "x"]), body=bodies | values)
 def test_any_request_gets_an_answer_and_the_table_goes_on(owner_client, kind, body):
-    client, session = owner_client
+    client, table = owner_client
     response = client.post(f"/owner/{kind}", content=json.dumps(body))
     assert response.status_code in (200, 400)
     assert isinstance(response.json()["answer"], str) and response.json()["answer"]
-    controller = session.controller
-    assert controller.game.prompt(controller.state).text
+    assert table.game.prompt.text
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

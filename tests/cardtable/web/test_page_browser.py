@@ -43,7 +43,7 @@ def play_in_background(tmp_path, page, game="cribbage", players=2, *, pause_at: 
     ready = threading.Event()
 
     def on_move(move, controller):
-        if pause_at and not box["paused"].is_set() and max(controller.game.scores(controller.state)) >= pause_at \
+        if pause_at and not box["paused"].is_set() and max(controller.game.rules.scores(controller.game.state)) >= pause_at \
                 and controller.view().play_cards:
             box["paused"].set()
             box["go_on"].wait(30)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import waiting
 
-from cardtable.controller import NoOutputs
+from cardtable.table.table import NoOutputs
 from cardtable.web.app import TOKEN_HEADER
 
 MOSQUITTO = "/usr/sbin/mosquitto"
@@ -108,7 +108,7 @@ def play_with_bots(controller, until=lambda: False) -> None:
 
     from engine.bots import GreedyBot
 
-    bots = [GreedyBot(random.Random(n)) for n in range(controller.setup.players)]
-    while not controller.finished and not until():
-        seat = controller.game.prompt(controller.state).seat
-        controller.submit(bots[seat].choose(controller.game, controller.state, seat))
+    bots = [GreedyBot(random.Random(n)) for n in range(controller.game.setup.players)]
+    while not controller.game.finished and not until():
+        seat = controller.game.rules.prompt(controller.game.state).seat
+        controller.submit(bots[seat].choose(controller.game.rules, controller.game.state, seat))

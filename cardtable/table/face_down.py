@@ -9,27 +9,26 @@ them; a card turned face up is a card like any other.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from engine.table_events import REMOVED, TableEvent
 from engine.wording import capitalized, compose, plural, who
 
 
+@dataclass(frozen=True)
 class FaceDownCards:
-    """Which face-down cards lie in which zone, from the table events that carry them."""
+    """Which face-down cards lie in which zone (a value: each event makes a new one)."""
 
-    def __init__(self) -> None:
-        self._zones: dict[str, str] = {}      # placeholder id -> zone
+    lying: tuple[tuple[str, str], ...] = ()   # (placeholder id, zone), in the order they came
 
-    def note(self, event: TableEvent) -> None:
-        """Take a face-down card's event (placed, moved or removed)."""
-        if event.kind == REMOVED:
-            self._zones.pop(event.card.id, None)
-        else:
-            self._zones[event.card.id] = event.zone
+    def after(self, event: TableEvent) -> FaceDownCards:
+        """The cards after a face-down card's event (placed, moved or removed)."""
+        others = tuple((card, zone) for card, zone in self.lying if card != event.card.id)
+        return FaceDownCards(others if event.kind == REMOVED else others + ((event.card.id, event.zone),))
 
     def count(self, zone: str) -> int:
         """How many face-down cards lie in ``zone``."""
-        return sum(1 for where in self._zones.values() if where == zone)
+        return sum(1 for _, where in self.lying if where == zone)
 
     def sentence(self, zone: str, seat_zones: tuple[str, ...]) -> str:
         """The count of ``zone`` as the table says it: "The crib: 4 cards face down", "Seat 2:
@@ -40,7 +39,7 @@ class FaceDownCards:
     def summary(self, seat_zones: tuple[str, ...]) -> str:
         """Every zone where face-down cards lie, for the display: "the crib: 4 cards face down",
         zones in the order their first card came; empty when none lies face down."""
-        counts = Counter(self._zones.values())
+        counts = Counter(zone for _, zone in self.lying)
         return compose(*(part for i, (zone, n) in enumerate(counts.items())
                          for part in ((", " if i else ""), _zone_title(zone, seat_zones),
                                       f": {plural(n, 'card')} face down")))

@@ -1,4 +1,4 @@
-"""The controller's outputs at a real or simulated table: displays, seat LEDs, the buzzer and the voice.
+"""The table's outputs at a real or simulated table: displays, seat LEDs, the buzzer and the voice.
 
 A display that fails while showing (PNG snapshots on a disk that filled up) does not stop the
 table: the failure is logged once and said on every view the displays show from then on, and

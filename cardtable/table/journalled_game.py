@@ -1,10 +1,11 @@
-"""One game at the table and its journal: started or resumed, played action by action, undone.
+"""One game at the table and its journal: started or resumed, played action by action, undone, ended.
 
-:class:`GameSession` owns the engine state, the journal's record of the game and the scoring log.
+:class:`JournalledGame` owns the engine state, the journal's record of the game and the scoring log.
 An action is committed to the journal before the state moves on, so what the table shows as
 accepted is always in the file; a game is written with its first accepted action, so a table that
 never got going leaves nothing behind. Undo drops the last journalled action and rebuilds the
-state by replaying the rest. The prompt of the current state is computed once per state.
+state by replaying the rest. A game ended before its end (the owner's "end" or "start") is
+marked so in the journal here, and the next game starts, of the same setup or of a new one.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from dataclasses import dataclass, field, replace
 
 from engine.game import Action, Event, Game, Prompt
 from engine.games import get_game
+from engine.wording import default_names
 from cardtable.journal import GameSetup, Journal
-from cardtable.recent import Recent, side_scores
-from cardtable.score_log import ScoreLog
+from cardtable.table.recent import Recent, side_scores
+from cardtable.table.score_log import ScoreLog
 from vision.table_layout import seat_zones
 
 log = logging.getLogger(__name__)
@@ -41,16 +43,17 @@ class TableSetup:
 
     def __post_init__(self) -> None:
         self.seat_zones = tuple(self.seat_zones) or seat_zones(self.players)
-        self.names = tuple(self.names) or tuple(f"Seat {n + 1}" for n in range(self.players))
+        self.names = tuple(self.names) or default_names(self.players)
 
 
-class GameSession:
+class JournalledGame:
     """The current game of ``setup``, resumed from the journal's unfinished game of the same setup
-    when ``resume``; :attr:`problem` says what the resume could not replay."""
+    when ``resume``; :attr:`problem` says what the resume could not replay. :attr:`rules` is the
+    engine's game being played."""
 
     def __init__(self, setup: TableSetup, journal: Journal, *, resume: bool = True) -> None:
         self.setup = setup
-        self.game: Game = get_game(setup.game)
+        self.rules: Game = get_game(setup.game)
         self.journal = journal
         self.score_log = ScoreLog()
         self.recent = Recent()
@@ -60,12 +63,12 @@ class GameSession:
 
     def _start(self, resume: bool) -> None:
         s = self.setup
-        record = self.journal.latest_unfinished(self.game.name) if resume else None
+        record = self.journal.latest_unfinished(self.rules.name) if resume else None
         self.problem = ""
         if record and record.players == s.players and record.mode == s.mode:
             replay = self.journal.replay(record.id)
             self.game_id, self.kept = record.id, record.actions
-            self._set(replay.state)
+            self.state = replay.state
             self.resumed = True
             if replay.problems:                           # bad journal rows: said, never fatal
                 self.problem = (f"{len(replay.problems)} journalled action(s) could not be replayed and were "
@@ -75,25 +78,19 @@ class GameSession:
         else:
             self.game_id: int | None = None               # until the game's first action is journalled
             self.kept = 0                                 # the game's live actions in the journal
-            self._set(self.game.new_game(s.players, options=s.options, mode=s.mode, seed=s.seed))
+            self.state = self.rules.new_game(s.players, options=s.options, mode=s.mode, seed=s.seed)
             self.score_log.restart()
-            self.recent.restart(side_scores(self.game, self.state))
+            self.recent.restart(side_scores(self.rules, self.state))
             self._played = Counter()
-
-    def _set(self, state) -> None:
-        self.state = state
-        self._prompt: Prompt | None = None
 
     @property
     def prompt(self) -> Prompt:
-        """The engine's prompt for the current state."""
-        if self._prompt is None:
-            self._prompt = self.game.prompt(self.state)
-        return self._prompt
+        """The engine's prompt for the current state (worked out once per state, by the engine)."""
+        return self.rules.prompt(self.state)
 
     @property
     def finished(self) -> bool:
-        return self.game.is_terminal(self.state)
+        return self.rules.is_terminal(self.state)
 
     def apply(self, action: Action) -> list[Event]:
         """Apply ``action``, journal it, then move on; returns its events.
@@ -101,14 +98,14 @@ class GameSession:
         :raises IllegalAction: the rules refuse it (nothing changes).
         :raises JournalError: the journal cannot write it (nothing changes).
         """
-        state, events = self.game.apply(self.state, action)
+        state, events = self.rules.apply(self.state, action)
         s = self.setup
         self.game_id, _ = self.journal.append(
             self.game_id if self.game_id is not None
-            else GameSetup(self.game.name, s.players, s.options, s.mode, s.seed), action,
-            result=self.game.outcome(state).text if self.game.is_terminal(state) else None)
+            else GameSetup(self.rules.name, s.players, s.options, s.mode, s.seed), action,
+            result=self.rules.outcome(state).text if self.rules.is_terminal(state) else None)
         self.kept += 1
-        self._set(state)
+        self.state = state
         self.score_log.add(events)
         self.recent.add(events)
         self._played += _faces([action])
@@ -123,7 +120,7 @@ class GameSession:
         if not self.journal.undo_last(self.game_id):
             return False
         replay = self.journal.replay(self.game_id)
-        self._set(replay.state)
+        self.state = replay.state
         self.kept = replay.record.actions
         self._restart_logs(replay)
         return True
@@ -142,13 +139,27 @@ class GameSession:
         self.score_log.restart(e for _, evs in replay.steps for e in evs)
         self._played = _faces(a for a, _ in replay.steps)
         r = replay.record
-        start = side_scores(self.game, self.game.new_game(r.players, options=r.options, mode=r.mode, seed=r.seed))
+        start = side_scores(self.rules, self.rules.new_game(r.players, options=r.options, mode=r.mode, seed=r.seed))
         self.recent.restart(start, (evs for _, evs in replay.steps))
 
-    def next_game(self) -> None:
-        """Start the next game with the same setup (the finished one stays in the journal)."""
-        self.setup = replace(self.setup, seed=self.setup.seed + 1)     # the given setup stays as it was
+    def next_game(self, setup: TableSetup | None = None) -> None:
+        """Start the next game: of ``setup`` when given, else of the same setup with the next seed
+        (the game before stays in the journal)."""
+        if setup is not None:
+            self.setup, self.rules = setup, get_game(setup.game)
+        else:
+            self.setup = replace(self.setup, seed=self.setup.seed + 1)     # the given setup stays as it was
         self._start(resume=False)
+
+    def end(self, result: str, setup: TableSetup | None = None) -> None:
+        """Mark the game over in the journal with ``result`` if it is not over already (a game
+        with no action yet was never written), then start the next one: of ``setup`` when given.
+
+        :raises JournalError: the journal cannot mark it (nothing changes).
+        """
+        if not self.finished:
+            self.journal.finish(self.game_id, result)
+        self.next_game(setup)
 
     def kept_text(self, problem: str) -> str:
         """``problem`` with how far the journal keeps the game."""

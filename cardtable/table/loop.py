@@ -1,11 +1,11 @@
-"""The running table: every input device feeds one queue; the controller takes them in order.
+"""The running table: every input feeds one queue; the table takes them in order.
 
-Inputs run in their own threads (the camera loop, the serial link, gpiozero's callbacks) and only
-put items on the queue; the controller, the journal and the displays are used from the loop's
-thread alone. What reaches the controller is one type, :data:`engine.table_events.TableInput`:
-:func:`as_input` turns the reader bridge's own reports (an unknown tag, the link going up or down)
-into :class:`~engine.table_events.Notice` values. A :class:`Request` (from the owner's page) is
-carried out on the loop's thread too, by the handler the loop was given.
+Inputs run in their own threads (the camera loop, the serial link, gpiozero's callbacks, the web
+page's and the club's threads) and only put items on the queue; the table, the journal and the
+displays are used from the loop's thread alone. Every source puts the one type the table reads,
+:data:`engine.table_events.TableInput`: the camera's events and sentences (the pipeline returns
+both), the reader bridge's events and sentences (:class:`firmware_bridge.bridge.Bridge`'s
+``on_input``), button presses, the owner's requests, the club's sentences.
 
 No input ends an input thread: a picture the pipeline cannot take is counted, said and skipped.
 A thread that ends anyway is started again by the :class:`Supervisor`, with a sentence on the
@@ -23,47 +23,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from concurrent.futures import Future
-
 from engine.errors import CardtableError
-from engine.table_events import ButtonPress, Notice, TableEvent, TableInput
-from firmware_bridge.bridge import UnknownTag
-from firmware_bridge.session import DOWN, REFUSED, UP, LinkChange
+from engine.table_events import Notice, TableInput
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class Request:
-    """Something to do on the table's thread that no device reported (the owner's page asks to
-    start a game, to undo ...): ``answer`` gets the sentence that says what happened."""
-
-    answer: Future = field(default_factory=Future, compare=False)
-
-
 class Handler(Protocol):
-    """What the loop hands inputs to: the controller, or the session of the owner's requests."""
+    """What the loop hands inputs to: the :class:`~cardtable.table.table.Table`."""
 
-    def handle(self, item: TableInput | Request) -> None: ...
-
-
-#: The same sentence from the camera is said again when it happens again, but not more often.
-SAY_AGAIN_AFTER = 3.0
-
-_LINK_WORDS = {UP: "The card readers are connected", DOWN: "The card readers are not answering: {}",
-               REFUSED: "The card readers were refused: {}"}
-
-
-def as_input(item: object) -> TableInput | Request | None:
-    """What a device's report (or a request) is to the table; ``None`` for what it need not hear."""
-    if isinstance(item, (TableEvent, ButtonPress, Notice, Request)):
-        return item
-    if isinstance(item, LinkChange):
-        words = _LINK_WORDS.get(item.state)
-        return None if words is None else Notice(words.format(item.reason), "rfid")
-    if isinstance(item, UnknownTag):                  # said when it arrives
-        return None if item.kind == "removed" else Notice(_sentence(str(item)), "rfid")
-    return None
+    def handle(self, item: TableInput) -> None: ...
 
 
 def _sentence(text: str) -> str:
@@ -75,19 +44,18 @@ def _said(err: BaseException) -> str:
 
 
 class CameraThread(threading.Thread):
-    """Reads frames from a source, runs the vision pipeline, puts its events on the queue, and
-    tells the table (at most every ``quiet`` seconds) about codes that are not this deck's cards,
-    and each time the pipeline has a sentence for it (a card seen in two places at once, a card
-    it cannot read; the same sentence at most every :data:`SAY_AGAIN_AFTER` seconds), and about
-    pictures the pipeline could not take (counted in :attr:`skipped`). It ends when the source has no more frames (:attr:`finished`) or
-    when reading the source fails (:attr:`failure` says how); it closes its source as it ends."""
+    """Reads frames from a source, runs the vision pipeline and puts what it returns on the
+    queue (the frame's events and sentences: a code not of this deck, a card seen in two places
+    at once, a card it cannot read), and tells the table (at most every ``quiet`` seconds) about
+    pictures the pipeline could not take (counted in :attr:`skipped`). It ends when the source
+    has no more frames (:attr:`finished`) or when reading the source fails (:attr:`failure` says
+    how); it closes its source as it ends."""
 
-    def __init__(self, source, pipeline, put: Callable[[object], None], stop: threading.Event,
+    def __init__(self, source, pipeline, put: Callable[[TableInput], None], stop: threading.Event,
                  *, quiet: float = 10.0) -> None:
         super().__init__(name="camera", daemon=True)
         self.source, self.pipeline, self.put, self.stop, self.quiet = source, pipeline, put, stop, quiet
-        self._foreign, self._told, self._told_skip = 0, float("-inf"), float("-inf")
-        self._warned: dict[str, float] = {}  # each sentence said, and when
+        self._told_skip = float("-inf")
         self.skipped = 0
         self.finished = False
         self.failure: str | None = None
@@ -110,7 +78,7 @@ class CameraThread(threading.Thread):
 
     def _process(self, frame, now: float) -> None:
         try:
-            events = self.pipeline.process(frame, now)
+            inputs = self.pipeline.process(frame, now)
         except Exception as err:  # one bad picture never ends the camera
             log.exception("a camera picture could not be read")
             self.skipped += 1
@@ -118,9 +86,8 @@ class CameraThread(threading.Thread):
                 self._told_skip = now
                 self.put(Notice(f"A camera picture could not be read ({_said(err)}): it was skipped", "camera"))
             return
-        for event in events:
-            self.put(event)
-        self._notices(now)
+        for item in inputs:
+            self.put(item)
 
     def started(self) -> CameraThread:
         """Start the thread and return it (what :meth:`Supervisor.watch` wants)."""
@@ -132,20 +99,6 @@ class CameraThread(threading.Thread):
         self.stop.set()
         if self.is_alive() and self is not threading.current_thread():
             self.join(timeout=2)
-
-    def _notices(self, now: float) -> None:
-        # Each sentence is taken off the pipeline, so that it is said again when it happens again
-        # ("I can't read the card in front of Seat 2" for the next card), at most every few seconds.
-        while self.pipeline.warnings:
-            message = self.pipeline.warnings.popleft()
-            if now - self._warned.get(message, -float("inf")) >= SAY_AGAIN_AFTER:
-                self._warned[message] = now
-                self.put(Notice(_sentence(message), "camera"))
-        foreign = self.pipeline.stats.foreign_codes
-        if foreign > self._foreign and now - self._told >= self.quiet:
-            self._told = now
-            self.put(Notice("A code on the table is not one of this deck's cards: it is ignored", "camera"))
-        self._foreign = foreign
 
 
 class InputFailed(CardtableError, RuntimeError):
@@ -172,7 +125,7 @@ class Supervisor:
     frames, ``finished``) is started again with a sentence on the display; one that ends more than
     ``most`` times within ``within`` seconds raises :class:`InputFailed` from :meth:`check`."""
 
-    def __init__(self, put: Callable[[object], None], *, most: int = 5, within: float = 60.0,
+    def __init__(self, put: Callable[[TableInput], None], *, most: int = 5, within: float = 60.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.put, self.most, self.within, self.clock = put, most, within, clock
         self._inputs: list[_Watched] = []
@@ -226,9 +179,9 @@ class _NotStarted:
         pass
 
 
-def run_loop(controller: Handler, items: queue.Queue, stop: threading.Event, *,
+def run_loop(table: Handler, items: queue.Queue, stop: threading.Event, *,
              idle: float = 0.2, supervisor: Supervisor | None = None) -> None:
-    """Hand every queued input to the controller until ``stop`` is set, starting again (through
+    """Hand every queued input to the table until ``stop`` is set, starting again (through
     ``supervisor``) any input that ended.
 
     :raises InputFailed: when an input keeps failing; the display says so first.
@@ -238,12 +191,10 @@ def run_loop(controller: Handler, items: queue.Queue, stop: threading.Event, *,
             try:
                 supervisor.check()
             except InputFailed as err:
-                controller.handle(Notice(_sentence(str(err)), "table"))
+                table.handle(Notice(_sentence(str(err)), "table"))
                 raise
         try:
             item = items.get(timeout=idle)
         except queue.Empty:
             continue
-        converted = as_input(item)
-        if converted is not None:
-            controller.handle(converted)
+        table.handle(item)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 
 from engine.decks import ITS15_COLOURS, ITS15_KIND_NAMES, ItsFace
-from cardtable.recent import Counted, Recent, change, side_scores
+from cardtable.table.recent import Counted, Recent, change, side_scores
 from engine.game import Event, Game, ScoreItem
 from engine.wording import compose, join_words, named
 from hardware.view import SeatView, ShownHand, ShownItem, SideView, TableView

@@ -7,7 +7,7 @@ from firmware_bridge.protocol import (
     Heartbeat, Hello, McuError, ReaderHealth, State, Tag, decode_message, encode_message,
 )
 from firmware_bridge.readers import ReaderChange
-from firmware_bridge.session import LinkChange, Send, Session
+from firmware_bridge.host import Ct1Host, LinkChange, Send
 
 
 class Board:
@@ -37,100 +37,100 @@ def links(outputs):
     return [c.state for c in outputs if isinstance(c, LinkChange)]
 
 
-def up_session(readers=4):
-    session, board = Session(), Board()
-    assert sent(session.opened(0.0)) == ["HELLO?"]
-    outputs = session.feed(board.hello(readers) + board.frame(State(0, (None,) * readers)), 0.1)
+def up_host(readers=4):
+    host, board = Ct1Host(), Board()
+    assert sent(host.opened(0.0)) == ["HELLO?"]
+    outputs = host.feed(board.hello(readers) + board.frame(State(0, (None,) * readers)), 0.1)
     assert links(outputs) == ["up", "resynced"] and sent(outputs) == ["SYNC?"]
-    return session, board
+    return host, board
 
 
 def test_handshake_then_tags_become_changes_and_a_repeat_is_nothing():
-    session, board = up_session()
-    out = session.feed(board.frame(Tag(1, True, "04A23B1C")) + board.frame(Tag(1, True, "04A23B1C")), 0.2)
+    host, board = up_host()
+    out = host.feed(board.frame(Tag(1, True, "04A23B1C")) + board.frame(Tag(1, True, "04A23B1C")), 0.2)
     assert changes(out) == [("placed", 1, "04A23B1C")]
 
 
 def test_frames_before_the_hello_are_ignored():
-    session, board = Session(), Board()
-    session.opened(0.0)
-    assert session.feed(board.frame(Tag(0, True, "04A23B1C")), 0.1) == []
+    host, board = Ct1Host(), Board()
+    host.opened(0.0)
+    assert host.feed(board.frame(Tag(0, True, "04A23B1C")), 0.1) == []
 
 
 def test_a_gap_is_answered_with_sync_and_the_snapshot_heals_the_lost_event():
-    session, board = up_session()
+    host, board = up_host()
     board.frame(Tag(2, True, "04A23B1C"))  # lost on the wire
-    out = session.feed(board.frame(Tag(0, True, "0A0B0C0D")), 0.3)
+    out = host.feed(board.frame(Tag(0, True, "0A0B0C0D")), 0.3)
     assert changes(out) == [("placed", 0, "0A0B0C0D")] and sent(out) == ["SYNC?"]
-    out = session.feed(board.frame(State(0, ("0A0B0C0D", None, "04A23B1C", None))), 0.35)
+    out = host.feed(board.frame(State(0, ("0A0B0C0D", None, "04A23B1C", None))), 0.35)
     assert changes(out) == [("placed", 2, "04A23B1C")] and links(out) == ["resynced"]
-    assert session.counters.lost == 1 and session.counters.syncs == 1
+    assert host.counters.lost == 1 and host.counters.syncs == 1
 
 
 def test_bad_crc_noise_and_overlong_lines_are_dropped_and_counted():
-    session, board = up_session()
+    host, board = up_host()
     good = board.frame(Tag(0, True, "04A23B1C"))
     bad = bytearray(board.frame(Tag(1, True, "0A0B0C0D")))
     bad[12] ^= 1
-    out = session.feed(b"\x00\xffjunk\n" + bytes(bad) + b"x" * 300 + b"\n" + b"garbage$$" + good, 0.3)
+    out = host.feed(b"\x00\xffjunk\n" + bytes(bad) + b"x" * 300 + b"\n" + b"garbage$$" + good, 0.3)
     assert changes(out) == [("placed", 0, "04A23B1C")]
-    assert session.counters.bad_crc == 1 and session.counters.overlong == 1 and session.counters.noise == 2
+    assert host.counters.bad_crc == 1 and host.counters.overlong == 1 and host.counters.noise == 2
 
 
 def test_a_repeated_frame_is_dropped():
-    session, board = up_session()
+    host, board = up_host()
     line = board.frame(Tag(0, True, "04A23B1C"))
-    session.feed(line, 0.2)
+    host.feed(line, 0.2)
     removed = board.frame(Tag(0, False, "04A23B1C"))
-    assert changes(session.feed(removed + line, 0.3)) == [("removed", 0, "04A23B1C")]
-    assert session.counters.duplicates == 1
+    assert changes(host.feed(removed + line, 0.3)) == [("removed", 0, "04A23B1C")]
+    assert host.counters.duplicates == 1
 
 
 def test_quiet_board_is_pinged_then_declared_dead_after_three_seconds():
-    session, board = up_session()
-    assert session.tick(0.5) == []
-    assert sent(session.tick(1.2)) == ["PING"]
-    assert session.tick(2.0) == [] and not session.dead
-    out = session.tick(3.15)
-    assert links(out) == ["down"] and session.dead and "3.0 s" in out[0].reason
-    assert session.failed("closed", 3.2) == []  # down is reported once
+    host, board = up_host()
+    assert host.tick(0.5) == []
+    assert sent(host.tick(1.2)) == ["PING"]
+    assert host.tick(2.0) == [] and not host.dead
+    out = host.tick(3.15)
+    assert links(out) == ["down"] and host.dead and "3.0 s" in out[0].reason
+    assert host.failed("closed", 3.2) == []  # down is reported once
 
 
 def test_while_waiting_for_hello_it_asks_again_and_gives_up_after_three_seconds():
-    session = Session()
-    session.opened(0.0)
-    assert sent(session.tick(1.0)) == ["HELLO?"]
-    assert sent(session.tick(2.0)) == ["HELLO?"]
-    assert links(session.tick(3.0)) == ["down"]
+    host = Ct1Host()
+    host.opened(0.0)
+    assert sent(host.tick(1.0)) == ["HELLO?"]
+    assert sent(host.tick(2.0)) == ["HELLO?"]
+    assert links(host.tick(3.0)) == ["down"]
 
 
 def test_another_protocol_major_is_refused_with_a_clear_message_once():
-    session, board = Session(), Board(proto="2")
-    session.opened(0.0)
-    out = session.feed(board.hello() + board.frame(Tag(0, True, "04A23B1C")) + board.hello(), 0.1)
+    host, board = Ct1Host(), Board(proto="2")
+    host.opened(0.0)
+    out = host.feed(board.hello() + board.frame(Tag(0, True, "04A23B1C")) + board.hello(), 0.1)
     assert links(out) == ["refused"] and changes(out) == []
     assert "protocol version 2" in out[0].reason and "flash the firmware" in out[0].reason
 
 
 def test_a_reboot_keeps_the_cards_and_reports_only_what_changed():
-    session, board = up_session()
-    session.feed(board.frame(Tag(0, True, "04A23B1C")) + board.frame(Tag(1, True, "0A0B0C0D")), 0.2)
+    host, board = up_host()
+    host.feed(board.frame(Tag(0, True, "04A23B1C")) + board.frame(Tag(1, True, "0A0B0C0D")), 0.2)
     board.seq, board.boot = 0, "0000BEEF"
-    out = session.feed(board.hello() + board.frame(State(0, ("04A23B1C", None, None, None))), 5.0)
+    out = host.feed(board.hello() + board.frame(State(0, ("04A23B1C", None, None, None))), 5.0)
     assert links(out) == ["up", "resynced"]
     assert "restarted" in [c for c in out if isinstance(c, LinkChange)][0].reason
     assert changes(out) == [("removed", 1, "0A0B0C0D")]
 
 
 def test_tags_on_readers_the_board_does_not_have_are_dropped():
-    session, board = up_session(readers=2)
-    assert changes(session.feed(board.frame(Tag(5, True, "04A23B1C")), 0.2)) == []
-    assert session.counters.malformed == 1
+    host, board = up_host(readers=2)
+    assert changes(host.feed(board.frame(Tag(5, True, "04A23B1C")), 0.2)) == []
+    assert host.counters.malformed == 1
 
 
 def test_health_and_errors_pass_through():
-    session, board = up_session()
-    out = session.feed(board.frame(ReaderHealth(3, False, "00")) + board.frame(McuError("OVERFLOW", "rx")), 0.2)
+    host, board = up_host()
+    out = host.feed(board.frame(ReaderHealth(3, False, "00")) + board.frame(McuError("OVERFLOW", "rx")), 0.2)
     assert out == [ReaderHealth(3, False, "00"), McuError("OVERFLOW", "rx")]
 
 
@@ -143,7 +143,7 @@ events = st.lists(st.tuples(st.integers(0, 3), st.booleans(), st.sampled_from(["
 @given(events, st.data())
 def test_corrupted_lines_never_make_events(tags, data):
     """Feed a stream where some frames are damaged: every change must come from an intact frame."""
-    session, board = up_session()
+    host, board = up_host()
     stream, intact = b"", set()
     for reader, placed, uid in tags:
         line = bytearray(board.frame(Tag(reader, placed, uid)))
@@ -154,7 +154,7 @@ def test_corrupted_lines_never_make_events(tags, data):
             intact.add((reader, uid))
         stream += bytes(line)
     stream += data.draw(st.binary(max_size=30))
-    out = session.feed(stream, 1.0)
+    out = host.feed(stream, 1.0)
     assert {(c.reader, c.uid) for c in out if isinstance(c, ReaderChange)} <= intact
 
 
@@ -199,60 +199,60 @@ class AnsweringBoard(Board):
         return replies
 
 
-def converse(session, board, data, now):
+def converse(host, board, data, now):
     """Feed ``data``, then the board's answers to whatever the host asks, until it asks nothing."""
     outputs = []
     while data:
-        step = session.feed(data, now)
+        step = host.feed(data, now)
         outputs += step
         data = board.answer(step)
     return outputs
 
 
 def answering_session():
-    session, board = Session(), AnsweringBoard()
-    converse(session, board, board.answer(session.opened(0.0)), 0.1)
-    assert session.state == "up"
-    return session, board
+    host, board = Ct1Host(), AnsweringBoard()
+    converse(host, board, board.answer(host.opened(0.0)), 0.1)
+    assert host.state == "up"
+    return host, board
 
 
 @pytest.mark.parametrize("late", [32, 40, 100, 1000])
 def test_a_valid_line_sent_again_long_after_is_never_new(late):
-    session, board = answering_session()
+    host, board = answering_session()
     placed = board.place(0, "04A23B1C")
-    assert changes(converse(session, board, placed, 0.2)) == [("placed", 0, "04A23B1C")]
-    assert changes(converse(session, board, board.remove(0), 0.3)) == [("removed", 0, "04A23B1C")]
+    assert changes(converse(host, board, placed, 0.2)) == [("placed", 0, "04A23B1C")]
+    assert changes(converse(host, board, board.remove(0), 0.3)) == [("removed", 0, "04A23B1C")]
     for _ in range(late):
-        converse(session, board, board.beat(10), 0.4)
-    out = converse(session, board, placed + board.beat(10), 0.5)
+        converse(host, board, board.beat(10), 0.4)
+    out = converse(host, board, placed + board.beat(10), 0.5)
     assert changes(out) == [] and links(out) == []
 
 
 def test_a_restart_whose_hello_is_lost_is_noticed_from_the_sequence_numbers():
-    session, board = answering_session()
+    host, board = answering_session()
     for _ in range(5):
-        converse(session, board, board.beat(), 1.0)
+        converse(host, board, board.beat(), 1.0)
     board.restart("0000BEEF")
     board.frame(Hello("1", "1.0.0", "pico", 4, (("boot", "0000BEEF"),)))     # lost on the wire
-    out = converse(session, board, board.state() + board.place(2, "0A0B0C0D"), 6.0)
+    out = converse(host, board, board.state() + board.place(2, "0A0B0C0D"), 6.0)
     assert changes(out) == [("placed", 2, "0A0B0C0D")]
     assert [(c.state, c.reason) for c in out if isinstance(c, LinkChange)][0] == ("up", "the reader board restarted")
 
 
 def test_a_restart_whose_numbers_happen_to_fit_is_noticed_from_the_uptime():
-    session, board = answering_session()
-    converse(session, board, board.beat(5000), 5.0)
+    host, board = answering_session()
+    converse(host, board, board.beat(5000), 5.0)
     last = board.seq
     board.restart("0000BEEF")
     board.seq = last                                   # its numbers happen to carry on from ours
-    out = converse(session, board, board.beat(40) + board.place(1, "0A0B0C0D"), 5.1)
+    out = converse(host, board, board.beat(40) + board.place(1, "0A0B0C0D"), 5.1)
     assert "the reader board restarted" in [c.reason for c in out if isinstance(c, LinkChange)]
     assert changes(out) == [("placed", 1, "0A0B0C0D")]
 
 
 def test_a_repeated_hello_reports_the_restart_once():
-    session, board = answering_session()
+    host, board = answering_session()
     board.restart("0000BEEF")
     hello = board.hello()
-    out = converse(session, board, hello + hello + board.state(), 2.0)
+    out = converse(host, board, hello + hello + board.state(), 2.0)
     assert [c.reason for c in out if isinstance(c, LinkChange) and c.state == "up"] == ["the reader board restarted"]

@@ -1,6 +1,6 @@
 """The host side of the CT1 protocol as a pure state machine: bytes and clock in, outputs out.
 
-A :class:`Session` is fed the bytes read from the port and the time; it answers with outputs:
+A :class:`Ct1Host` (the host side of CT1) is fed the bytes read from the port and the time; it answers with outputs:
 :class:`ReaderChange` values (a tag placed, removed or moved), :class:`LinkChange` values (up, down,
 resynced, refused), :class:`Send` (bytes to write back), and the board's health and error reports.
 It drops bad lines, counts lost and repeated frames, asks for a snapshot (``SYNC?``) after a gap,
@@ -52,7 +52,7 @@ class Send:
 
 @dataclass
 class Counters:
-    """What the session has seen: lines, good frames, and every kind of damage."""
+    """What the host side has seen: lines, good frames, and every kind of damage."""
 
     lines: int = 0
     frames: int = 0
@@ -88,7 +88,7 @@ class LinkStateReporter:
         return self._report(DOWN, now, reason)
 
 
-class Session(LinkStateReporter):
+class Ct1Host(LinkStateReporter):
     """The CT1 host side. Call :meth:`opened` when the port opens, :meth:`feed` with every chunk
     read, :meth:`tick` regularly, and :meth:`failed` when the port closes; :attr:`dead` turns true
     when the link must be closed and reopened."""

@@ -3,7 +3,7 @@ or took what, and what it scored), the hands counted in the show (kept in view u
 next hand is turned or played), and each side's pegs (its score and the score before its last
 change: the back peg of a cribbage board).
 
-Like the scoring log (:mod:`cardtable.score_log`) it is fed the events of each accepted action and
+Like the scoring log (:mod:`cardtable.table.score_log`) it is fed the events of each accepted action and
 rebuilt from a replay's events after an undo or a resume; it never holds anything the events did
 not say to the whole table. Sentences keep their seats (:mod:`engine.wording`): the view says them
 with the players' names.

@@ -1,6 +1,6 @@
 """The table's short scoring log, and the buttons that page back through it.
 
-Every change of a score is one sentence with its breakdown (:func:`cardtable.view.score_lines`),
+Every change of a score is one sentence with its breakdown (:func:`cardtable.table.view.score_lines`),
 kept newest last, the last ``size`` of them. The sentences the last move made are shown on every
 display until the next move, and the newest that fit after that, so a sentence stays on the table
 while the next moves are made. To check an earlier one, a person
@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 
-from cardtable.view import score_lines
+from cardtable.table.view import score_lines
 from engine.game import Event
 
 LOG, LEFT, RIGHT = "log", "left", "right"

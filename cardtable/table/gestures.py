@@ -3,8 +3,13 @@
 One pure function, :func:`answer`, reads a card event (which card, laid in or taken from which
 zone) against what the table wants (:class:`Wants`: the engine's prompt, the game's card slots,
 the seat zones, the cards collected so far) and answers :class:`Submit`, :class:`Refuse` or
-:class:`Wait`. It changes nothing and shows nothing: :class:`cardtable.controller.Controller`
+:class:`Wait`. It changes nothing and shows nothing: :class:`cardtable.table.table.Table`
 carries the answer out (journals, shows, buzzes).
+
+What the table holds between two inputs, beside the game, is one value, :class:`Held` (the
+cards collected, taken, refused and accepted, the choice pointed at, the face-down cards, the
+sentence said); each input makes a new one from the old, through its methods, and nothing else
+changes it.
 
 * A card laid in the zone a prompted kind of action takes (the acting seat's own zone, or a shared
   zone such as the crib; any seat's zone when the table deals) is collected for that kind; once
@@ -17,13 +22,15 @@ carries the answer out (journals, shows, buzzes).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Container, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 
 from engine.decks import PhysicalCard
 from engine.game import CardSlot, Prompt
 from engine.table_events import MOVED, REMOVED
 from engine.wording import compose
+from cardtable.table.face_down import FaceDownCards
 
 Cards = tuple[PhysicalCard, ...]
 
@@ -82,6 +89,84 @@ class Wants:
     blocked: bool = False
     finished: bool = False
     swipe: bool = False
+
+
+@dataclass(frozen=True)
+class Held:
+    """What the table holds between two inputs, beside the game: a value, each input makes a new one.
+
+    :param pending: the cards collected so far per action kind (an action that takes several).
+    :param taking: the cards taken off the table so far for a capture.
+    :param refused: the cards refused, by id: play waits until they are taken back.
+    :param secret: ids of the cards laid for an action dealt face down: never named.
+    :param accepted: ids of the physical cards that made accepted actions.
+    :param choice: which of the prompt's choices the left and right buttons point at.
+    :param face_down: the cards lying back up, counted where they lie, never played.
+    :param warning: the sentence the table says now.
+    """
+
+    pending: Mapping[str, Cards] = field(default_factory=dict)
+    taking: Cards = ()
+    refused: Mapping[str, PhysicalCard] = field(default_factory=dict)
+    secret: frozenset[str] = frozenset()
+    accepted: frozenset[str] = frozenset()
+    choice: int | None = None
+    face_down: FaceDownCards = FaceDownCards()
+    warning: str = ""
+
+    def __post_init__(self) -> None:
+        for name in ("pending", "refused"):               # read-only views: a value never changes
+            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
+
+    @property
+    def settled(self) -> frozenset[str]:
+        """The ids of the cards already part of an accepted action or refused."""
+        return self.accepted | self.refused.keys()
+
+    def waiting(self, wait: Wait) -> Held:
+        """After a :class:`Wait`: its new collections where it has them."""
+        return replace(self, pending=self.pending if wait.pending is None else wait.pending,
+                       taking=self.taking if wait.taking is None else wait.taking)
+
+    def refusing(self, cards: Iterable[PhysicalCard]) -> Held:
+        """``cards`` refused: to be taken back."""
+        return replace(self, refused={**self.refused, **{c.id: c for c in cards}})
+
+    def taken_back(self, card: PhysicalCard) -> Held:
+        """A refused ``card`` taken back."""
+        return replace(self, refused={k: c for k, c in self.refused.items() if k != card.id},
+                       secret=self.secret - {card.id})
+
+    def hiding(self, card: PhysicalCard) -> Held:
+        """``card`` laid for an action dealt face down: never named."""
+        return replace(self, secret=self.secret | {card.id})
+
+    def submitting(self, answer: Submit) -> Held:
+        """The cards of ``answer`` go to the rules: out of the collection they made."""
+        if answer.taken:
+            return replace(self, taking=())
+        return replace(self, pending={k: c for k, c in self.pending.items() if k != answer.kind})
+
+    def accepting(self, cards: Cards) -> Held:
+        """``cards`` made an accepted action."""
+        ids = {c.id for c in cards}
+        return replace(self, accepted=self.accepted | ids, secret=self.secret - ids)
+
+    def applied(self) -> Held:
+        """An action was accepted: no choice pointed at, no capture under way."""
+        return replace(self, choice=None, taking=())
+
+    def cleared(self) -> Held:
+        """A new game, or the last action undone: nothing collected, taken or refused."""
+        return replace(self, pending={}, taking=(), refused={}, secret=frozenset())
+
+    def pointing(self, step: int, choices: int) -> Held:
+        """The left (``step`` -1) or right (+1) button moved along the prompt's ``choices``."""
+        return replace(self, choice=((self.choice if self.choice is not None else -step) + step) % choices)
+
+    def saying(self, warning: str | None) -> Held:
+        """The table says ``warning`` now (``None``: it keeps what it says)."""
+        return self if warning is None else replace(self, warning=warning)
 
 
 def answer(kind: str, card: PhysicalCard, zone: str, wants: Wants) -> Answer:
