@@ -5,7 +5,7 @@ showed once the card lay there (``look``) and what they showed before it came (`
 reference the change map kept for them, the table or the card it was laid on). Each frame, a card
 not read again is
 
-- **seen** while its footprint still shows it;
+- **seen** while its footprint still shows it, counting only the cells that lie still;
 - **gone** when its footprint lies still and shows what was there before the card came, or the
   marker of another card (or, for a card that lay there when the camera started, whose table
   underneath is only estimated, anything that is not the card); and nothing that moved from the card's place is still moving in view
