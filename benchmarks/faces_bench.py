@@ -117,6 +117,10 @@ TUNED = DESIGNS
 CARD_PX = (150.0, 260.0)
 #: How far off vertical the camera may look, degrees.
 TILT = (0.0, 30.0)
+#: The lowest camera: the scene's zones shrink with the view, and below this the side seats
+#: hold one card only, so two cards laid there would be drawn on one spot. (Looking straight
+#: down, cards are then at most 224 px long; the nearest ones of a tilted camera, 260.)
+LEAST_VIEW = 0.84
 
 
 def measured_designs() -> tuple[list[str], dict[str, str]]:
@@ -138,7 +142,8 @@ def faces_conditions(seed: int):
     """The camera and the table of scene ``seed``: :func:`vision_bench.scene_conditions`'s light,
     noise, blur, glare, motion and JPEG quality, on felt, wood, casino felt or a patterned cloth,
     the camera up to :data:`TILT` off vertical and as high as makes the cards
-    :data:`CARD_PX` long (the near ones at most the longest, the far ones at least the shortest);
+    :data:`CARD_PX` long (the near ones at most the longest, the far ones at least the shortest;
+    no lower than :data:`LEAST_VIEW`);
     whether the lower card of the pair lies face down. Returns (view, tilt, effects, quality,
     face_down)."""
     _, effects, quality = scene_conditions("mixed", seed)
@@ -148,7 +153,7 @@ def faces_conditions(seed: int):
     near, far = (float(np.linalg.norm(np.diff(cv2.perspectiveTransform(np.float32([edge]),
                                                                           table_homography((1920, 1080), 1.0, tilt)), axis=1)))
                  for edge in edges)
-    view = round(near / rng.uniform(CARD_PX[0] * near / far, CARD_PX[1]), 3)
+    view = max(round(near / rng.uniform(CARD_PX[0] * near / far, CARD_PX[1]), 3), LEAST_VIEW)
     effects = dataclasses.replace(effects, surface=rng.choice(SURFACES))
     return view, tilt, effects, quality, rng.random() < 0.5
 
