@@ -238,7 +238,8 @@ class SyntheticCamera:
         self.card_image = card_image or self.art.card_bgr
         self.homography = table_homography(self.resolution, view, tilt)
         near = _map(self.homography, [(0, TABLE_MM[1] * view / 2), (1, TABLE_MM[1] * view / 2)])
-        self._px_per_mm = float(np.linalg.norm(near[1] - near[0]))    # the most a card is drawn at
+        # The most a card is drawn at: the near edge of a tilted camera's view.
+        self._px_per_mm = self.resolution[0] / (view * TABLE_MM[0]) if tilt is None else float(np.linalg.norm(near[1] - near[0]))
         self._sprite_ppm = round(1.4 * self._px_per_mm, 2)
         self._sprites: dict[str, np.ndarray] = {}
         self.scene = Scene(zones, script, deck=self.deck, jitter=effects.jitter, hands=effects.hands, seed=seed,
