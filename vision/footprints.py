@@ -5,7 +5,7 @@ showed once the card lay there (``look``) and what they showed before it came (`
 reference the change map kept for them, the table or the card it was laid on). Each frame, a card
 not read again is
 
-- **seen** while its footprint still shows it;
+- **seen** while its footprint still shows it, counting only the cells that lie still;
 - **gone** when its footprint lies still and shows what was there before the card came, or the
   marker of another card (or, for a card that lay there when the camera started, whose table
   underneath is only estimated, anything that is not the card); and nothing that moved from the card's place is still moving in view
@@ -56,12 +56,13 @@ HELD_LIMIT = 3.0
 SEEN, COVERED, GONE = "seen", "covered", "gone"
 
 
-def matches(values: np.ndarray, reference: np.ndarray | None) -> bool:
-    """True when most cells of ``values`` show what ``reference`` showed."""
+def matches(values: np.ndarray, reference: np.ndarray | None, still: np.ndarray | None = None) -> bool:
+    """True when most cells of ``values`` show what ``reference`` showed (of those ``still``,
+    when given: a cell where something moves shows nothing for sure)."""
     if reference is None or not len(values):
         return False
     close = np.abs(values.astype(np.int16) - reference.astype(np.int16)) <= MATCH_LEVELS
-    return bool(close.mean() >= MATCH_SHARE)
+    return bool((close if still is None else close & still).mean() >= MATCH_SHARE)
 
 
 @dataclass(eq=False)
@@ -101,7 +102,9 @@ class Footprint:
         a decoder takes, after the motion ends, to name a card where it landed (so a card slid
         away is one ``moved``, not gone then placed)."""
         values = changes.small.ravel()[self.cells]
-        if matches(values, self.look):
+        # Only cells lying still show the card: a plain card slid along its length keeps its
+        # old place white for a while (the card's other half, a white card below) as it goes.
+        if matches(values, self.look, changes.still.ravel()[self.cells]):
             self.trail = self.path = self.path_under = self.quiet_since = self.clear_since = None
             self.state = SEEN
             return SEEN

@@ -43,7 +43,7 @@ _NOISE_PAD = 32     # noise fields are this much larger than the frame: each fra
 _MOTION_STEPS = 3   # instants of an exposure averaged for motion blur
 _FLICKER_HZ = 3.3   # the beat of a 30 fps exposure against 50 Hz mains light
 _DRIFT_PERIOD = 20.0  # seconds of a slow light change across the table
-SURFACES = ("felt", "wood")
+SURFACES = ("felt", "wood", "casino", "cloth")
 
 
 @dataclass(frozen=True)
@@ -54,8 +54,10 @@ class Effects:
     take cards), ``jitter`` (cards land off-centre and rotated), ``motion`` (exposure time in
     seconds: what moves during it is smeared, as a hand or a sliding card is in a real frame) and
     ``flicker`` (the share by which the exposure swings frame to frame, as a webcam's auto
-    exposure under mains lighting), ``surface`` (``"felt"`` or ``"wood"``: planks with a grain
-    that runs across the table, dark streaks and fine pores) and ``drift`` (the share by which the
+    exposure under mains lighting), ``surface`` (``"felt"``; ``"wood"``: planks with a grain
+    that runs across the table, dark streaks and fine pores; ``"casino"``: felt printed with
+    pale arcs, boxes and words, as a blackjack table; ``"cloth"``: a woven tablecloth of
+    coloured checks with a printed flower) and ``drift`` (the share by which the
     light changes slowly and unevenly over the table, as daylight moving across a room: one side
     brightens while the other dims, over about twenty seconds)."""
 
@@ -75,15 +77,28 @@ class Effects:
             raise InvalidInput(f"no table surface {self.surface!r}: choose one of {', '.join(SURFACES)}")
 
 
-def table_homography(resolution: tuple[int, int], view: float = 1.0) -> np.ndarray:
+def table_homography(resolution: tuple[int, int], view: float = 1.0, tilt: float | None = None) -> np.ndarray:
     """The table-mm to image-px homography of the synthetic camera at ``resolution``: a camera
     above seat 1, tilted so the far edge of the table looks narrower, seeing ``view`` times
-    :data:`TABLE_MM` (1.4: a camera hung higher, seeing a 1.26 m wide strip of table)."""
+    :data:`TABLE_MM` (1.4: a camera hung higher, seeing a 1.26 m wide strip of table).
+
+    ``tilt`` (degrees off vertical) makes it a pinhole camera as far from the table's centre as
+    the view is wide, looking at the centre from above seat 1: the near side larger than the
+    far one (at 30 degrees a card at the near edge looks 1.6 times as long as one at the far
+    edge), the table fitted into the frame, its near edge at the bottom."""
     w, h = resolution
     half_w, half_h = view * TABLE_MM[0] / 2, view * TABLE_MM[1] / 2
     table = np.float32([(-half_w, -half_h), (half_w, -half_h), (half_w, half_h), (-half_w, half_h)])
-    image = np.float32([(0.09 * w, 0.03 * h), (0.91 * w, 0.03 * h), (w - 1, 0.985 * h), (0, 0.985 * h)])
-    return cv2.getPerspectiveTransform(table, image)
+    if tilt is None:
+        image = np.float32([(0.09 * w, 0.03 * h), (0.91 * w, 0.03 * h), (w - 1, 0.985 * h), (0, 0.985 * h)])
+        return cv2.getPerspectiveTransform(table, image)
+    a, distance = math.radians(tilt), 2 * half_w
+    seen = np.float32([(x / (distance - y * math.sin(a)), y * math.cos(a) / (distance - y * math.sin(a)))
+                       for x, y in table])
+    span = seen.max(axis=0) - seen.min(axis=0)
+    scale = min((w - 1) / span[0], 0.955 * h / span[1])
+    image = (seen - [seen[:, 0].mean(), seen[:, 1].max()]) * scale + [(w - 1) / 2, 0.985 * h]
+    return cv2.getPerspectiveTransform(table, image.astype(np.float32))
 
 
 def _map(homography: np.ndarray, points) -> np.ndarray:
@@ -102,7 +117,7 @@ def _backdrop(resolution: tuple[int, int], effects: Effects, variant: int):
     gain = (1.0 - effects.lighting * dist).astype(np.float32)
     gx, gy, gs = rng.uniform(0.2 * w, 0.8 * w), rng.uniform(0.2 * h, 0.8 * h), 0.06 * w
     glare = (effects.glare * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * gs * gs))).astype(np.float32)
-    surface = _wood(w, h, rng) if effects.surface == "wood" else _felt(w, h, rng)
+    surface = {"wood": _wood, "casino": _casino, "cloth": _cloth}.get(effects.surface, _felt)(w, h, rng)
     background = np.clip(surface * gain[:, :, None] + glare[:, :, None], 0, 255).astype(np.uint8)
     pool = []
     for unit in (_unit_noise(resolution) if effects.noise > 0 else ()):
@@ -130,6 +145,50 @@ def _wood(w: int, h: int, rng: np.random.Generator) -> np.ndarray:
     return np.float32([70, 115, 165])[None, None, :] + tone[:, :, None] * np.float32([0.6, 0.8, 1.0])[None, None, :]
 
 
+def _casino(w: int, h: int, rng: np.random.Generator) -> np.ndarray:
+    """Casino felt (BGR, float): the felt's mottle under printed pale lines (arcs round the
+    dealer, the boxes of the places) and words in capitals, as on a blackjack table."""
+    felt = _felt(w, h, rng)
+    ink = np.zeros((h, w), np.uint8)
+    cx, cy = w // 2, int(-0.35 * h)
+    for radius in (0.75, 0.95, 1.02):
+        cv2.ellipse(ink, (cx, cy), (int(radius * w * 0.6), int(radius * h)), 0, 20, 160, 255, 3, cv2.LINE_AA)
+    for k in range(7):
+        a = math.radians(35 + k * 110 / 6)
+        x, y = int(cx + 0.6 * w * 1.1 * math.cos(a)), int(cy + h * 1.1 * math.sin(a))
+        cv2.rectangle(ink, (x - 55, y - 40), (x + 55, y + 40), 255, 2, cv2.LINE_AA)
+    words = ("BLACKJACK PAYS 3 TO 2", "DEALER MUST DRAW TO 16 AND STAND ON ALL 17S", "INSURANCE PAYS 2 TO 1")
+    for k, text in enumerate(words):
+        scale = rng.uniform(1.0, 1.6)
+        size = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 2)[0]
+        at = (int(cx - size[0] / 2 + rng.uniform(-0.2, 0.2) * w), int(rng.uniform(0.15, 0.9) * h))
+        cv2.putText(ink, text, at, cv2.FONT_HERSHEY_DUPLEX, scale, 255, 2, cv2.LINE_AA)
+    print_ = cv2.GaussianBlur(ink, (0, 0), 0.8).astype(np.float32)[:, :, None] / 255
+    return felt * (1 - 0.8 * print_) + np.float32([150, 200, 210])[None, None, :] * 0.8 * print_
+
+
+def _cloth(w: int, h: int, rng: np.random.Generator) -> np.ndarray:
+    """A woven tablecloth (BGR, float): coloured checks in two widths, a fine weave, and a
+    printed flower repeated over it."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    step = rng.uniform(40, 90)
+    base, band = rng.uniform(60, 200, 3).astype(np.float32), rng.uniform(40, 220, 3).astype(np.float32)
+    across = (np.sin(xx * math.pi / step) > 0.3).astype(np.float32)
+    down = (np.sin(yy * math.pi / step) > 0.3).astype(np.float32)
+    check = (0.5 * across + 0.5 * down)[:, :, None]
+    weave = (np.sin(xx * 1.9) * np.sin(yy * 1.9) * 6)[:, :, None]
+    cloth = base * (1 - check) + band * check + weave
+    flower = tuple(float(c) for c in rng.uniform(30, 230, 3))
+    pitch = int(3 * step)
+    for y in range(pitch // 2, h, pitch):
+        for x in range((y // pitch % 2) * pitch // 2, w, pitch):
+            for k in range(5):
+                a = 2 * math.pi * k / 5
+                centre = (int(x + 12 * math.cos(a)), int(y + 12 * math.sin(a)))
+                cv2.ellipse(cloth, centre, (11, 6), math.degrees(a), 0, 360, flower, -1, cv2.LINE_AA)
+    return cloth
+
+
 @functools.lru_cache(maxsize=2)
 def _unit_noise(resolution: tuple[int, int]) -> list[np.ndarray]:
     """Two fields of unit Gaussian noise, a little larger than the frame, drawn once per
@@ -152,6 +211,7 @@ class SyntheticCamera:
     :param mat: draw the calibration mat in the middle of the table.
     :param view: how much table the camera sees, in multiples of :data:`TABLE_MM` (more is a
         higher camera: fewer pixels per marker module).
+    :param tilt: degrees the camera looks off vertical (see :func:`table_homography`).
     :param card_image: draws a card's face instead of the printable marked card: called with the
         physical card and pixels per mm, returns a BGR image (a real deck design, for faces).
     :raises InvalidInput: for an unknown deck, card, zone or resolution, or an impossible script
@@ -164,7 +224,7 @@ class SyntheticCamera:
     def __init__(self, deck: Deck | str, marker: str, script: list[Move] | tuple = (), *,
                  resolution: tuple[int, int] | str = "1080p", zones: dict | None = None,
                  effects: Effects = Effects(), seed: int = 0, mat: bool = False,
-                 view: float = 1.0, card_image=None) -> None:
+                 view: float = 1.0, tilt: float | None = None, card_image=None) -> None:
         if not 0.5 <= view <= 3.0:
             raise InvalidInput(f"the camera view {view:g} is out of range: give 0.5 to 3 times the table")
         self.deck = deck if isinstance(deck, Deck) else get_deck(deck)
@@ -176,8 +236,10 @@ class SyntheticCamera:
         self.effects, self.seed, self.mat = effects, seed, mat
         self.art = CardArt(self.deck, marker)
         self.card_image = card_image or self.art.card_bgr
-        self.homography = table_homography(self.resolution, view)
-        self._px_per_mm = self.resolution[0] / (view * TABLE_MM[0])
+        self.homography = table_homography(self.resolution, view, tilt)
+        near = _map(self.homography, [(0, TABLE_MM[1] * view / 2), (1, TABLE_MM[1] * view / 2)])
+        # The most a card is drawn at: the near edge of a tilted camera's view.
+        self._px_per_mm = self.resolution[0] / (view * TABLE_MM[0]) if tilt is None else float(np.linalg.norm(near[1] - near[0]))
         self._sprite_ppm = round(1.4 * self._px_per_mm, 2)
         self._sprites: dict[str, np.ndarray] = {}
         self.scene = Scene(zones, script, deck=self.deck, jitter=effects.jitter, hands=effects.hands, seed=seed,

@@ -1,5 +1,6 @@
 """The synthetic camera's geometry and its ground truth about hands over cards."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -71,3 +72,33 @@ def test_the_same_seed_renders_the_same_pixels():
 
     digests = {t: hashlib.sha256(frame.tobytes()).hexdigest()[:16] for t, frame in rendered_frames().items()}
     assert digests == FRAME_DIGESTS
+
+
+def test_a_camera_tilted_off_vertical_sees_the_near_side_larger_than_the_far_one():
+    from vision.synthetic import TABLE_MM, table_homography
+
+    def card_length(homography, y):
+        ends = homography @ np.array([[0.0, y, 1.0], [0.0, y + 88, 1.0]]).T
+        return float(np.linalg.norm(ends[:2, 1] / ends[2, 1] - ends[:2, 0] / ends[2, 0]))
+
+    lengths = {}
+    for tilt in (0.0, 30.0):
+        homography = table_homography((1920, 1080), 1.0, tilt)
+        near, far = card_length(homography, TABLE_MM[1] / 2 - 88), card_length(homography, -TABLE_MM[1] / 2)
+        corners = homography @ np.array([[x, y, 1.0] for x in (-450, 450) for y in (-260, 260)]).T
+        xy = corners[:2] / corners[2]
+        assert xy.min() >= -1 and xy[0].max() <= 1920 and xy[1].max() <= 1080   # the table in view
+        lengths[tilt] = near / far
+    assert lengths[0.0] == pytest.approx(1.0, abs=0.01)
+    assert 1.4 < lengths[30.0] < 1.8    # lengths along the view shrink with the square of the distance
+
+
+@pytest.mark.parametrize("surface", ["casino", "cloth"])
+def test_the_table_can_be_casino_felt_or_a_patterned_cloth(surface):
+    from vision.synthetic import Effects
+
+    felt = SyntheticCamera("standard", "qr", resolution="720p", effects=Effects(surface="felt", noise=0)).frame_at(0.0)
+    other = SyntheticCamera("standard", "qr", resolution="720p", effects=Effects(surface=surface, noise=0)).frame_at(0.0)
+    # Print on the table: edges that plain felt does not have.
+    edges = [np.count_nonzero(cv2.Canny(cv2.cvtColor(f, cv2.COLOR_BGR2GRAY), 40, 120)) for f in (felt, other)]
+    assert edges[1] > 20 * max(edges[0], 1)

@@ -11,7 +11,9 @@ the card's own pixels (its alpha), and transparent corners are laid on white.
 from __future__ import annotations
 
 import functools
+import gzip
 import os
+import re
 import subprocess
 from collections.abc import Iterable
 from pathlib import Path
@@ -64,12 +66,33 @@ def cache_dir() -> Path:
     return Path(base) / "cardtable" / "decks"
 
 
+def _picture_box(svg: Path, element: str) -> tuple[float, float, float, float] | None:
+    """The x, y, width and height of ``element`` when it is an embedded picture (an SVG
+    ``<image>``, as konqi-modern and xskat-french draw every card), else None."""
+    text = (gzip.open if svg.suffix == ".svgz" else open)(svg, "rt", encoding="utf-8").read()
+    for tag in re.finditer(r"<image\b[^>]*>", text):
+        attributes = dict(re.findall(r'([\w:-]+)="([^"]*)"', tag.group(0)))
+        if attributes.get("id") == element and "transform" not in attributes:
+            try:
+                return tuple(float(attributes.get(k, 0)) for k in ("x", "y", "width", "height"))
+            except ValueError:
+                return None
+    return None
+
+
 def _render(svg: Path, element: str, zoom: float, out: Path) -> np.ndarray:
-    result = subprocess.run(["rsvg-convert", "-i", element, "-z", f"{zoom:.4f}", "-o", str(out), str(svg)],
+    """``element`` of ``svg`` drawn at ``zoom``, cropped to its own pixels. rsvg-convert cannot
+    export an embedded picture by id ("has no dimensions"): such a card is cut from the whole page."""
+    box = _picture_box(svg, element)
+    command = ["rsvg-convert", "-z", f"{zoom:.4f}", "-o", str(out), str(svg)]
+    result = subprocess.run(command if box else command[:1] + ["-i", element] + command[1:],
                             capture_output=True, text=True)
     if result.returncode != 0:
         raise OSError(f"rsvg-convert could not draw {element!r} of {svg}: {result.stderr.strip()}")
     image = cv2.imread(str(out), cv2.IMREAD_UNCHANGED)
+    if image is not None and box:
+        x, y, w, h = (round(v * zoom) for v in box)
+        image = image[y:y + h, x:x + w]
     if image is None or image.ndim != 3 or image.shape[2] != 4:
         raise OSError(f"rsvg-convert drew no card for {element!r} of {svg}")
     alpha = image[:, :, 3]
