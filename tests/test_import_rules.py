@@ -37,6 +37,7 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("package", sorted(ALLOWED))
 def test_packages_import_only_what_design_allows(package):
     for path in (ROOT / package).rglob("*.py"):
@@ -83,6 +84,7 @@ def _modules() -> dict[str, Path]:
             if "firmware" not in path.relative_to(ROOT / package).parts[:-1]}
 
 
+@pytest.mark.slow
 def test_no_import_circle():
     """No module of any package imports, through others, itself (imports made inside functions,
     which run later, are not followed; a package's ``__init__`` loading before its modules is the
@@ -128,6 +130,7 @@ def _part(module: str) -> str | None:
     return next((part for part in LAYERS if module == part or module.startswith(part + ".")), None)
 
 
+@pytest.mark.slow
 def test_no_arrow_runs_up_the_application():
     """No import, even one made inside a function (it still ties the two parts together), goes
     from a part of :data:`LAYERS` to a part it does not sit on: ``web`` and ``club`` know nothing
@@ -175,6 +178,7 @@ def test_the_rules_see_the_circle_and_the_arrow_they_forbid(tmp_path, monkeypatc
         test_no_import_circle()
 
 
+@pytest.mark.slow
 def test_every_engine_module_imports_first():
     """Each engine module imported on its own, before any other, loads (no partly loaded module)."""
     names = sorted(_module_name(path) for path in (ROOT / "engine").rglob("*.py"))

@@ -22,6 +22,7 @@ def test_print_deck_help_lists_every_choice_and_default(capsys):
     assert "a4, letter (default: a4)" in help_text(capsys, "print-mat")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["print-deck", "print-mat"])
 def test_a_pdf_in_a_missing_folder_is_said_in_words(command, tmp_path, capsys):
     missing = tmp_path / "nope"

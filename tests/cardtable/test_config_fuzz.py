@@ -115,6 +115,7 @@ def test_the_unmutated_examples_start(folder, monkeypatch):
                 assert found.config is not None, found.problems + found.steps
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.one_of(st.binary(max_size=200), st.text(max_size=200).map(str.encode),
                  st.sampled_from([b"\xef\xbb\xbf[game]\nname = 'cribbage'\n", b"a = " + b"[" * 5000,
@@ -143,6 +144,7 @@ contents = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(target=st.sampled_from(["table.toml", "calibration.json", "tags.json"]), content=contents)
 def test_a_hostile_file_as_config_calibration_or_registry_is_refused_in_words(folder, tmp_path_factory, target,

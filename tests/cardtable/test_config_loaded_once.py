@@ -7,6 +7,7 @@ import sys
 
 import numpy as np
 
+import pytest
 import vision.pipeline  # noqa: F401 - loaded now, so that its load_calibration is counted too
 from cardtable.cli import main
 from cardtable.sim.devices import demo_registry
@@ -54,6 +55,7 @@ def test_a_reader_table_reads_its_tag_registry_once(tmp_path, monkeypatch):
     assert len(loads) == 1, loads
 
 
+@pytest.mark.slow
 def test_a_camera_table_reads_its_calibration_once(tmp_path, monkeypatch):
     size = (1280, 720)
     save_calibration(Calibration(np.linalg.inv(table_homography(size)), size, 0.0), tmp_path / "calibration.json")

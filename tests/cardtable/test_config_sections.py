@@ -66,6 +66,7 @@ def test_every_section_has_its_own_name_and_the_random_documents_know_them_all()
     assert len(names) == len(set(names)) and set(names) == set(KEYS)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(SECTION_VALUES)
 def test_any_value_in_any_section_gives_its_typed_spec_and_sentences_never_an_exception(case):
@@ -76,6 +77,7 @@ def test_any_value_in_any_section_gives_its_typed_spec_and_sentences_never_an_ex
     assert all(isinstance(p, str) and p.startswith(section.name) for p in problems), problems
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(st.dictionaries(st.sampled_from(sorted(KEYS) + ["lamp"]), toml_values(sum(KEYS.values(), [])), max_size=5))
 def test_a_whole_document_of_anything_is_checked_in_words(document):

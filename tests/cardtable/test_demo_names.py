@@ -9,6 +9,7 @@ from cardtable.sim.demo import check_names
 from engine.errors import InvalidInput
 
 
+@pytest.mark.slow
 def test_a_demo_with_names_says_them(tmp_path, capsys):
     assert main(["demo", "--input", "rfid", "--names", "Ann, Bob", "--seed", "2", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out

@@ -17,6 +17,7 @@ from cardtable.table.outputs import TableOutputs
 from crash_script import script
 from hardware.display.snapshots import SnapshotDisplay
 from hostile_files import fill
+import pytest
 
 SEED = 11
 ACTIONS = script(SEED)
@@ -81,6 +82,7 @@ def test_no_journal_on_a_full_disk_is_said_and_no_start_leaves_a_copy(small_disk
     assert not list(small_disk.glob("*.damaged-*")), list(small_disk.iterdir())
 
 
+@pytest.mark.slow
 def test_run_goes_on_when_its_png_folder_fills_mid_game(small_disk, tmp_path):
     """The reproducer: `run` with PNG snapshots on a disk that fills mid-game exited 2 ("No
     space left on device"), which the service's Restart=on-failure turned into a loop."""

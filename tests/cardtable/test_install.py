@@ -23,6 +23,7 @@ def test_make_install_writes_a_launcher_that_runs_this_checkout(tmp_path):
     assert version.returncode == 0 and version.stdout.startswith("cardtable "), version.stderr
 
 
+@pytest.mark.slow
 def test_the_system_package_check_finds_what_is_installed_here():
     """This machine has libzbar, the fonts, espeak-ng, aplay, mosquitto, chromium, the card decks and rsvg-convert."""
     for need in ("runtime", "test"):

@@ -317,6 +317,7 @@ def test_replay_and_export_of_an_unfinished_game_show_only_what_the_table_saw(tm
     assert json.loads(capsys.readouterr().out)["seed"] == 3
 
 
+@pytest.mark.slow
 def test_a_finished_game_is_shown_whole(tmp_path, capsys):
     path = _dealer_game(tmp_path / "journal.sqlite", None)
     assert _cli("export", "1", "--journal", str(path)) == 0
@@ -461,6 +462,7 @@ FORGERIES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("forgery", sorted(FORGERIES))
 def test_every_forgery_is_said_by_every_reader_and_the_table_and_never_resealed(tmp_path, finished, capsys,
                                                                                  forgery):
@@ -509,6 +511,7 @@ def test_an_old_format_journal_is_upgraded_once_visibly_and_then_needs_the_key(t
     assert "damaged" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_undo_and_replay_after_opening_check_only_the_new_rows(tmp_path, monkeypatch):
     """Incremental verification: once a journal of many games is checked, an undo, a replay and
     the next action seal and check a handful of rows, not the whole history."""

@@ -27,6 +27,7 @@ def play(controller, moves, on_table):
         assert not controller.held.refused, (move, controller.held.warning)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, options, cut", [("cribbage", {"target": 61}, 30), ("quinze", {"target": 1}, 40),
                                                 ("allfives", {"target": 11}, 25)])
 def test_a_table_started_again_mid_game_knows_the_cards_it_accepted_and_plays_on(tmp_path, name, options, cut):

@@ -12,6 +12,7 @@ from cardtable.journal import Journal
 from cardtable.sim.devices import demo_registry
 from firmware_bridge.registry import default_path
 from firmware_bridge.twin import Twin
+import pytest
 from waiting import wait_until
 
 
@@ -72,6 +73,7 @@ path = "journal.sqlite"
 """)
 
 
+@pytest.mark.slow
 def test_run_with_readers_plays_cards_into_the_journal_and_stops_on_sigterm(tmp_path):
     registry = demo_registry("standard")
     registry.save(tmp_path / "tags.json")
@@ -123,6 +125,7 @@ kind = "lcd"
         assert problem in out
 
 
+@pytest.mark.slow
 def test_config_example_for_every_game_checks_clean_once_its_tools_have_run(tmp_path, capsys, monkeypatch):
     """Fresh, an example only lacks what its tools write; with those files it starts."""
     from engine.games import all_games
@@ -163,6 +166,7 @@ def test_config_example_to_a_bad_place_is_said_in_words(tmp_path, capsys):
     assert capsys.readouterr().err == f"cardtable: error: {tmp_path} is a folder, not a file\n"
 
 
+@pytest.mark.slow
 def test_run_with_stock_single_reader_boards_in_compat_mode(tmp_path):
     """Four boards running the MFRC522 library's example sketch, one per zone, on four ports."""
     import pty

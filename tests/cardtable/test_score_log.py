@@ -9,6 +9,7 @@ from engine.decks import get_deck
 from engine.game import Event
 from engine.games import get_game
 from engine.table_events import ButtonPress, TableEvent
+import pytest
 
 DECK = get_deck("standard")
 
@@ -92,6 +93,7 @@ def test_the_controller_logs_scores_pages_with_the_log_button_and_undo_takes_the
     assert outputs.views[-1].score_log == () and outputs.views[-1].log_page is None
 
 
+@pytest.mark.slow
 def test_after_the_game_left_and_right_page_through_its_last_scores(journal, outputs):
     game = get_game("cribbage")
     moves, _ = table_moves(game, 2, seed=3)

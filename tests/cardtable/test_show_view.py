@@ -131,6 +131,7 @@ def test_other_games_have_a_score_track(name):
 GAMES = sorted(all_games(), key=lambda g: g.name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
 def test_the_show_names_only_cards_laid_face_up(game, journal, outputs):
     """A whole dealt game through the controller: every card the show section names was laid face

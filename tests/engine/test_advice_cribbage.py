@@ -28,6 +28,7 @@ def brute_hand_ev(keep, seen, crib=False) -> Fraction:
 
 
 # -- the hand ----------------------------------------------------------------------------------
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(cards.filter(lambda c: len(c) >= 2).map(lambda c: c[:5]))
 def test_rank_points_agree_with_the_engine(five):

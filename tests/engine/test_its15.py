@@ -278,6 +278,7 @@ def test_table_mode_a_player_who_passes_takes_back_cards_laid_but_not_bet():
 
 
 # -- whole games -----------------------------------------------------------------------------------------------
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), players=st.sampled_from([2, 3, 4, 5]), greedy=st.booleans(),
        ones=st.integers(0, 6), twos=st.integers(1, 3))

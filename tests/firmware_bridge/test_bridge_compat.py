@@ -119,6 +119,7 @@ def spaced(uid: str) -> str:
     return " ".join(uid[i:i + 2] for i in range(0, len(uid), 2))
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["04A23B1C", "0A0B0C0D", "11223344"]), st.integers(0, 2),
                           st.booleans(), st.integers(0, 400), st.integers(0, 7), st.binary(max_size=8)),

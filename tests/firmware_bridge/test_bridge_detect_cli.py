@@ -142,6 +142,7 @@ def test_a_port_that_does_not_exist_is_said_at_once_and_exits_non_zero(command, 
     assert "/dev/ttyNOPE" in err and "does not exist" in err
 
 
+@pytest.mark.slow
 def test_enroll_waits_for_the_board_before_asking_and_gives_up_on_a_silent_port(tmp_path, capsys):
     import os
     import pty

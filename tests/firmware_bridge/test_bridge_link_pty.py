@@ -31,6 +31,7 @@ def has(*wanted):
     return lambda events: all(item in cards(events) for item in wanted)
 
 
+@pytest.mark.slow
 def test_cards_become_table_events_in_their_zones_and_unknown_tags_stay_unknown(twin, registry, fast):
     with Bridge(twin.port, registry, zones=["seat1", "seat2"], **fast) as bridge:
         assert states(collect(bridge, lambda ev: "resynced" in states(ev))) == ["up", "resynced"]
@@ -69,6 +70,7 @@ def test_garbage_truncated_corrupt_and_dropped_lines_never_invent_or_lose_cards(
         assert any(isinstance(message, Request) and message.type == "SYNC?" for message in twin.received)
 
 
+@pytest.mark.slow
 def test_silence_takes_the_link_down_and_it_comes_back_by_itself(twin, registry, fast):
     with Bridge(twin.port, registry, **fast) as bridge:
         collect(bridge, lambda ev: "resynced" in states(ev))
@@ -80,6 +82,7 @@ def test_silence_takes_the_link_down_and_it_comes_back_by_itself(twin, registry,
         assert states(events)[0] == "up" and cards(events) == [("placed", "JS", "reader0")]
 
 
+@pytest.mark.slow
 def test_unplug_and_replug_recover_without_restarting_anything(twin, registry, fast):
     with Bridge(twin.port, registry, **fast) as bridge:
         collect(bridge, lambda ev: "resynced" in states(ev))
@@ -98,6 +101,7 @@ def test_unplug_and_replug_recover_without_restarting_anything(twin, registry, f
         assert bridge.link.is_up and bridge.link.reconnects >= 1
 
 
+@pytest.mark.slow
 def test_a_reboot_mid_game_reports_only_real_changes(twin, registry, fast):
     with Bridge(twin.port, registry, **fast) as bridge:
         collect(bridge, lambda ev: "resynced" in states(ev))
@@ -110,6 +114,7 @@ def test_a_reboot_mid_game_reports_only_real_changes(twin, registry, fast):
         assert cards(events + collect(bridge, lambda ev: False, timeout=0.3)) == []
 
 
+@pytest.mark.slow
 def test_a_board_speaking_another_protocol_is_refused(registry, fast):
     with Twin(readers=2, proto="2", heartbeat=0.25) as board, Bridge(board.port, registry, **fast) as bridge:
         events = collect(bridge, lambda ev: "refused" in states(ev))

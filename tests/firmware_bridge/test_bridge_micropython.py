@@ -116,6 +116,7 @@ def test_the_firmware_on_micropython_reports_cards_and_reader_health(pico, regis
         assert [e.uid for e in events if type(e).__name__ == "UnknownTag"] == ["04A23B1C556607"]
 
 
+@pytest.mark.slow
 def test_a_pico_that_loses_power_is_a_restart_and_cards_left_on_it_are_not_placed_again(pico, registry, fast):
     with Bridge(pico.port, registry, zones=["seat1", "seat2"], **fast) as bridge:
         collect(bridge, lambda ev: "resynced" in [state for state, _ in links(ev)], timeout=5)

@@ -111,6 +111,7 @@ def test_terminal_live_updates_in_place():
     assert "Di: play a card" in console.export_text()
 
 
+@pytest.mark.slow
 def test_hdmi_through_pygame_on_the_dummy_video_driver(monkeypatch):
     pytest.importorskip("pygame")
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")

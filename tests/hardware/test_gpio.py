@@ -43,6 +43,7 @@ def test_presses_become_named_events_in_order(panel, mock_factory, clock):
     assert panel.get_press(timeout=0) is None
 
 
+@pytest.mark.slow
 def test_contact_bounce_on_press_and_release_gives_one_press(panel, mock_factory, clock):
     pin = mock_factory.pin(19)
     for level in ("low", "high", "low", "high", "low"):       # closing chatter, 2 ms apart
@@ -55,6 +56,7 @@ def test_contact_bounce_on_press_and_release_gives_one_press(panel, mock_factory
     assert [p.name for p in panel.presses()] == ["undo"]
 
 
+@pytest.mark.slow
 def test_a_quick_deliberate_double_press_counts_twice(panel, mock_factory, clock):
     press(mock_factory, 5, clock, hold=0.08)
     press(mock_factory, 5, clock, hold=0.08)
@@ -79,6 +81,7 @@ def test_presses_go_to_an_injected_queue(mock_factory, clock):
     assert shared.get_nowait() == ButtonPress("go", clock.now)
 
 
+@pytest.mark.slow
 def test_show_turn_lights_one_seat(panel, mock_factory):
     panel.show_turn(1)
     panel.show_turn(3)
@@ -90,6 +93,7 @@ def test_show_turn_lights_one_seat(panel, mock_factory):
     assert not any(mock_factory.pin(g).state for g in (17, 27, 22, 23))
 
 
+@pytest.mark.slow
 def test_refuse_beeps_blinks_and_restores_the_turn_led(panel, mock_factory):
     panel.show_turn(0)
     panel.refuse(2)
@@ -101,6 +105,7 @@ def test_refuse_beeps_blinks_and_restores_the_turn_led(panel, mock_factory):
     assert states(mock_factory, 4) == [False, True, False, True, False]
 
 
+@pytest.mark.slow
 def test_refuse_does_not_block_and_show_turn_leaves_the_blinking_led_alone(mock_factory, clock):
     slow = RefusalPattern(blinks=1, on_s=0.2, off_s=0.0, beep_s=0.2)
     with TablePanel(CONFIG, pin_factory=mock_factory, clock=clock, refusal=slow) as panel:
@@ -111,6 +116,7 @@ def test_refuse_does_not_block_and_show_turn_leaves_the_blinking_led_alone(mock_
         assert states(mock_factory, 27) == [False, True, False, True]
 
 
+@pytest.mark.slow
 def test_refuse_without_a_seat_only_beeps(panel, mock_factory):
     panel.refuse(None)
     assert panel.wait_idle(timeout=2)
@@ -118,6 +124,7 @@ def test_refuse_without_a_seat_only_beeps(panel, mock_factory):
     assert all(states(mock_factory, g) == [False] for g in (17, 27, 22, 23))
 
 
+@pytest.mark.slow
 def test_passive_buzzer_plays_its_tone(mock_factory, clock):
     config = dict(CONFIG, buzzer=12, buzzer_tone_hz=880)
     with TablePanel(config, pin_factory=mock_factory, clock=clock,
@@ -129,6 +136,7 @@ def test_passive_buzzer_plays_its_tone(mock_factory, clock):
     assert 0.5 in tones                          # the tone played at 50 % duty
 
 
+@pytest.mark.slow
 def test_close_is_idempotent_and_frees_the_pins(mock_factory, clock):
     panel = TablePanel(CONFIG, pin_factory=mock_factory, clock=clock)
     panel.show_turn(2)
@@ -143,6 +151,7 @@ def test_close_is_idempotent_and_frees_the_pins(mock_factory, clock):
     Button(5, pin_factory=mock_factory).close()   # the pin is free again
 
 
+@pytest.mark.slow
 def test_a_pin_held_elsewhere_is_named_and_nothing_is_left_reserved(mock_factory, clock):
     other = Button(22, pin_factory=mock_factory)
     with pytest.raises(PinConfigError, match=r"gpio.seat_leds\[2\]: GPIO22 cannot be used as a LED"):
@@ -152,6 +161,7 @@ def test_a_pin_held_elsewhere_is_named_and_nothing_is_left_reserved(mock_factory
         pass
 
 
+@pytest.mark.slow
 def test_bad_seat_numbers_are_refused(panel):
     for seat in (-1, "1", True):
         with pytest.raises(ValueError, match="seat must be"):

@@ -40,6 +40,7 @@ def check_frame(frame):
                for d in frame.texts if d.cut)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("name", VIEWS)
 def test_every_sample_renders_at_every_size(name, size):
@@ -164,6 +165,7 @@ def test_any_view_stays_inside_its_places(view, size):
         assert frame.text_of("score").split() == [str(s.score) for s in view.seats]
 
 
+@pytest.mark.slow
 def test_samples_script_writes_every_size(tmp_path):
     paths = write_samples(tmp_path)
     assert len(paths) == len(VIEWS) * len(SIZES)
@@ -190,6 +192,7 @@ FOUR_AT_THREE_DIGITS = [("Seat 1", "Seat 2", "Seat 3", "Seat 4"), ("Ann", "Bob",
                         ("Seat 1", "Seat 10", "Seat 11", "Seat 12")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("names", FOUR_AT_THREE_DIGITS, ids=lambda names: names[0] + "…")
 @pytest.mark.parametrize("size", SIZES)
 def test_names_stay_recognisable_beside_a_dealer_badge_and_three_digit_scores(names, size, tmp_path):

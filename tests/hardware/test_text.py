@@ -6,10 +6,12 @@ from hypothesis import given, settings, strategies as st
 
 from hardware.display.fonts import font
 from hardware.display.text import ELLIPSIS, card_label, fit_line, short_label, width, wrap
+import pytest
 
 F = font(12)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.text(st.characters(codec="latin-1", exclude_categories=("Cc",)), max_size=120),
        st.integers(20, 300), st.integers(1, 5))

@@ -55,6 +55,7 @@ def test_the_mat_names_only_the_seat_that_fixes_which_way_it_lies():
         assert min(ys) > 0, players          # seat 1 is nearest the mat's bottom edge
 
 
+@pytest.mark.slow
 def test_replay_a_folder_of_frames_prints_json_events(tmp_path, capsys):
     camera = SyntheticCamera("standard", "qr", parse_script("0.2 place KD seat1"), resolution="720p", seed=5)
     folder = tmp_path / "frames"

@@ -9,12 +9,14 @@ from vision_scenes import Table, kinds
 from vision.script import parse_script
 
 
+@pytest.mark.slow
 def test_a_long_slide_across_zones_under_a_covering_hand_is_one_move():
     # (Before: removed from seat2 two seconds into the slide, placed in seat4 when it landed.)
     table = Table(parse_script("0.3 place 10H seat2\n1.5 slide 10H seat4 2.4 covered"))
     assert kinds(table.run(6.0)) == [("placed", "10H", "seat2", None), ("moved", "10H", "seat4", "seat2")]
 
 
+@pytest.mark.slow
 def test_a_slide_off_another_card_across_the_table_under_the_hand_is_one_move():
     table = Table(parse_script("0.3 place 10H centre x=0 y=0\n1.0 place QS centre x=48 y=6 angle=6\n"
                                "2.2 slide QS seat1 1.4 covered x=-160 y=195\n3.6 hand 1.5 over QS still"))
@@ -22,6 +24,7 @@ def test_a_slide_off_another_card_across_the_table_under_the_hand_is_one_move():
                                      ("moved", "QS", "seat1", "centre")]
 
 
+@pytest.mark.slow
 def test_a_pile_pushed_together_is_one_move_for_each_card():
     # Three cards counted in the centre pushed over to seat3 together, overlapping as a fanned
     # pile (each marker still in view), under one sweep of hands.
@@ -34,6 +37,7 @@ def test_a_pile_pushed_together_is_one_move_for_each_card():
     assert sorted(events[3:]) == [("moved", c, "seat3", "centre") for c in ("10H", "4C", "QS")]
 
 
+@pytest.mark.slow
 def test_a_card_lifted_after_a_long_slide_is_one_removal_soon_after_its_place_is_clear():
     table = Table(parse_script("0.3 place 10H seat2\n1.5 slide 10H seat4 1.5 covered\n4.5 remove 10H"))
     events = table.run(6.5)
@@ -43,6 +47,7 @@ def test_a_card_lifted_after_a_long_slide_is_one_removal_soon_after_its_place_is
     assert events[2][4] <= 4.75 + 0.5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 def test_long_slides_keep_working_whatever_the_seed(seed):
     table = Table(parse_script("0.3 place 7C seat1\n0.8 place 2D seat3\n1.8 slide 7C seat3 1.2 covered\n"

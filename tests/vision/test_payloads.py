@@ -48,6 +48,7 @@ def test_a_card_of_another_deck_is_foreign_when_the_deck_in_play_is_given():
         card_for_payload("CT1:FRENCH40:7C", deck="standard")
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(
     st.text(max_size=40),

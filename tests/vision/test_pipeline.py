@@ -54,6 +54,7 @@ def test_place_occlude_slide_remove_gives_exactly_the_right_events(marker, resol
     assert pipeline.stats.decodes < pipeline.stats.frames  # it does not decode every frame
 
 
+@pytest.mark.slow
 def test_pyzbar_decoder_works_behind_the_same_interface():
     _, _, _, events = replay("qr", "1080p", "0.3 place 7C seat3", decoder="pyzbar", end=1.5)
     assert as_expected(events) == [("placed", "7C", "seat3")]

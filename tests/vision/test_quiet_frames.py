@@ -6,6 +6,7 @@ import dataclasses
 
 import numpy as np
 
+import pytest
 from vision_scenes import HARD, Table
 from vision.script import parse_script
 
@@ -21,6 +22,7 @@ def quiet_stretch(script: str) -> Table:
     return table
 
 
+@pytest.mark.slow
 def test_flicker_and_slow_light_on_wood_make_no_decodes_once_the_cards_lie():
     # (Before: the light drifting across the table made 1,000-1,800 cells dirty each frame and
     # two or three regions were decoded in every frame.)
@@ -29,6 +31,7 @@ def test_flicker_and_slow_light_on_wood_make_no_decodes_once_the_cards_lie():
     assert [e.kind for e in table.events] == ["placed", "placed"]
 
 
+@pytest.mark.slow
 def test_a_hand_resting_on_the_table_under_changing_light_is_rarely_decoded_again():
     # (Before: two to nine regions decoded in every frame, as the light drifted.) The hand that
     # came to rest is tried a few times, then accepted as background; its trembling edge is

@@ -36,6 +36,7 @@ def clear_after(camera, card, pose_time, t):
     return t
 
 
+@pytest.mark.slow
 def test_a_pickup_is_reported_at_once_even_when_the_recording_ends_a_second_later():
     # (Before: removed only after remove_after, 3 s, so a recording ending 1 s after the pickup
     # reported no removal at all.)

@@ -21,6 +21,7 @@ def test_cards_on_the_table_when_the_camera_starts_are_present_not_placed(effect
                               (("10H", "seat1"), ("4C", "seat3"), ("7D", "centre"), ("QS", "centre"))]
 
 
+@pytest.mark.slow
 def test_a_card_present_at_start_is_removed_on_evidence_and_moved_as_one_event():
     # (Before: the pickup was reported only after remove_after, 30 s.)
     table = Table(LAID + parse_script("2.0 remove 10H\n3.0 slide 4C seat4 1.2 covered"))
@@ -29,6 +30,7 @@ def test_a_card_present_at_start_is_removed_on_evidence_and_moved_as_one_event()
     assert events[4][4] <= 2.25 + 0.5      # the hand that took it is clear 0.25 s after 2.0 s
 
 
+@pytest.mark.slow
 def test_a_hand_resting_on_a_card_present_at_start_does_not_remove_it():
     table = Table(LAID + parse_script("1.0 hand 6 over 10H still"), view=1.0)
     assert [e[0] for e in table.run(8.0)] == ["present"] * 4

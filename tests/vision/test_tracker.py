@@ -1,6 +1,7 @@
 """The tracker's rules, on hand-made sightings and a fake clock."""
 
 from engine.decks import get_deck
+import pytest
 from vision.tracker import Sighting, Tracker
 
 DECK = get_deck("standard")
@@ -59,6 +60,7 @@ def test_by_default_a_card_is_placed_at_once_and_removed_on_evidence_not_on_abse
     assert t.update([], 10.3, gone={"10H"}) == [] and t.on_table == {}
 
 
+@pytest.mark.slow
 def test_a_card_seen_this_frame_is_not_removed_by_evidence_from_its_old_place():
     t = Tracker()
     run(t, frames(0, 0.2, [(TEN, "seat1")]))

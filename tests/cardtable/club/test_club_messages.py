@@ -27,6 +27,7 @@ topics = st.sampled_from(["cardtable/club/T1/view", "cardtable/club/T1/status", 
                           "cardtable/club/T1/game/x", "cardtable/other/T1/view", "cardtable/club/+/view", "#"])
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(topics, st.binary(max_size=200) | view_like.map(lambda d: json.dumps(d).encode()))
 def test_any_message_on_any_topic_is_read_or_refused_never_raises(topic, payload):
@@ -38,6 +39,7 @@ def test_any_message_on_any_topic_is_read_or_refused_never_raises(topic, payload
         json.dumps(view, allow_nan=False)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.dictionaries(st.sampled_from(["events", "scores", "winners", "names", "players", "finished"]), json_values))
 def test_any_game_record_is_cut_down_to_plain_types(data):
@@ -110,6 +112,7 @@ def test_standings_rank_by_match_points_then_games_then_spread():
 envelopes = st.fixed_dictionaries({"signed": st.text(max_size=80) | json_values, "hmac": st.text(max_size=70) | json_values})
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(topics, envelopes.map(lambda d: json.dumps(d).encode()) | st.binary(max_size=100))
 def test_any_signed_looking_message_is_read_or_refused_never_raises_and_never_trusted(topic, payload):

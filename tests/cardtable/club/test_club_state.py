@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from waiting import wait_until
 
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -34,6 +35,7 @@ games = st.tuples(st.sampled_from(["T1", "T2", "T3"]), st.integers(0, 6),
                   st.sampled_from(["Ann", "Bob", "Seat 1"]), st.sampled_from([SIGNED, SIGNED, UNSIGNED]))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(games, max_size=40))
 def test_standings_kept_game_by_game_are_those_counted_afresh(tmp_path_factory, sequence):

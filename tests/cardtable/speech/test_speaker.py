@@ -60,6 +60,7 @@ def to_the_play(c):
     lay(c, "2H", "starter")
 
 
+@pytest.mark.slow
 def test_the_table_says_each_move_its_score_and_whose_turn_in_order(speaking):
     c, speaker, files = speaking
     to_the_play(c)
@@ -75,6 +76,7 @@ def test_the_table_says_each_move_its_score_and_whose_turn_in_order(speaking):
     assert all(path.stat().st_size > 10_000 for path, _ in files.written)
 
 
+@pytest.mark.slow
 def test_a_refusal_is_said_and_said_again_when_the_card_is_laid_again(speaking):
     c, speaker, files = speaking
     to_the_play(c)
@@ -86,6 +88,7 @@ def test_a_refusal_is_said_and_said_again_when_the_card_is_laid_again(speaking):
     assert len(refusals) == 2 and "Take back the five of hearts" in refusals[0]
 
 
+@pytest.mark.slow
 def test_the_say_button_repeats_the_last_sentence_and_says_whose_turn_and_the_scores(speaking):
     c, speaker, files = speaking
     to_the_play(c)
@@ -101,6 +104,7 @@ def test_the_say_button_repeats_the_last_sentence_and_says_whose_turn_and_the_sc
     assert last == "Ann to play, the count is fifteen. The scores: Ann zero and Bob two"
 
 
+@pytest.mark.slow
 def test_the_say_button_repeats_a_sentence_before_the_turn_and_scores(speaking):
     c, speaker, files = speaking
     to_the_play(c)
@@ -111,6 +115,7 @@ def test_the_say_button_repeats_a_sentence_before_the_turn_and_scores(speaking):
     assert said(speaker, files)[-1] == f"{refusal}. Ann to play, the count is zero. The scores: Ann zero and Bob zero"
 
 
+@pytest.mark.slow
 def test_a_card_dealt_face_down_is_never_said(tmp_path, journal):
     files = WavFiles(SpeechSpec(), tmp_path)
     speaker = Speaker(files)

@@ -50,6 +50,7 @@ def test_the_stream_reaches_a_real_player_and_the_first_sound_is_marked():
     assert len(heard) == 1 and heard[0] - started < 1.0
 
 
+@pytest.mark.slow
 def test_a_sentence_is_cut_short_from_another_thread():
     voice = SoundVoice(SpeechSpec(), player=["sh", "-c", "cat > /dev/null; sleep 5"])   # still playing for 5 s
     threading.Timer(0.3, voice.stop).start()

@@ -40,6 +40,7 @@ def pegs(tab):
         "#board .peg", "ps => ps.map(p => [Number(p.dataset.side), Number(p.dataset.score), p.dataset.front])"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 def test_the_board_the_show_and_the_last_move_on_the_page(browser, page, journal, tmp_path, size):
     views = views_of_a_game(journal)
@@ -82,6 +83,7 @@ def test_the_board_the_show_and_the_last_move_on_the_page(browser, page, journal
     assert {(p[0], p[1]) for p in pegs(tab) if p[2] == "front"} == {(n, s.score) for n, s in enumerate(later.sides)}
 
 
+@pytest.mark.slow
 def test_the_crib_laid_out_so_far_waits_for_its_count(browser, page, journal):
     view = views_of_a_game(journal)[-1]
     laying = replace(view, shown=view.shown[:2] + (ShownHand("Bob", "crib", ("5D", "5S"), "2H"),))
@@ -94,6 +96,7 @@ def test_the_crib_laid_out_so_far_waits_for_its_count(browser, page, journal):
     assert crib.locator(".points").inner_text() == "not counted yet"
 
 
+@pytest.mark.slow
 def test_four_players_peg_as_partners_and_the_overlay_has_the_board(browser, page, journal, tmp_path):
     view = views_of_a_game(journal, 4, ("Ann", "Bob", "Cy", "Di"))[-1]
     overlay = browser.new_page(viewport={"width": 1280, "height": 720}, bypass_csp=True)
@@ -123,6 +126,7 @@ def test_a_count_of_nothing_is_left_to_the_prompt(browser, page, journal):
     assert not tab.locator("#play-label").is_visible()
 
 
+@pytest.mark.slow
 def test_le_quinze_has_a_track_and_no_empty_scoring_heading(browser, page):
     from cardtable.table.view import build_view
     from engine.games import get_game

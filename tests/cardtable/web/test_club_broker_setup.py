@@ -104,6 +104,7 @@ def test_mosquitto_2_alone_refuses_a_table_on_the_network(broker):
     assert connack(network_address(), broker.port) is None
 
 
+@pytest.mark.slow
 def test_club_serve_says_which_club_and_broker_in_words(mosquitto, tmp_path):
     """It said "(club club, broker ...)" for the default club name."""
     import sys

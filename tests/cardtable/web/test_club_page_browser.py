@@ -51,6 +51,7 @@ def club(tmp_path):
     store.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", ["phone", "tv"])
 def test_the_club_page_says_it_plainly(browser, club, tmp_path, size):
     server, view = club

@@ -22,6 +22,7 @@ from cardtable.club.spec import ClubSpec, parse_broker
 from cardtable.club.store import ClubStore
 from cardtable.sim.demo import run_demo
 from cardtable.pages.server import WebServer
+import pytest
 from test_page_browser import keep
 from web_helpers import die_with_parent, free_port, wait_until
 
@@ -38,6 +39,7 @@ def state_of(url: str) -> dict:
     return json.loads(urllib.request.urlopen(url + "/state.json", timeout=10).read())
 
 
+@pytest.mark.slow
 def test_a_forged_record_changes_no_standing_and_is_shown_as_such(mosquitto, tmp_path, browser):
     keys = make_keys(tmp_path / "keys", "T1")
     store = ClubStore(tmp_path / "club.sqlite")
@@ -108,6 +110,7 @@ def read_until(process: subprocess.Popen, words: str, lines: list[str], timeout:
     raise AssertionError(f"no {words!r} in {''.join(lines)!r}")
 
 
+@pytest.mark.slow
 def test_club_serve_says_an_unreachable_broker_and_two_tables_under_one_name(mosquitto, tmp_path, browser):
     mosquitto.stop()
     port = free_port()
@@ -154,6 +157,7 @@ def test_club_serve_says_an_unreachable_broker_and_two_tables_under_one_name(mos
         club.wait(10)
 
 
+@pytest.mark.slow
 def test_a_demo_with_an_unreachable_broker_says_nothing_was_published(tmp_path):
     port = free_port()
     done = subprocess.run([sys.executable, "-m", "cardtable.cli", "demo", "--input", "rfid", "--out", str(tmp_path),
@@ -174,6 +178,7 @@ def test_club_key_makes_a_key_once_and_says_where_it_goes(tmp_path, capsys):
     assert main(["club", "key", "../T1", "--folder", str(tmp_path)]) != 0
 
 
+@pytest.mark.slow
 def test_a_table_says_once_that_its_broker_cannot_be_reached_and_when_it_is_again(mosquitto, tmp_path):
     mosquitto.stop()
     said: list[str] = []

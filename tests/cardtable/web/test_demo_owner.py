@@ -12,12 +12,14 @@ import sys
 import httpx
 
 from cardtable.web.page import TablePage
+import pytest
 from test_page_browser import keep
 from web_helpers import die_with_parent, owner_client, wait_until
 
 ENV = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}
 
 
+@pytest.mark.slow
 def test_without_a_pin_the_owner_page_says_how_to_turn_it_on(tmp_path, browser):
     page = TablePage(host="127.0.0.1", port=0, journal_path=tmp_path / "journal.sqlite")
     try:
@@ -35,6 +37,7 @@ def test_without_a_pin_the_owner_page_says_how_to_turn_it_on(tmp_path, browser):
         page.close()
 
 
+@pytest.mark.slow
 def test_a_demo_with_a_pin_takes_the_owners_requests(tmp_path):
     demo = subprocess.Popen([sys.executable, "-m", "cardtable.cli", "demo", "--input", "rfid", "--out", str(tmp_path),
                              "--web", "0", "--pin", "2468", "--pace", "0.15", "--stay", "60"], env=ENV, text=True,

@@ -31,6 +31,7 @@ def history(tmp_path):
     page.close()
 
 
+@pytest.mark.slow
 def test_the_history_names_the_games_and_opens_one_where_it_was_tapped(browser, history, tmp_path):
     tab = open_tab(browser, history.url + "/history", PHONE, scale=2)
     tab.wait_for_selector(".games button")

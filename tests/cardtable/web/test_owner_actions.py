@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import httpx
 
+import pytest
 from web_helpers import owner_client, wait_until
 from cardtable.table.owner_requests import ENDED
 from engine.decks import get_deck
@@ -15,6 +16,7 @@ def owner(page) -> httpx.Client:
     return owner_client(page.url, "2468")
 
 
+@pytest.mark.slow
 def test_nothing_without_the_pin(table):
     page, session, _ = table
     stranger = httpx.Client(base_url=page.url, timeout=10)
@@ -26,6 +28,7 @@ def test_nothing_without_the_pin(table):
     assert session.game.rules.name == "cribbage"
 
 
+@pytest.mark.slow
 def test_the_owner_starts_a_game_with_names_and_options_undoes_and_ends_it(table):
     page, session, items = table
     client = owner(page)

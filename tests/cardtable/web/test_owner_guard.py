@@ -55,6 +55,7 @@ def evil_site():
     server.server_close()
 
 
+@pytest.mark.slow
 def test_a_page_on_another_port_of_the_same_host_cannot_end_the_game(table, evil_site, browser):
     page, session, items = table
     evil_site["target"] = page.url
@@ -84,6 +85,7 @@ def test_a_page_on_another_port_of_the_same_host_cannot_end_the_game(table, evil
         context.close()
 
 
+@pytest.mark.slow
 def test_owner_posts_need_the_session_token_and_their_own_origin(table):
     page, session, _ = table
     client = owner_client(page.url, "2468")
@@ -102,6 +104,7 @@ def test_owner_posts_need_the_session_token_and_their_own_origin(table):
     assert client.get("/owner/status.json").status_code == 403
 
 
+@pytest.mark.slow
 def test_wrong_pins_lock_out_the_client_that_sent_them_never_the_owner(table):
     page, _, _ = table
     signed_in = owner_client(page.url, "2468")
@@ -145,6 +148,7 @@ def raw_post(url: str, head: bytes, chunks, *, timeout: float = 10.0) -> tuple[b
         sock.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("route", ["/owner/login", "/owner/end", "/view.json"])
 def test_a_huge_body_is_refused_before_it_is_read(table, route):
     page, session, _ = table
@@ -164,6 +168,7 @@ def start(client, **body) -> str:
     return client.post("/owner/start", json={"game": "cribbage", "players": 2, **body}).json()["answer"]
 
 
+@pytest.mark.slow
 def test_the_start_form_refuses_control_characters_and_duplicate_names(table):
     page, session, _ = table
     client = owner_client(page.url, "2468")

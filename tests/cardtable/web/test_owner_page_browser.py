@@ -25,6 +25,7 @@ def page(tmp_path):
     page.close()
 
 
+@pytest.mark.slow
 def test_the_owner_page_says_what_runs_and_its_options_in_words(browser, page, tmp_path):
     tab = open_tab(browser, page.url + "/owner", PHONE, scale=2)
     tab.fill("input[name=pin]", "2468")

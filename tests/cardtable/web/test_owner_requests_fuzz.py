@@ -38,6 +38,7 @@ def owner_client(journal):
     hub.close()
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(kind=st.sampled_from(["start", "undo", "end", "start", "x"]), body=bodies | values)
 def test_any_request_gets_an_answer_and_the_table_goes_on(owner_client, kind, body):

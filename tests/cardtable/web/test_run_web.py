@@ -11,6 +11,7 @@ import httpx
 
 from cardtable.cli import main
 from cardtable.sim.devices import demo_registry
+import pytest
 from web_helpers import free_port, owner_client
 from firmware_bridge.twin import Twin
 from web_helpers import wait_until
@@ -24,6 +25,7 @@ def answers(url: str) -> bool:
         return False
 
 
+@pytest.mark.slow
 def test_run_serves_the_page_takes_the_owners_requests_and_publishes_to_the_club(tmp_path, mosquitto):
     registry = demo_registry("standard")
     registry.save(tmp_path / "tags.json")

@@ -9,7 +9,7 @@ from vision.faces.designs import installed_designs, render_card
 pytestmark = pytest.mark.skipif(not installed_designs(), reason="kdegames-card-data is not installed")
 
 
-@pytest.mark.parametrize("design", ["konqi-modern", "xskat-french"])
+@pytest.mark.parametrize("design", [pytest.param("konqi-modern", marks=pytest.mark.slow), "xskat-french"])
 def test_designs_that_embed_pictures_render_each_card(design, tmp_path, monkeypatch):
     """konqi-modern and xskat-french draw each card as an embedded picture (an SVG <image>),
     whose bounds rsvg-convert cannot export by id ("has no dimensions")."""
@@ -23,6 +23,7 @@ def test_designs_that_embed_pictures_render_each_card(design, tmp_path, monkeypa
     assert abs(ace.astype(int) - king.astype(int)).mean() > 10   # two different cards
 
 
+@pytest.mark.slow
 def test_every_installed_design_renders_its_ace_and_back(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     for design in installed_designs():

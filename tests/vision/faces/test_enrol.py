@@ -17,6 +17,7 @@ from vision.faces.enrol import enrol_from_images, face_id
 from vision.faces.store import Enrolment, enrolment_path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("design", DESIGNS)
 def test_a_whole_deck_enrols_from_its_images(enrolments, design):
     enrolment = enrolments[design]
@@ -27,6 +28,7 @@ def test_a_whole_deck_enrols_from_its_images(enrolments, design):
     assert similar.max() < 0.995  # no two cards alike
 
 
+@pytest.mark.slow
 def test_a_missing_card_is_named(images, deck, tmp_path):
     folder = shutil.copytree(images["standard"], tmp_path / "scans")
     (folder / "QH.png").unlink()
@@ -41,6 +43,7 @@ def test_two_pictures_of_one_card_are_refused(images, deck, tmp_path):
         enrol_from_images(folder, deck, "mine")
 
 
+@pytest.mark.slow
 def test_a_file_named_after_no_card_is_named(images, deck, tmp_path):
     folder = shutil.copytree(images["standard"], tmp_path / "scans")
     shutil.copy(folder / "7C.png", folder / "holiday.png")
@@ -83,6 +86,7 @@ def test_common_file_names_name_their_card(deck, stem, card_id):
     assert face_id(stem, deck) == card_id
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.one_of(st.text(max_size=8), st.from_regex(r"(ace|[0-9]{1,2}|king|of|_| )+(club|spades?|of|_| )+", fullmatch=True)))
 def test_any_file_name_is_a_card_or_refused_in_words(deck, stem):
@@ -106,6 +110,7 @@ def _frames(design: str, cards: list[str]):
     return (camera.frame_at(i / 10) for i in range(int(20 * len(cards)) + 10))
 
 
+@pytest.mark.slow
 def test_camera_enrolment_checks_each_card_and_resumes(deck, tmp_path):
     from vision.faces.enrol import CameraEnrolment, enrol_from_camera
 

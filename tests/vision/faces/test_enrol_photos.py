@@ -33,6 +33,7 @@ def _overlap(found: np.ndarray, truth: np.ndarray, size) -> float:
     return float((masks[0] & masks[1]).sum() / (masks[0] | masks[1]).sum())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", BACKGROUNDS)
 @pytest.mark.parametrize("design", ["nicu-white", "jolly-royal"])
 def test_the_card_of_a_portrait_phone_photo_is_found_not_the_whole_picture(design, kind):
@@ -74,6 +75,7 @@ def _enrol_retaking(folder, deck, design: str, kind: str, rng, retakes: int, siz
     raise AssertionError(f"still refused after {retakes} retakes: {refused}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", IMAGE_KINDS)
 def test_a_deck_enrolled_from_each_kind_of_picture_reads_its_cards(deck, tmp_path, kind):
     """The defect: every card of a deck enrolled from portrait photos was the whole picture,
@@ -87,6 +89,7 @@ def test_a_deck_enrolled_from_each_kind_of_picture_reads_its_cards(deck, tmp_pat
     assert wrong == [] and right >= 10
 
 
+@pytest.mark.slow
 def test_a_deck_from_phone_photos_names_no_card_wrong(deck, tmp_path):
     """The defect (issue 22): dondorf enrolled from phone photos named the 10 of clubs on the
     table the 10 of spades. The photo of 10C had been cut off the card's edges (wood in one
@@ -122,6 +125,7 @@ def test_a_picture_with_no_card_is_named_with_what_to_do(images, deck, tmp_path)
         enrol_from_images(folder, deck, "mine")
 
 
+@pytest.mark.slow
 def test_a_deck_whose_cards_are_not_told_apart_is_refused(deck, tmp_path):
     """Photos of one card under every name: each is a card, none tells itself from the rest."""
     rng = np.random.default_rng(5)

@@ -104,6 +104,7 @@ def rows_enrolment(deck, tmp_path_factory):
     return first, said_after, Enrolment.load(path)
 
 
+@pytest.mark.slow
 def test_the_whole_deck_enrols_in_rows_and_resumes_after_an_interruption(rows_enrolment):
     first, said_after, enrolment = rows_enrolment
     assert first["said"][0].startswith("(0/52 enrolled) lay the ace of spades (AS) face up at the top left")

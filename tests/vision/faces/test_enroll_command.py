@@ -12,6 +12,7 @@ from vision.config import load_vision_config
 from vision.faces.store import Enrolment
 
 
+@pytest.mark.slow
 def test_enrol_from_images_writes_one_file_the_config_can_name(images, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert main(["enroll", "faces", "--deck", "standard", "--name", "kitchen", "--from-images", str(images["dondorf"])]) == 0
@@ -22,6 +23,7 @@ def test_enrol_from_images_writes_one_file_the_config_can_name(images, tmp_path,
     assert len(Enrolment.load(config.faces).cards) == 52
 
 
+@pytest.mark.slow
 def test_a_missing_card_is_said_and_nothing_is_written(images, tmp_path, capsys):
     folder = shutil.copytree(images["standard"], tmp_path / "scans")
     (folder / "5S.png").unlink()
@@ -67,6 +69,7 @@ def test_replay_and_watch_read_faces_from_recorded_frames(enrolments, recorded, 
     assert (out / "annotated" / "latest.jpg").exists()
 
 
+@pytest.mark.slow
 def test_the_demo_rendered_cache_enrols_and_jokers_are_skipped_with_a_note(deck, tmp_path, capsys):
     """The names Debian's designs give their cards (king_club.png, 10_club.png, 1_spade.png),
     as the demo's rendered cache holds them, and a joker: enrolled, the joker skipped."""
@@ -88,6 +91,7 @@ def test_the_demo_rendered_cache_enrols_and_jokers_are_skipped_with_a_note(deck,
     assert len(Enrolment.load(out).cards) == 52
 
 
+@pytest.mark.slow
 def test_a_design_enrols_with_its_contact_sheet_and_an_unknown_one_lists_the_names(tmp_path, capsys):
     import cv2
 
@@ -100,6 +104,7 @@ def test_a_design_enrols_with_its_contact_sheet_and_an_unknown_one_lists_the_nam
     assert "no card design 'bicycle' is installed: try one of " in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_one_photo_of_the_deck_laid_out_enrols_and_a_card_out_of_place_is_named(deck, tmp_path, capsys):
     """The deck laid out in 4 rows of 13 in suit order, photographed at an angle on felt."""
     import cv2

@@ -90,6 +90,7 @@ def crib_scene(with_back):
     return events, pipeline, covered
 
 
+@pytest.mark.slow
 def test_a_crib_laid_face_down_is_placed_covered_and_lifted_without_identity(crib_scene):
     events, pipeline, covered = crib_scene
     # The second back and the king land together: either may be named first.
@@ -123,6 +124,7 @@ def test_the_controller_counts_the_crib_the_camera_saw(crib_scene, tmp_path):
         assert not c.held.refused and len(journal.raw_actions(c.game.game_id)) == 2     # the two cards cut, nothing else
 
 
+@pytest.mark.slow
 def test_a_face_down_card_slid_to_the_crib_is_moved(with_back):
     script = [Place(0.3, "4S", "seat1"), Place(0.3, "5C", "seat2"), Slide(1.0, "4S", "crib"), Remove(2.8, "5C")]
     events, _ = run(with_back["dondorf"], "dondorf", script, 3.6)

@@ -20,6 +20,7 @@ def read(matcher: Matcher, image):
     return matcher.read((describe(upright), describe(turned(upright))))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("design", DESIGNS)
 def test_another_rendering_of_the_deck_is_read_or_left_unknown_never_wrong(enrolments, deck, design):
     matcher = Matcher(enrolments[design])
@@ -48,6 +49,7 @@ def test_a_joker_or_a_back_is_unknown(enrolments, design, stranger):
     assert reading.card is None and reading.why
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("design", DESIGNS)
 def test_a_card_of_another_deck_is_never_named(enrolments, deck, design):
     matcher = Matcher(enrolments[design])
@@ -56,6 +58,7 @@ def test_a_card_of_another_deck_is_never_named(enrolments, deck, design):
     assert named == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("design", DESIGNS)
 def test_a_lookalike_deck_is_never_read_as_another_face(enrolments, deck, design):
     """Penguins prints the indices and pips of the plain designs: where its face is read at

@@ -17,6 +17,7 @@ from vision.faces.photos import BACKGROUNDS, photo_of_table
 FACES = ["AS", "10H", "KC", "QD", "7S", "2D", "JH", "5C"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", BACKGROUNDS)
 def test_every_card_of_a_table_photo_is_named_and_none_wrong(enrolments, tmp_path, capsys, kind):
     rng = np.random.default_rng(BACKGROUNDS.index(kind))
