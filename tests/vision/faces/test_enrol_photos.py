@@ -15,12 +15,13 @@ import pytest
 from engine.cards import parse_card
 from engine.errors import InvalidInput
 from vision.faces.designs import element_id, render_card
-from vision.faces.enrol import as_the_camera_sees, card_quad, enrol_from_images
-from vision.faces.features import describe, turned
+from vision.faces.enrol import as_the_camera_sees, card_quad, enrol_from_images, enrol_from_photo
+from vision.faces.features import describe, order_quad, turned
 from vision.faces.matcher import Matcher
-from vision.faces.photos import (BACKGROUNDS, IMAGE_KINDS, background, clutter, finish, photo_of_card, picture_of,
-                                 write_photos)
-from vision.faces.still import read_cards
+from vision.faces.photos import (BACKGROUNDS, IMAGE_KINDS, background, clutter, finish, photo_of_card, photo_of_layout,
+                                 picture_of, write_photos)
+from vision.faces.rows import layout_rows
+from vision.faces.still import find_cards, read_cards
 
 
 def _overlap(found: np.ndarray, truth: np.ndarray, size) -> float:
@@ -96,15 +97,7 @@ def test_a_deck_from_phone_photos_names_no_card_wrong(deck, tmp_path):
     design = "dondorf"
     folder = write_photos(design, tmp_path / "photo", deck.faces, "photo", seed=sum(map(ord, design)))
     enrolment = _enrol_retaking(folder, deck, design, "photo", np.random.default_rng(22), 6, (900, 1200))
-    matcher, wrong = Matcher(enrolment), []
-    for face in deck.faces:
-        card = str(face)
-        size = enrolment.views[card].shape[1::-1]
-        seen = as_the_camera_sees(cv2.resize(render_card(design, element_id(face)), size, interpolation=cv2.INTER_AREA))
-        reading = matcher.read((describe(seen), describe(turned(seen))))
-        if reading.card is not None and reading.card.id != card:
-            wrong.append((card, reading.card.id))
-    assert wrong == []
+    assert _reads_as_itself(enrolment, design, deck) == []
 
 
 def test_a_picture_with_no_card_is_named_with_what_to_do(images, deck, tmp_path):
@@ -130,3 +123,41 @@ def test_a_deck_whose_cards_are_not_told_apart_is_refused(deck, tmp_path):
         cv2.imwrite(str(tmp_path / f"{face}.jpg"), photo_of_card(rng, card, size=(600, 800))[0])
     with pytest.raises(InvalidInput, match="cannot be told apart|look alike: is one of them a second picture"):
         enrol_from_images(tmp_path, deck, "mine")
+
+
+def _reads_as_itself(enrolment, design: str, deck) -> list[tuple[str, str]]:
+    """Each card of ``design``, seen as the camera sees it, read against ``enrolment``: the
+    cards named wrong, (card, name)."""
+    matcher, wrong = Matcher(enrolment), []
+    for face in deck.faces:
+        card = str(face)
+        size = enrolment.views[card].shape[1::-1]
+        seen = as_the_camera_sees(cv2.resize(render_card(design, element_id(face)), size, interpolation=cv2.INTER_AREA))
+        reading = matcher.read((describe(seen), describe(turned(seen))))
+        if reading.card is not None and reading.card.id != card:
+            wrong.append((card, reading.card.id))
+    return wrong
+
+
+@pytest.mark.parametrize("design, seed", [("standard", 22), ("penguins", 22)])
+def test_a_deck_enrolled_from_one_photo_of_it_is_cut_to_each_card_and_names_no_card_wrong(deck, design, seed):
+    """The defect (issue 22): a deck enrolled from one photo of it laid out in 4 rows of 13
+    named 1-2 cards in 20 of a table photo wrong (the standard 6C named the 6S). Its cards
+    had been cut with their shadow (a side running from the card's corner to its shadow's) or
+    with a strip of the card below, and nothing checked them. Every card of the photo is found
+    on its edge (within 3 % of its width at every corner), and each card, seen as the camera
+    sees it, reads as itself or as nothing."""
+    rows = layout_rows(deck)
+    cards = [[render_card(design, element_id(deck.card(card_id).face)) for card_id in row] for row in rows]
+    photo, placed = photo_of_layout(np.random.default_rng(seed), cards, size=(4000, 3000))
+    found = find_cards(photo)
+    off = []
+    for r, row in enumerate(rows):
+        for column, card in enumerate(row):
+            truth = order_quad(placed[r][column].quad)
+            nearest = min(found, key=lambda quad: float(np.linalg.norm(quad.mean(axis=0) - truth.mean(axis=0))))
+            width = float(np.linalg.norm(truth[1] - truth[0]))
+            if np.abs(nearest - truth).max() > 0.03 * width:
+                off.append((card, round(float(np.abs(nearest - truth).max()), 1)))
+    assert off == []
+    assert _reads_as_itself(enrol_from_photo(photo, deck, design), design, deck) == []
