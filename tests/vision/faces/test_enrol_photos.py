@@ -187,3 +187,17 @@ def test_a_card_of_the_deck_photo_cut_askew_is_named_by_its_place(deck):
     assert problems == ["row 1, place 3, where the 3S goes: I found the card only askew or cut off its edges: "
                         "lay it flat and whole in view, apart from anything else"]
     assert walk.enrolment.cards == {}
+
+
+@pytest.mark.parametrize("design", ["oxygen-white", "jolly-royal"])
+def test_clean_images_of_a_design_whose_opposite_corners_differ_enrol(deck, tmp_path, design):
+    """The defect (issue 22): clean images cut to the card were refused ("I could not find the
+    card in 2C.png") when the card's opposite corners do not look alike turned round: oxygen
+    prints the rank in one corner and the suit in the other; jolly-royal's shaded face and
+    offset indices correlate under 0.5. Such a picture has no card outline in it (the card is
+    all of it) and is edged with the card's plain paper: it is the card."""
+    from vision.faces.designs import write_deck_images
+
+    enrolment = enrol_from_images(write_deck_images(design, tmp_path / design, deck.faces), deck, design)
+    assert len(enrolment.cards) == 52
+    assert _reads_as_itself(enrolment, design, deck) == []
