@@ -57,11 +57,11 @@ def card_view(image: np.ndarray, file_name: str) -> np.ndarray:
 def cut_out(image: np.ndarray, quad: np.ndarray, where: str, again: str) -> np.ndarray:
     """The upright colour view of the card found at ``quad`` in ``image`` (BGR), checked as
     every enrolment checks a card, from pictures, from one photo of the deck or from the
-    camera: its outline follows the card's edge all round (:func:`vision.faces.still.edge_followed`)
-    and print shows in at least two of its corners (a card's indices). An outline off the
-    card's edge (askew, or taking in its shadow or a neighbour) gives a reference the card
-    itself, seen whole on the table, fits less well than another card of its rank: it would
-    be named that card.
+    camera: its outline follows the card's edge all round
+    (:func:`vision.faces.still.edge_followed`) and print shows in a corner at least (a card's
+    index; some designs print one). An outline off the card's edge (askew, or taking in its
+    shadow or a neighbour) gives a reference the card itself, seen whole on the table, fits
+    less well than another card of its rank: it would be named that card.
 
     :param where: where the card was found, as said after "the card" (" in 10C.jpg", or "").
     :param again: what to do, said after what is wrong.
@@ -70,7 +70,7 @@ def cut_out(image: np.ndarray, quad: np.ndarray, where: str, again: str) -> np.n
     if edge_followed(image, quad) < FOLLOWED:
         raise InvalidInput(f"I found the card{where} only askew or cut off its edges: {again}")
     view = warp_upright(image, order_quad(quad))
-    if inked_corners(view) < 2:
+    if inked_corners(view) < 1:
         raise InvalidInput(f"the card I found{where} shows no index in its corners: {again}")
     return view
 

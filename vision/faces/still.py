@@ -296,21 +296,52 @@ def symmetry(upright: np.ndarray) -> float:
 
 def whole_card(image: np.ndarray, outlines: list[Outline]) -> np.ndarray | None:
     """The whole picture as a card outline (:func:`vision.faces.features.order_quad` order) when
-    it is the card cut to its edge: shaped like a card, print in at least two corners, its
-    opposite corners alike turned round (:func:`symmetry`, :data:`SYMMETRIC`), and more so than
-    those of the largest outline in it (which is then the card's printed frame, not a card
-    lying on an even surface); else None."""
+    it is the card cut to its edge: shaped like a card, print in a corner at least, and
+    either its opposite corners alike turned round (:func:`symmetry`, :data:`SYMMETRIC`), more
+    so than those of the largest outline in it (which is then the card's printed frame, not a
+    card lying on an even surface), or no clear card outline in it (:data:`DOUBTFUL`: a shape
+    printed on the face steps little) and edged all round with plain paper
+    (:func:`paper_edged`: a design whose opposite corners differ, the rank in one and the suit
+    in the other, or a shaded face); else None."""
     h, w = image.shape[:2]
     if not ASPECT[0] <= max(w, h) / min(w, h) <= ASPECT[1]:
         return None
     quad = order_quad(np.float32([(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)]))
     view = warp_upright(image, quad)
-    alike = symmetry(view)
-    if inked_corners(view) < 2 or alike < SYMMETRIC:
+    if inked_corners(view) < 1:
         return None
+    alike = symmetry(view)
+    if alike < SYMMETRIC:
+        clear = [o for o in outlines if o.step >= DOUBTFUL]
+        return None if clear or not paper_edged(image) else quad
     if outlines and symmetry(warp_upright(image, outlines[0].quad)) > alike + 0.1:
         return None
     return quad
+
+
+#: The band along a picture's edge (share of its short side) and what it holds when the
+#: picture is a card cut to its edge, on each side: light (grey level, median), not strongly
+#: coloured (saturation, median: white, grey or cream card stock) and smooth along the side (grey levels a pixel apart differ by this
+#: much at the median, across the band's median: a card's face may be shaded, a desk's wood,
+#: felt or cloth is grained).
+EDGE_BAND, PAPER_GREY, PAPER_COLOUR, PAPER_SMOOTH = 0.04, 170, 80, 2.0
+
+
+def paper_edged(image: np.ndarray) -> bool:
+    """Whether a picture is edged on each side with a card's plain paper (:data:`EDGE_BAND`),
+    the corners left out (a card's rounded corners show what it was cut from): a card cut to
+    its edge, not a photo of wood, cloth or felt."""
+    h, w = image.shape[:2]
+    band = max(2, round(EDGE_BAND * min(w, h)))
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    sides = (hsv[:band, band:w - band], hsv[h - band:, band:w - band],
+             hsv[band:h - band, :band].transpose(1, 0, 2), hsv[band:h - band, w - band:].transpose(1, 0, 2))
+    for side in sides:
+        along = np.median(side[:, :, 2].astype(np.float32), axis=0)
+        if np.median(along) < PAPER_GREY or np.median(side[:, :, 1]) > PAPER_COLOUR or \
+                np.median(np.abs(np.diff(along))) > PAPER_SMOOTH:
+            return False
+    return True
 
 
 def to_full(image: np.ndarray, quad: np.ndarray, scale: float) -> np.ndarray:
