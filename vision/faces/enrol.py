@@ -1,10 +1,12 @@
 """Enrolment: show the deck to cardtable once, and keep its references (:mod:`vision.faces.store`).
 
-From a folder of card images (:func:`enrol_from_images`: scans or straight-down photos named
-by face, ``AS.jpg``, ``10H.png``, optionally ``BACK.png``), or from the camera, card by card
-(:class:`CameraEnrolment`: the caller says which card to lay, it checks each and can be resumed
-from a half-filled enrolment file). Both check that no two cards look alike (two scans of the
-same card) and, when finishing, that the whole deck is there.
+From a folder of card images (:func:`enrol_from_images`: photos, scans or crops named by face,
+``AS.jpg``, ``10H.png``, optionally ``BACK.png``), from one photo of the deck laid out
+(:func:`enrol_from_photo`), or from the camera, card by card (:class:`CameraEnrolment`: the
+caller says which card to lay, it checks each and can be resumed from a half-filled enrolment
+file) or in rows (:mod:`vision.faces.rows`). Every card found is checked the one way
+(:func:`cut_out`: cut on its edge, print in a corner); all check that no two cards look alike
+(two scans of the same card) and, when finishing, that the whole deck is there.
 """
 
 from __future__ import annotations

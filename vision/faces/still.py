@@ -11,10 +11,12 @@ a plain desk). An outline inside another card's outline is that card's print (a 
 frame), not a card. A picture shaped like a card may be the card itself, cut to its edge (a scan
 cropped to the card, a rendered card image): it is taken whole when its opposite corners look
 alike turned round (a card's indices), more so than those of any outline in it (a court card's
-frame), see :func:`whole_card`.
+frame), or when no clear outline lies in it and its edges are a card's plain stock, see
+:func:`whole_card`.
 
-Everything is looked for at :data:`WORK` pixels at most across, then each outline is moved onto
-the card's edge at full resolution (:func:`vision.faces.finder.refine_quad`).
+Everything is looked for at :data:`WORK` pixels at most across, then each card again in its own
+part of the picture, its outline moved onto the card's edge at full resolution
+(:func:`to_full`, :func:`on_edge`) and checked to follow it (:func:`edge_followed`).
 """
 
 from __future__ import annotations
