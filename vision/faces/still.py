@@ -301,8 +301,9 @@ def whole_card(image: np.ndarray, outlines: list[Outline]) -> np.ndarray | None:
     it is the card cut to its edge: shaped like a card, print in a corner at least, and
     either its opposite corners alike turned round (:func:`symmetry`, :data:`SYMMETRIC`), more
     so than those of the largest outline in it (which is then the card's printed frame, not a
-    card lying on an even surface), or no clear card outline in it (:data:`DOUBTFUL`: a shape
-    printed on the face steps little) and edged all round with plain paper
+    card lying on an even surface), or no card outline in it that is clear (:data:`DOUBTFUL`: a
+    shape printed on the face steps little) or fills :data:`CARD_ITSELF` of it (a card scanned
+    on a light lid steps little too), and edged all round with plain paper
     (:func:`paper_edged`: a design whose opposite corners differ, the rank in one and the suit
     in the other, or a shaded face); else None."""
     h, w = image.shape[:2]
@@ -314,13 +315,17 @@ def whole_card(image: np.ndarray, outlines: list[Outline]) -> np.ndarray | None:
         return None
     alike = symmetry(view)
     if alike < SYMMETRIC:
-        clear = [o for o in outlines if o.step >= DOUBTFUL]
-        return None if clear or not paper_edged(image) else quad
+        # A card on a light scanner lid steps little but fills most of the picture.
+        cards = [o for o in outlines if o.step >= DOUBTFUL or o.area >= CARD_ITSELF * w * h]
+        return None if cards or not paper_edged(image) else quad
     if outlines and symmetry(warp_upright(image, outlines[0].quad)) > alike + 0.1:
         return None
     return quad
 
 
+#: Share of a picture an outline in it fills that may be a card lying on it, however little
+#: its edge steps (see :func:`whole_card`).
+CARD_ITSELF = 0.4
 #: The band along a picture's edge (share of its short side) and what it holds when the
 #: picture is a card cut to its edge, on each side: light (grey level, median), not strongly
 #: coloured (saturation, median: white, grey or cream card stock) and smooth along the side (grey levels a pixel apart differ by this
