@@ -1,10 +1,12 @@
 """Enrolment: show the deck to cardtable once, and keep its references (:mod:`vision.faces.store`).
 
-From a folder of card images (:func:`enrol_from_images`: scans or straight-down photos named
-by face, ``AS.jpg``, ``10H.png``, optionally ``BACK.png``), or from the camera, card by card
-(:class:`CameraEnrolment`: the caller says which card to lay, it checks each and can be resumed
-from a half-filled enrolment file). Both check that no two cards look alike (two scans of the
-same card) and, when finishing, that the whole deck is there.
+From a folder of card images (:func:`enrol_from_images`: photos, scans or crops named by face,
+``AS.jpg``, ``10H.png``, optionally ``BACK.png``), from one photo of the deck laid out
+(:func:`enrol_from_photo`), or from the camera, card by card (:class:`CameraEnrolment`: the
+caller says which card to lay, it checks each and can be resumed from a half-filled enrolment
+file) or in rows (:mod:`vision.faces.rows`). Every card found is checked the one way
+(:func:`cut_out`: cut on its edge, print in a corner); all check that no two cards look alike
+(two scans of the same card) and, when finishing, that the whole deck is there.
 """
 
 from __future__ import annotations
@@ -36,27 +38,42 @@ def card_quad(image: np.ndarray) -> np.ndarray | None:
     return find_card(image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR))
 
 
+#: What to do about a card refused from a picture (see :func:`cut_out`).
+PHOTOGRAPH_AGAIN = ("photograph it again face up, whole, on a plain background that differs from the card, "
+                    "filling at least a third of the picture")
+
+
 def card_view(image: np.ndarray, file_name: str) -> np.ndarray:
-    """The upright colour view of the one card of a picture, checked to hold print in at least
-    two corners (a card's indices).
+    """The upright colour view of the one card of a picture, checked (:func:`cut_out`).
 
     :raises InvalidInput: naming the file and saying what to do.
     """
+    image = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     quad = card_quad(image)
     if quad is None:
         raise InvalidInput(f"I could not find the card in {file_name}: photograph it on a plain background, "
                            f"filling at least a third of the picture")
-    image = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    return cut_out(image, quad, f" in {file_name}", PHOTOGRAPH_AGAIN)
+
+
+def cut_out(image: np.ndarray, quad: np.ndarray, where: str, again: str) -> np.ndarray:
+    """The upright colour view of the card found at ``quad`` in ``image`` (BGR), checked as
+    every enrolment checks a card, from pictures, from one photo of the deck or from the
+    camera: its outline follows the card's edge all round
+    (:func:`vision.faces.still.edge_followed`) and print shows in a corner at least (a card's
+    index; some designs print one). An outline off the card's edge (askew, or taking in its
+    shadow or a neighbour) gives a reference the card itself, seen whole on the table, fits
+    less well than another card of its rank: it would be named that card.
+
+    :param where: where the card was found, as said after "the card" (" in 10C.jpg", or "").
+    :param again: what to do, said after what is wrong.
+    :raises InvalidInput: saying what is wrong and ``again``.
+    """
     if edge_followed(image, quad) < FOLLOWED:
-        # An outline off the card's edge gives a reference the card itself, seen whole on the
-        # table, fits less well than another card of its rank: it would be named that card.
-        raise InvalidInput(f"I found the card in {file_name} only askew or cut off its edges: photograph it again "
-                           f"on a plain background that differs from the card, whole, filling at least a third "
-                           f"of the picture")
+        raise InvalidInput(f"I found the card{where} only askew or cut off its edges: {again}")
     view = warp_upright(image, order_quad(quad))
-    if inked_corners(view) < 2:
-        raise InvalidInput(f"the card I found in {file_name} shows no index in its corners: photograph the card "
-                           f"face up, alone, filling at least a third of the picture")
+    if inked_corners(view) < 1:
+        raise InvalidInput(f"the card I found{where} shows no index in its corners: {again}")
     return view
 
 
@@ -153,11 +170,15 @@ def same_way_round(enrolment: Enrolment, card_id: str, features: Features) -> Fe
     return Features(features.corners[::-1].copy(), features.face[::-1].copy(), features.redness, soft)
 
 
-def upright_view(frame: Frame, quad: np.ndarray) -> np.ndarray:
-    """The card inside ``quad`` (a rough outline in ``frame``), its sides moved onto the card's
-    edges, as a colour upright view; of the two upright readings, the one whose top is towards
-    the top of the picture (see :func:`vision.faces.features.order_quad`)."""
-    return warp_upright(frame.colour(), order_quad(refine_quad(frame.grey(), quad)))
+def table_outline(frame: Frame, quad: np.ndarray) -> np.ndarray:
+    """``quad`` (a rough outline in a camera ``frame``, of a patch that differs from the empty
+    table) with its sides moved onto the card's edges, ordered so that the card's top is
+    towards the top of the picture (see :func:`vision.faces.features.order_quad`)."""
+    return order_quad(refine_quad(frame.grey(), quad))
+
+
+#: What to do about a card refused on the table (see :func:`cut_out`).
+LAY_AGAIN = "lay it flat and whole in view, apart from anything else"
 
 
 class Stillness:
@@ -361,7 +382,7 @@ def enrol_from_camera(frames, walk: CameraEnrolment, say, *, steady: int = 5, sa
         if len(quads) != 1:
             return WAIT
         try:
-            say(walk.offer(upright_view(frame, quads[0])))
+            say(walk.offer(cut_out(frame.colour(), table_outline(frame, quads[0]), "", LAY_AGAIN)))
             if save is not None:
                 save()
         except InvalidInput as err:

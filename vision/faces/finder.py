@@ -263,14 +263,19 @@ def outward_sides(quad: np.ndarray):
         yield a, along, (normal if np.dot(normal, (a + b) / 2 - centre) >= 0 else -normal)
 
 
-def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8) -> np.ndarray:
+def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8, *, turn: bool = False,
+                outside: int = OUTSIDE) -> np.ndarray:
     """``quad`` moved onto the card's real edges in ``grey`` (same coordinates): each side is
-    sampled across, from ``reach`` px inside to :data:`OUTSIDE` px outside, for the outermost
+    sampled across, from ``reach`` px inside to ``outside`` px outside, for the outermost
     clear step of brightness (:data:`CLEAR_STEP`), and moved by the median of those steps when
     most of them lie on one straight line (a side with no clear edge, or with the print of a
     card below it, stays); the four sides meet at the new corners. The patch a change map gives
     is a few pixels off where a card lies on a card of the same white. A dark line drawn along
-    a card's edge can still hold a side a pixel or two inside: :func:`true_to_size` follows."""
+    a card's edge can still hold a side a pixel or two inside: :func:`true_to_size` follows.
+    With ``turn``, a side may also turn onto the edge (the steps fitted by a straight line, not
+    only moved by their median): an outline of a still picture may run from the card's corner
+    to its shadow's; and ``outside`` grows with the card's size in a still picture (a dark
+    line printed along a card's edge is several pixels wide in a scan)."""
     quad = np.asarray(quad, np.float32)
     offsets = np.arange(-reach, reach + 1, dtype=np.float32)
     lines = []
@@ -285,21 +290,37 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8) -> np.ndarra
         # The card's edge is the outermost clear step not far outside the patch's: a design's
         # border line printed a millimetre or two inside it, or the edge of a card beside it,
         # can step more.
-        clear = (step >= CLEAR_STEP * step.max(axis=1, keepdims=True)) & (offsets[None, :-1] < OUTSIDE)
+        clear = (step >= CLEAR_STEP * step.max(axis=1, keepdims=True)) & (offsets[None, :-1] < outside)
         best = step.shape[1] - 1 - np.argmax(clear[:, ::-1], axis=1)
         strong = step.max(axis=1) >= 12
-        found = offsets[best[strong]]
+        found, at = offsets[best[strong]], ts[strong]
         shift = float(np.median(found)) if len(found) else 0.0
-        if (np.abs(found - shift) <= 2).sum() < 8:
+        shift, tilt = _tilt(at, found, shift) if turn else (shift, 0.0)
+        if (np.abs(found - shift - tilt * (at - 0.5)) <= 2).sum() < 8:
             # No straight edge (white on white, or the print of a card below): the side stays.
             lines.append((a, along / max(float(np.linalg.norm(along)), 1e-6)))
             continue
-        shift += 0.5
-        lines.append((a + shift * normal, along / max(float(np.linalg.norm(along)), 1e-6)))
+        start, end = a + (shift + 0.5 - tilt / 2) * normal, a + along + (shift + 0.5 + tilt / 2) * normal
+        lines.append((start, (end - start) / max(float(np.linalg.norm(end - start)), 1e-6)))
     refined = sides_meet(lines)
     if refined is None or np.abs(refined - quad).max() > 2 * reach:
         return quad
     return refined
+
+
+def _tilt(at: np.ndarray, found: np.ndarray, shift: float) -> tuple[float, float]:
+    """The straight line through the edge steps ``found`` at ``at`` (shares along a side):
+    its offset at the side's middle and how far it moves from one end of the side to the
+    other (px), fitted to all the steps, then twice to those within 2 px of the line; the
+    median ``shift`` and no tilt when there are too few."""
+    tilt, near = 0.0, np.ones(len(found), bool)
+    for _ in range(3):
+        if near.sum() < 8 or np.ptp(at[near]) < 0.3:
+            return shift, 0.0
+        slope, middle = np.polyfit(at[near] - 0.5, found[near], 1)
+        tilt, shift = float(slope), float(middle)
+        near = np.abs(found - shift - tilt * (at - 0.5)) <= 2
+    return shift, tilt
 
 
 def sides_meet(lines) -> np.ndarray | None:

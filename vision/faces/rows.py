@@ -14,7 +14,7 @@ either orientation), and the batch is enrolled and saved together, so an interru
 nothing. A half-filled enrolment resumes with the cards still missing.
 
 Each card is stored as its upright view as it lay in the picture (top towards the top of the
-picture, :func:`vision.faces.enrol.upright_view`), or turned round when that way it looks more
+picture, :func:`vision.faces.enrol.table_outline`), or turned round when that way it looks more
 like the cards of its rank already enrolled (:func:`vision.faces.enrol.same_way_round`): the
 matcher reads every seen card both ways round against references that lie one way round, so a
 card laid upside down enrols and reads as the same card. What cannot be seen is a card laid in
@@ -31,7 +31,7 @@ import numpy as np
 
 from engine.decks import PhysicalCard
 from engine.errors import InvalidInput
-from vision.faces.enrol import CLEAR, DONE, WAIT, checked_view, guide, upright_view
+from vision.faces.enrol import CLEAR, DONE, LAY_AGAIN, WAIT, checked_view, cut_out, guide, table_outline
 from vision.faces.features import Features, order_quad
 from vision.faces.finder import MIN_AREA, card_outlines
 from vision.faces.store import Enrolment
@@ -266,9 +266,11 @@ class RowsEnrolment:
                 f"a finger's width apart: {rows}")
 
     def offer(self, frame: Frame, blobs: list[Blob]) -> list[str]:
-        """Enrol the batch laid out in ``frame`` (``blobs``: what lies on the table); returns
-        the sentences saying what is wrong, naming the card expected in each place (nothing
-        is enrolled then), or an empty list when the whole batch is enrolled."""
+        """Enrol the batch laid out in ``frame`` (``blobs``: what lies on the table, each card
+        outline on the card's edge); returns the sentences saying what is wrong, naming the
+        card expected in each place (nothing is enrolled then; each card is checked as
+        :func:`vision.faces.enrol.cut_out` checks it), or an empty list when the whole batch is
+        enrolled."""
         batch = self.batch
         placed, problems = assign_slots(blobs, batch)
         if problems:
@@ -278,8 +280,8 @@ class RowsEnrolment:
         views: dict[str, np.ndarray] = {}
         for (r, column), blob in sorted(placed.items()):
             card_id = batch[r][column]
-            views[card_id] = upright_view(frame, blob.quad)
             try:
+                views[card_id] = cut_out(frame.colour(), blob.quad, "", LAY_AGAIN)
                 seen[card_id] = trial.cards[card_id] = checked_view(trial, card_id, views[card_id])
             except InvalidInput as err:
                 problems.append(f"row {r + 1}, place {column + 1}, where the {card_id} goes: {err}")
@@ -300,6 +302,7 @@ def enrol_rows(frames, walk: RowsEnrolment, say, *, steady: int = 10, save=None)
     :param say: called with each sentence for the user.
     """
     def read(frame: Frame, blobs: list[Blob]) -> str:
+        blobs = [Blob(b.box, None if b.quad is None else table_outline(frame, b.quad)) for b in blobs]
         if walk.grid is None:
             if len(blobs) == 1 and blobs[0].quad is not None:
                 walk.measure(frame.size, blobs[0].quad)

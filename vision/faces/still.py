@@ -11,10 +11,12 @@ a plain desk). An outline inside another card's outline is that card's print (a 
 frame), not a card. A picture shaped like a card may be the card itself, cut to its edge (a scan
 cropped to the card, a rendered card image): it is taken whole when its opposite corners look
 alike turned round (a card's indices), more so than those of any outline in it (a court card's
-frame), see :func:`whole_card`.
+frame), or when no clear outline lies in it and its edges are a card's plain stock, see
+:func:`whole_card`.
 
-Everything is looked for at :data:`WORK` pixels at most across, then each outline is moved onto
-the card's edge at full resolution (:func:`vision.faces.finder.refine_quad`).
+Everything is looked for at :data:`WORK` pixels at most across, then each card again in its own
+part of the picture, its outline moved onto the card's edge at full resolution
+(:func:`to_full`, :func:`on_edge`) and checked to follow it (:func:`edge_followed`).
 """
 
 from __future__ import annotations
@@ -48,8 +50,14 @@ SYMMETRIC = 0.5
 #: A side stepping less than this is doubtful: of two outlines of one card, the outer is
 #: taken unless a side of it is doubtful and no side of the inner one (see :func:`_outermost`).
 DOUBTFUL = 2 * STEP
+#: How far inside and outside a card's side its colour is compared, in short sides (see
+#: :func:`side_steps`); how near an outline the card's edge must run (see :func:`edge_followed`).
+ACROSS, ON_EDGE = 0.04, 0.015
 #: Share of each side of a card found along which its edge must step (see :func:`edge_followed`).
 FOLLOWED = 0.95
+#: How far an outline's side may be moved onto the card's edge, in short sides (a card's shadow
+#: taken with it, a dark line printed along its edge left out, see :func:`on_edge`).
+REACH = 0.08
 #: Grey-level spread of a corner of the upright view that holds print (a card's index).
 INKED = 12.0
 
@@ -132,46 +140,76 @@ def four_corners(contour: np.ndarray) -> np.ndarray | None:
     return corners if corners is not None and np.abs(corners - rough).max() < 0.1 * length / 4 else rough
 
 
-def _steps_along(lab: np.ndarray, quad: np.ndarray, count: int) -> list[np.ndarray | None]:
-    """The colour step across each side of ``quad`` at ``count`` points along its middle: the
-    distance between the colour a little inside and a little outside (None for a side whose
-    outside lies beyond the picture)."""
+def _profiles(lab: np.ndarray, quad: np.ndarray, count: int, reach: float) -> list[np.ndarray | None]:
+    """The colour across each side of ``quad`` at ``count`` points along its middle, from
+    ``reach`` px inside to ``reach`` px outside, a pixel apart (count x offsets x 3; None for
+    a side whose outside lies beyond the picture)."""
     h, w = lab.shape[:2]
-    short = min(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1))
-    reach = max(2.0, 0.04 * short)
-    steps = []
+    offsets = np.arange(-np.ceil(reach), np.ceil(reach) + 1, dtype=np.float32)
+    offsets[[0, -1]] = -reach, reach
+    profiles = []
     for a, along, normal in outward_sides(quad):
         points = a + np.linspace(0.15, 0.85, count, dtype=np.float32)[:, None] * along
-        inside, outside = points - reach * normal, points + reach * normal
+        outside = points + reach * normal
         if (outside < 0).any() or (outside[:, 0] > w - 1).any() or (outside[:, 1] > h - 1).any():
-            steps.append(None)
+            profiles.append(None)
             continue
-        sample = [cv2.remap(lab, p[:, 0:1].copy(), p[:, 1:2].copy(), cv2.INTER_LINEAR).reshape(-1, 3)
-                  for p in (inside, outside)]
-        steps.append(np.linalg.norm(sample[0] - sample[1], axis=1))
-    return steps
+        xs = points[:, 0:1] + offsets[None, :] * normal[0]
+        ys = points[:, 1:2] + offsets[None, :] * normal[1]
+        profiles.append(cv2.remap(lab, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REPLICATE))
+    return profiles
+
+
+def _short(quad: np.ndarray) -> float:
+    return float(min(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
 
 
 def side_steps(lab: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The colour step across each side of ``quad`` (four values, median over the side; NaN
-    for a side whose outside lies beyond the picture)."""
-    return np.float32([np.nan if s is None else float(np.median(s)) for s in _steps_along(lab, quad, 16)])
+    """The colour step across each side of ``quad`` (four values: the distance between the
+    colour :data:`ACROSS` short sides inside and outside, median over the side; NaN for a
+    side whose outside lies beyond the picture)."""
+    return np.float32([np.nan if p is None else float(np.median(np.linalg.norm(p[:, 0] - p[:, -1], axis=1)))
+                       for p in _profiles(lab, quad, 16, max(2.0, ACROSS * _short(quad)))])
 
 
 def edge_followed(image: np.ndarray, quad: np.ndarray) -> float:
     """The least share, over the sides of ``quad`` in ``image`` (BGR) whose outside is in the
-    picture, of its length along which the colour steps across it (:data:`STEP` / 2 at
-    least): 1 for an outline on the card's edge all round; less when a side runs partly over
-    the background or the card (a card found askew, or cut off a corner). 1 when no side can
-    be seen across (a picture cut to the card)."""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
-    shares = [float((s >= STEP / 2).mean()) for s in _steps_along(lab, np.float32(quad), 24) if s is not None]
+    picture, of its length along which the card's edge runs on it: across the side, from
+    twice :data:`ACROSS` short sides inside to just outside (farther out, a background's own
+    pattern steps), a clear colour step (a quarter of the strongest, and :data:`STEP` / 2 at
+    least: on dark felt a dark line printed inside the edge steps more than the edge) lies
+    within :data:`ON_EDGE` short sides (2 px at least) of it. 1 for an outline on the card's
+    edge all round; less when a side runs partly over the background or the card (a card
+    found askew, or with its shadow, or cut off a corner). 1 when no side can be seen across
+    (a picture cut to the card)."""
+    quad = np.float32(quad)
+    short = _short(quad)
+    reach, near = max(4.0, 2 * ACROSS * short), max(2.0, ON_EDGE * short)
+    h, w = image.shape[:2]
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0) - reach - 3), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0) + reach + 3), (w, h)).astype(int)
+    lab = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
+    shares = []
+    for profile in _profiles(lab, quad - np.float32([x0, y0]), 24, reach):
+        if profile is None:
+            continue
+        offsets = np.arange(profile.shape[1] - 2, dtype=np.float32) - (profile.shape[1] - 3) / 2
+        step = np.linalg.norm(profile[:, 2:] - profile[:, :-2], axis=2) * (offsets <= near + 1)
+        clear = (step >= 0.25 * step.max(axis=1, keepdims=True)) & (step >= STEP / 2)
+        shares.append(float((clear & (np.abs(offsets) <= near)).any(axis=1).mean()))
     return min(shares, default=1.0)
 
 
 def outlines_in(image: np.ndarray, *, least_share: float = LEAST_SHARE) -> list[Outline]:
     """Every card outline of ``image`` (a working copy, see :func:`working_copy`) filling
     ``least_share`` of it at least, largest first, none inside another (:func:`_outermost`)."""
+    return _outermost(card_shapes(image, least_share=least_share))
+
+
+def card_shapes(image: np.ndarray, *, least_share: float = LEAST_SHARE) -> list[Outline]:
+    """Every card-shaped outline of ``image`` filling ``least_share`` of it at least, as each
+    way of looking finds it (:func:`candidate_masks`): one card may give several, nested."""
     h, w = image.shape[:2]
     lab = cv2.cvtColor(cv2.GaussianBlur(image, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32)
     found: list[Outline] = []
@@ -195,7 +233,7 @@ def outlines_in(image: np.ndarray, *, least_share: float = LEAST_SHARE) -> list[
                 continue
             outline = Outline(order_quad(quad), float(known[-1]))
             (found if len(known) > 2 else cut).append(outline)
-    return _outermost(found or cut)
+    return found or cut
 
 
 def _outermost(outlines: list[Outline]) -> list[Outline]:
@@ -260,43 +298,98 @@ def symmetry(upright: np.ndarray) -> float:
 
 def whole_card(image: np.ndarray, outlines: list[Outline]) -> np.ndarray | None:
     """The whole picture as a card outline (:func:`vision.faces.features.order_quad` order) when
-    it is the card cut to its edge: shaped like a card, print in at least two corners, its
-    opposite corners alike turned round (:func:`symmetry`, :data:`SYMMETRIC`), and more so than
-    those of the largest outline in it (which is then the card's printed frame, not a card
-    lying on an even surface); else None."""
+    it is the card cut to its edge: shaped like a card, print in a corner at least, and
+    either its opposite corners alike turned round (:func:`symmetry`, :data:`SYMMETRIC`), more
+    so than those of the largest outline in it (which is then the card's printed frame, not a
+    card lying on an even surface), or no card outline in it that is clear (:data:`DOUBTFUL`: a
+    shape printed on the face steps little) or fills :data:`CARD_ITSELF` of it (a card scanned
+    on a light lid steps little too), and edged all round with plain paper
+    (:func:`paper_edged`: a design whose opposite corners differ, the rank in one and the suit
+    in the other, or a shaded face); else None."""
     h, w = image.shape[:2]
     if not ASPECT[0] <= max(w, h) / min(w, h) <= ASPECT[1]:
         return None
     quad = order_quad(np.float32([(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)]))
     view = warp_upright(image, quad)
-    alike = symmetry(view)
-    if inked_corners(view) < 2 or alike < SYMMETRIC:
+    if inked_corners(view) < 1:
         return None
+    alike = symmetry(view)
+    if alike < SYMMETRIC:
+        # A card on a light scanner lid steps little but fills most of the picture.
+        cards = [o for o in outlines if o.step >= DOUBTFUL or o.area >= CARD_ITSELF * w * h]
+        return None if cards or not paper_edged(image) else quad
     if outlines and symmetry(warp_upright(image, outlines[0].quad)) > alike + 0.1:
         return None
     return quad
+
+
+#: Share of a picture an outline in it fills that may be a card lying on it, however little
+#: its edge steps (see :func:`whole_card`).
+CARD_ITSELF = 0.4
+#: The band along a picture's edge (share of its short side) and what it holds when the
+#: picture is a card cut to its edge, on each side: light (grey level, median), not strongly
+#: coloured (saturation, median: white, grey or cream card stock) and smooth along the side (grey levels a pixel apart differ by this
+#: much at the median, across the band's median: a card's face may be shaded, a desk's wood,
+#: felt or cloth is grained).
+EDGE_BAND, PAPER_GREY, PAPER_COLOUR, PAPER_SMOOTH = 0.04, 170, 80, 2.0
+
+
+def paper_edged(image: np.ndarray) -> bool:
+    """Whether a picture is edged on each side with a card's plain paper (:data:`EDGE_BAND`),
+    the corners left out (a card's rounded corners show what it was cut from): a card cut to
+    its edge, not a photo of wood, cloth or felt."""
+    h, w = image.shape[:2]
+    band = max(2, round(EDGE_BAND * min(w, h)))
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    sides = (hsv[:band, band:w - band], hsv[h - band:, band:w - band],
+             hsv[band:h - band, :band].transpose(1, 0, 2), hsv[band:h - band, w - band:].transpose(1, 0, 2))
+    for side in sides:
+        along = np.median(side[:, :, 2].astype(np.float32), axis=0)
+        if np.median(along) < PAPER_GREY or np.median(side[:, :, 1]) > PAPER_COLOUR or \
+                np.median(np.abs(np.diff(along))) > PAPER_SMOOTH:
+            return False
+    return True
 
 
 def to_full(image: np.ndarray, quad: np.ndarray, scale: float) -> np.ndarray:
     """An outline found at the working ``scale``, in ``image``'s pixels: looked for again in
     the card's own part of the full picture (shrunk to :data:`CLOSE` pixels at most, so a card
     of a 12-megapixel photo is found to a pixel or two, not to the four of a shrunk picture),
-    else as found; then each side moved onto the card's edge
-    (:func:`vision.faces.finder.refine_quad`)."""
+    each side moved onto the card's edge (:func:`on_edge`). Of the card's outlines there,
+    largest first, the first that then follows the card's edge all round
+    (:func:`edge_followed`): a card's outline with its shadow is moved onto its edge, but one
+    that took in a strip of a neighbour is not; else the outline as found, moved onto its
+    edge."""
     quad = np.float32(quad) / scale
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     h, w = image.shape[:2]
     margin = 0.15 * (quad.max(axis=0) - quad.min(axis=0))
     x0, y0 = np.maximum(np.floor(quad.min(axis=0) - margin), 0).astype(int)
     x1, y1 = np.minimum(np.ceil(quad.max(axis=0) + margin), (w, h)).astype(int)
-    if scale < 1 and x1 > x0 and y1 > y0:
-        part, closer = working_copy(image[y0:y1, x0:x1], CLOSE)
-        centre = (quad.mean(axis=0) - (x0, y0)) * closer
-        again = [o for o in outlines_in(part, least_share=0.2)
-                 if cv2.pointPolygonTest(o.quad.reshape(-1, 1, 2), tuple(float(v) for v in centre), False) >= 0]
-        if again:
-            quad, scale = again[0].quad / closer + np.float32([x0, y0]), closer
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    return order_quad(refine_quad(grey, quad, reach=max(8, round(2 / scale))))
+    if scale == 1 or x1 <= x0 or y1 <= y0 or image.ndim != 3:
+        return on_edge(grey, quad, scale)
+    near = image[y0:y1, x0:x1]
+    part, closer = working_copy(near, CLOSE)
+    centre = tuple(float(v) for v in (quad.mean(axis=0) - (x0, y0)) * closer)
+    again = sorted((o for o in card_shapes(part, least_share=0.2) if cv2.pointPolygonTest(o.quad.reshape(-1, 1, 2), centre, False) >= 0),
+                   key=lambda o: -o.area)
+    for outline in again:
+        moved = on_edge(grey, outline.quad / closer + np.float32([x0, y0]), closer)
+        if edge_followed(image, moved) >= FOLLOWED:
+            return moved
+    return on_edge(grey, quad, scale)
+
+
+def on_edge(grey: np.ndarray, quad: np.ndarray, scale: float) -> np.ndarray:
+    """``quad`` (found at ``scale``, given in ``grey``'s pixels) with each side moved, or
+    turned, onto the card's edge (:func:`vision.faces.finder.refine_quad`), from as far inside
+    or outside as a card's shadow or a dark line printed along its edge reach (:data:`REACH`),
+    or the pixels of the scale it was found at."""
+    for _ in range(2):  # a side found inside a dark line printed along the edge reaches its outside next
+        short = _short(quad)
+        quad = refine_quad(grey, quad, reach=max(8, round(2 / scale), round(REACH * short)), turn=True,
+                           outside=max(3, round(ACROSS * short)))
+    return order_quad(quad)
 
 
 def find_card(image: np.ndarray) -> np.ndarray | None:

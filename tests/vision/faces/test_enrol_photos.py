@@ -15,12 +15,13 @@ import pytest
 from engine.cards import parse_card
 from engine.errors import InvalidInput
 from vision.faces.designs import element_id, render_card
-from vision.faces.enrol import as_the_camera_sees, card_quad, enrol_from_images
-from vision.faces.features import describe, turned
+from vision.faces.enrol import as_the_camera_sees, card_quad, enrol_from_images, enrol_from_photo
+from vision.faces.features import describe, order_quad, turned
 from vision.faces.matcher import Matcher
-from vision.faces.photos import (BACKGROUNDS, IMAGE_KINDS, background, clutter, finish, photo_of_card, picture_of,
-                                 write_photos)
-from vision.faces.still import read_cards
+from vision.faces.photos import (BACKGROUNDS, IMAGE_KINDS, background, clutter, finish, photo_of_card, photo_of_layout,
+                                 picture_of, write_photos)
+from vision.faces.rows import layout_rows
+from vision.faces.still import find_cards, read_cards
 
 
 def _overlap(found: np.ndarray, truth: np.ndarray, size) -> float:
@@ -80,10 +81,10 @@ def _enrol_retaking(folder, deck, design: str, kind: str, rng, retakes: int, siz
 def test_a_deck_enrolled_from_each_kind_of_picture_reads_its_cards(deck, tmp_path, kind):
     """The defect: every card of a deck enrolled from portrait photos was the whole picture,
     and no card was read. Enrolled from each kind of picture, cards in new photos are named.
-    A picture refused is named in the sentence; the user takes it again (at most twice here)."""
+    A picture refused is named in the sentence; the user takes it again (at most five times here)."""
     design = "gm-paris"
     folder = write_photos(design, tmp_path / kind, deck.faces, kind, seed=7, size=(600, 800))
-    enrolment = _enrol_retaking(folder, deck, design, kind, np.random.default_rng(70), 2, (600, 800))
+    enrolment = _enrol_retaking(folder, deck, design, kind, np.random.default_rng(70), 5, (600, 800))
     assert len(enrolment.cards) == 52
     right, wrong = _read_back(enrolment, design, "photo", 99, deck.faces[::4])
     assert wrong == [] and right >= 10
@@ -99,15 +100,7 @@ def test_a_deck_from_phone_photos_names_no_card_wrong(deck, tmp_path):
     design = "dondorf"
     folder = write_photos(design, tmp_path / "photo", deck.faces, "photo", seed=sum(map(ord, design)))
     enrolment = _enrol_retaking(folder, deck, design, "photo", np.random.default_rng(22), 6, (900, 1200))
-    matcher, wrong = Matcher(enrolment), []
-    for face in deck.faces:
-        card = str(face)
-        size = enrolment.views[card].shape[1::-1]
-        seen = as_the_camera_sees(cv2.resize(render_card(design, element_id(face)), size, interpolation=cv2.INTER_AREA))
-        reading = matcher.read((describe(seen), describe(turned(seen))))
-        if reading.card is not None and reading.card.id != card:
-            wrong.append((card, reading.card.id))
-    assert wrong == []
+    assert _reads_as_itself(enrolment, design, deck) == []
 
 
 def test_a_picture_with_no_card_is_named_with_what_to_do(images, deck, tmp_path):
@@ -134,3 +127,81 @@ def test_a_deck_whose_cards_are_not_told_apart_is_refused(deck, tmp_path):
         cv2.imwrite(str(tmp_path / f"{face}.jpg"), photo_of_card(rng, card, size=(600, 800))[0])
     with pytest.raises(InvalidInput, match="cannot be told apart|look alike: is one of them a second picture"):
         enrol_from_images(tmp_path, deck, "mine")
+
+
+def _reads_as_itself(enrolment, design: str, deck) -> list[tuple[str, str]]:
+    """Each card of ``design``, seen as the camera sees it, read against ``enrolment``: the
+    cards named wrong, (card, name)."""
+    matcher, wrong = Matcher(enrolment), []
+    for face in deck.faces:
+        card = str(face)
+        size = enrolment.views[card].shape[1::-1]
+        seen = as_the_camera_sees(cv2.resize(render_card(design, element_id(face)), size, interpolation=cv2.INTER_AREA))
+        reading = matcher.read((describe(seen), describe(turned(seen))))
+        if reading.card is not None and reading.card.id != card:
+            wrong.append((card, reading.card.id))
+    return wrong
+
+
+@pytest.mark.parametrize("design, seed", [("standard", 22), ("penguins", 22)])
+def test_a_deck_enrolled_from_one_photo_of_it_is_cut_to_each_card_and_names_no_card_wrong(deck, design, seed):
+    """The defect (issue 22): a deck enrolled from one photo of it laid out in 4 rows of 13
+    named 1-2 cards in 20 of a table photo wrong (the standard 6C named the 6S). Its cards
+    had been cut with their shadow (a side running from the card's corner to its shadow's) or
+    with a strip of the card below, and nothing checked them. Every card of the photo is found
+    on its edge (within 3 % of its width at every corner), and each card, seen as the camera
+    sees it, reads as itself or as nothing."""
+    rows = layout_rows(deck)
+    cards = [[render_card(design, element_id(deck.card(card_id).face)) for card_id in row] for row in rows]
+    photo, placed = photo_of_layout(np.random.default_rng(seed), cards, size=(4000, 3000))
+    found = find_cards(photo)
+    off = []
+    for r, row in enumerate(rows):
+        for column, card in enumerate(row):
+            truth = order_quad(placed[r][column].quad)
+            nearest = min(found, key=lambda quad: float(np.linalg.norm(quad.mean(axis=0) - truth.mean(axis=0))))
+            width = float(np.linalg.norm(truth[1] - truth[0]))
+            if np.abs(nearest - truth).max() > 0.03 * width:
+                off.append((card, round(float(np.abs(nearest - truth).max()), 1)))
+    assert off == []
+    assert _reads_as_itself(enrol_from_photo(photo, deck, design), design, deck) == []
+
+
+def test_a_card_of_the_deck_photo_cut_askew_is_named_by_its_place(deck):
+    """One photo of the deck is checked card by card as pictures of each card are
+    (:func:`vision.faces.enrol.cut_out`): an outline turned off the card (as a finder taking
+    in a shadow or a neighbour would give) is refused, naming its place and card, and nothing
+    is enrolled."""
+    from vision.faces.rows import Blob, RowsEnrolment
+    from vision.faces.store import Enrolment
+    from vision.frames import Frame
+
+    rows = layout_rows(deck)
+    cards = [[render_card("gm-paris", element_id(deck.card(card_id).face)) for card_id in row] for row in rows]
+    photo, placed = photo_of_layout(np.random.default_rng(4), cards, size=(2400, 1800), kind="wood")
+    found = find_cards(photo)
+    quads = [min(found, key=lambda quad: float(np.linalg.norm(quad.mean(axis=0) - placed[r][c].quad.mean(axis=0))))
+             for r in range(len(rows)) for c in range(len(rows[r]))]
+    centre = quads[2].mean(axis=0)  # the 3S, turned 5 degrees about its centre
+    turn = cv2.getRotationMatrix2D(tuple(float(v) for v in centre), 5, 1.0)
+    quads[2] = cv2.transform(quads[2].reshape(-1, 1, 2), turn).reshape(4, 2)
+    blobs = [Blob(cv2.boundingRect(np.int32(np.round(quad))), quad) for quad in quads]
+    walk = RowsEnrolment(Enrolment(deck, "mine"), grid=(13, 4))
+    problems = walk.offer(Frame.of(photo), blobs)
+    assert problems == ["row 1, place 3, where the 3S goes: I found the card only askew or cut off its edges: "
+                        "lay it flat and whole in view, apart from anything else"]
+    assert walk.enrolment.cards == {}
+
+
+@pytest.mark.parametrize("design", ["oxygen-white", "jolly-royal"])
+def test_clean_images_of_a_design_whose_opposite_corners_differ_enrol(deck, tmp_path, design):
+    """The defect (issue 22): clean images cut to the card were refused ("I could not find the
+    card in 2C.png") when the card's opposite corners do not look alike turned round: oxygen
+    prints the rank in one corner and the suit in the other; jolly-royal's shaded face and
+    offset indices correlate under 0.5. Such a picture has no card outline in it (the card is
+    all of it) and is edged with the card's plain paper: it is the card."""
+    from vision.faces.designs import write_deck_images
+
+    enrolment = enrol_from_images(write_deck_images(design, tmp_path / design, deck.faces), deck, design)
+    assert len(enrolment.cards) == 52
+    assert _reads_as_itself(enrolment, design, deck) == []

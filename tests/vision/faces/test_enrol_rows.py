@@ -129,7 +129,8 @@ def test_plan_rows_splits_a_suit_evenly_when_13_do_not_fit(deck):
 
 def _views(camera: SyntheticCamera, t: float):
     """(card id, upright view) of each card lying alone on the table at ``t``."""
-    from vision.faces.enrol import upright_view
+    from vision.faces.enrol import table_outline
+    from vision.faces.features import warp_upright
 
     frame = Frame.of(camera.frame_at(t))
     empty = cv2.GaussianBlur(cv2.cvtColor(camera.frame_at(0), cv2.COLOR_BGR2GRAY), (3, 3), 0)
@@ -138,7 +139,7 @@ def _views(camera: SyntheticCamera, t: float):
     for blob in find_blobs(new_patches(frame.grey(), empty, np.ones(empty.shape, bool))):
         centre = cv2.perspectiveTransform(blob.centre.reshape(1, 1, 2), np.linalg.inv(camera.homography)).ravel()
         card = min(poses, key=lambda c: np.hypot(poses[c].x - centre[0], poses[c].y - centre[1]))
-        views.append((card, upright_view(frame, blob.quad)))
+        views.append((card, warp_upright(frame.colour(), table_outline(frame, blob.quad))))
     return views
 
 
