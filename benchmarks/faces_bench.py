@@ -77,9 +77,9 @@ from vision.faces.finder import card_outlines  # noqa: E402
 from vision.pipeline import Pipeline, table_events  # noqa: E402
 from still_bench import KINDS, enrol as enrol_from  # noqa: E402
 from vision.frames import Frame  # noqa: E402
-from vision.scene import zone_centre  # noqa: E402
-from vision.script import Place, Slide  # noqa: E402
-from vision.synthetic import DEFAULT_ZONES, SURFACES, TABLE_MM, SyntheticCamera, table_homography  # noqa: E402
+from vision.sim.scene import zone_centre  # noqa: E402
+from vision.sim.script import Place, Slide  # noqa: E402
+from vision.sim.synthetic import DEFAULT_ZONES, SURFACES, TABLE_MM, SyntheticCamera, table_homography  # noqa: E402
 from vision.tracker import Sighting, Tracker  # noqa: E402
 from vision_bench import (NAIVE_PLACE_AFTER, NAIVE_REMOVE_AFTER, WINDOW, ground_truth, scene_conditions,  # noqa: E402
                           scene_script, score)

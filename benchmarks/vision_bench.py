@@ -74,9 +74,9 @@ from vision.decoders import make_decoder  # noqa: E402
 from vision.frames import Frame  # noqa: E402
 from vision.markers import ForeignMarker, card_for_aruco, card_for_payload  # noqa: E402
 from vision.pipeline import Pipeline, table_events  # noqa: E402
-from vision.script import BEFORE, OFF_TABLE, Hand, Place, Remove, Slide  # noqa: E402
+from vision.sim.script import BEFORE, OFF_TABLE, Hand, Place, Remove, Slide  # noqa: E402
 from vision.sources import ImageFolderSource  # noqa: E402
-from vision.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera, expected_events, zone_centre  # noqa: E402
+from vision.sim.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera, expected_events, zone_centre  # noqa: E402
 from vision.tracker import Sighting, Tracker  # noqa: E402
 from vision.zones import ZoneMap  # noqa: E402
 

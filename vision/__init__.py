@@ -9,6 +9,6 @@ recogniser protocol and its two recognisers (:mod:`vision.recognisers`: markers 
 decoders of :mod:`vision.decoders` in :mod:`vision.marker_recogniser`, faces in
 :mod:`vision.faces`), calibration and zones (:mod:`vision.calibration`,
 :mod:`vision.zones`), change detection (:mod:`vision.changes`), the tracker
-(:mod:`vision.tracker`), frame sources (:mod:`vision.sources`) and the synthetic table camera
-(:mod:`vision.synthetic`, :mod:`vision.script`).
+(:mod:`vision.tracker`), frame sources (:mod:`vision.sources`) and, apart, the synthetic table camera
+(:mod:`vision.sim`).
 """

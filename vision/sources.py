@@ -244,7 +244,7 @@ class ImageFolderSource(_Closing):
 
 
 class SyntheticSource(_Closing):
-    """Frames of a :class:`vision.synthetic.SyntheticCamera` at ``fps`` until ``duration``."""
+    """Frames of a :class:`vision.sim.synthetic.SyntheticCamera` at ``fps`` until ``duration``."""
 
     def __init__(self, camera, fps: float = 30, duration: float | None = None) -> None:
         self.camera, self.fps, self.duration, self._index = camera, fps, duration, 0
@@ -276,8 +276,8 @@ def open_source(spec: str, *, resolution: tuple[int, int] = (1920, 1080), fps: f
         return PiCamera(resolution, fps)
     name, _, script_file = spec.partition(":")
     if name in ("synthetic", "synthetic+mat"):
-        from vision.script import parse_script
-        from vision.synthetic import SyntheticCamera
+        from vision.sim.script import parse_script
+        from vision.sim.synthetic import SyntheticCamera
 
         script = parse_script(Path(script_file).read_text()) if script_file else []
         duration = max((getattr(m, "t", 0) + getattr(m, "duration", 0) for m in script), default=0) + 4.0

@@ -31,8 +31,8 @@ from engine.table_events import PLACED, REMOVED, Notice, TableEvent, TableInput
 from vision.calibration import Calibration
 from vision.config import VisionConfig
 from vision.pipeline import Pipeline
-from vision.script import Place, Remove
-from vision.synthetic import Effects, SyntheticCamera, table_homography
+from vision.sim.script import Place, Remove
+from vision.sim.synthetic import Effects, SyntheticCamera, table_homography
 from vision.table_layout import Polygon, default_layout, seat_zones
 
 #: How far (mm) a card laid again lies from where it was first laid, and how much it turns (degrees).

@@ -19,7 +19,7 @@ from test_run import beside_the_table, journalled, reader_table
 from test_run_camera_resume import GAME, OPTIONS, SEED, config, script_of
 from vision import calibration
 from vision.calibration import Calibration, save_calibration
-from vision.synthetic import table_homography
+from vision.sim.synthetic import table_homography
 from waiting import wait_until
 
 

@@ -15,7 +15,7 @@ from engine.decks import get_deck
 from engine.table_events import PLACED, Notice, TableEvent
 from vision.faces import designs
 from vision.faces.designs import CARDDECKS, DesignArt, render_card
-from vision.script import Remove
+from vision.sim.script import Remove
 
 pytestmark = pytest.mark.slow          # whole demo games read by the faces camera
 

@@ -21,9 +21,9 @@ from engine.decks import get_deck
 from engine.games import get_game
 from engine.table_events import TableEvent
 from vision.calibration import Calibration, save_calibration
-from vision.scene import Scene
-from vision.script import parse_script
-from vision.synthetic import table_homography
+from vision.sim.scene import Scene
+from vision.sim.script import parse_script
+from vision.sim.synthetic import table_homography
 from vision.table_layout import seat_zones, shared_zones
 
 GAME, OPTIONS, SEED = "quinze", {"target": 1}, 3

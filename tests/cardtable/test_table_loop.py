@@ -11,9 +11,9 @@ from engine.table_events import Notice, TableEvent
 from vision.calibration import Calibration
 from vision.config import VisionConfig
 from vision.pipeline import Pipeline
-from vision.script import parse_script
+from vision.sim.script import parse_script
 from vision.sources import SyntheticSource
-from vision.synthetic import Effects, SyntheticCamera
+from vision.sim.synthetic import Effects, SyntheticCamera
 from waiting import wait_until
 
 

@@ -7,7 +7,7 @@ import pytest
 from engine.errors import InvalidInput
 from vision.calibration import calibrate, load_calibration, save_calibration
 from vision.config import load_vision_config
-from vision.synthetic import DEFAULT_ZONES, SyntheticCamera
+from vision.sim.synthetic import DEFAULT_ZONES, SyntheticCamera
 from vision.zones import ZoneMap
 
 

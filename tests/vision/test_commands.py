@@ -7,8 +7,8 @@ import pytest
 import zxingcpp
 
 from cardtable.cli import main
-from vision.synthetic import SyntheticCamera
-from vision.script import parse_script
+from vision.sim.synthetic import SyntheticCamera
+from vision.sim.script import parse_script
 
 
 @pytest.mark.slow

@@ -6,7 +6,7 @@ with flicker and motion blur, webcam JPEG, real decoder, product defaults."""
 import pytest
 
 from vision_scenes import Table, kinds
-from vision.script import parse_script
+from vision.sim.script import parse_script
 
 
 @pytest.mark.slow

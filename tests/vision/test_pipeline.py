@@ -9,8 +9,8 @@ from vision.config import VisionConfig
 from vision.decoders import make_decoder
 from engine.table_events import Notice, TableEvent
 from vision.pipeline import SAY_AGAIN_AFTER, Pipeline
-from vision.script import parse_script
-from vision.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera, expected_events
+from vision.sim.script import parse_script
+from vision.sim.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera, expected_events
 
 SCRIPT = """
 0.3 place 10H seat1

@@ -8,7 +8,7 @@ import numpy as np
 
 import pytest
 from vision_scenes import HARD, Table
-from vision.script import parse_script
+from vision.sim.script import parse_script
 
 #: Wood, flicker of 8 %, and daylight moving across the table by 15 % either way.
 CHANGING_LIGHT = dataclasses.replace(HARD, flicker=0.08, drift=0.15)

@@ -22,8 +22,8 @@ from vision.calibration import Calibration
 from vision.config import VisionConfig, load_vision_config
 from vision.pipeline import Pipeline, table_events
 from vision.recognisers import RECOGNISERS, Found, Outline, Region, Traits, make_recogniser
-from vision.script import parse_script
-from vision.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera, expected_events
+from vision.sim.script import parse_script
+from vision.sim.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera, expected_events
 
 #: The code colours (BGR) and their hues in OpenCV's HSV (0-179).
 PALETTE = {"red": ((30, 30, 220), 0), "yellow": ((30, 220, 230), 30), "green": ((40, 180, 40), 60),

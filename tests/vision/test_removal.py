@@ -8,8 +8,8 @@ from engine.table_events import TableEvent
 from vision.calibration import Calibration
 from vision.config import VisionConfig
 from vision.pipeline import Pipeline
-from vision.script import parse_script
-from vision.synthetic import DEFAULT_ZONES, SyntheticCamera
+from vision.sim.script import parse_script
+from vision.sim.synthetic import DEFAULT_ZONES, SyntheticCamera
 
 FPS = 15
 

@@ -7,8 +7,8 @@ import pytest
 
 from engine.decks import get_deck
 from engine.errors import InvalidInput
-from vision.scene import DEFAULT_ZONES, Pose, Scene, expected_events, zone_centre
-from vision.script import parse_script
+from vision.sim.scene import DEFAULT_ZONES, Pose, Scene, expected_events, zone_centre
+from vision.sim.script import parse_script
 
 
 def scene_of(text: str, **options) -> Scene:

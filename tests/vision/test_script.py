@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from engine.errors import InvalidInput
-from vision.script import Hand, Place, Remove, Slide, parse_script
+from vision.sim.script import Hand, Place, Remove, Slide, parse_script
 
 
 def test_a_script_reads_every_move_in_time_order():

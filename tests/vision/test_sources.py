@@ -18,10 +18,10 @@ from engine.table_events import TableEvent
 from vision.config import VisionConfig
 from vision.frames import BadFrame, jpeg_size
 from vision.pipeline import Pipeline
-from vision.script import parse_script
+from vision.sim.script import parse_script
 from vision.sources import (ImageFolderSource, PiCamera, frame_from_capture, frame_from_yuv420, open_source,
                             read_image)
-from vision.synthetic import SyntheticCamera
+from vision.sim.synthetic import SyntheticCamera
 
 
 def png_declaring(width, height):

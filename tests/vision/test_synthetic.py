@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from engine.errors import InvalidInput
-from vision.script import parse_script
-from vision.synthetic import SyntheticCamera
+from vision.sim.script import parse_script
+from vision.sim.synthetic import SyntheticCamera
 
 
 def px_per_mm(camera):
@@ -36,7 +36,7 @@ def test_a_card_laid_again_lies_on_top_of_the_cards_laid_since():
     """A card picked up and laid back (a value card won and bet again) is drawn over the others."""
     import zxingcpp
 
-    from vision.synthetic import Effects
+    from vision.sim.synthetic import Effects
 
     script = parse_script("0.1 place QS seat1 x=0 y=190\n0.5 remove QS\n1.0 place 7H seat1 x=0 y=190\n"
                           "1.5 place QS seat1 x=0 y=190\n")
@@ -58,7 +58,7 @@ FRAME_DIGESTS = {0.0: "4cf2a9909f24c569", 0.2: "547eb68a94625855", 0.35: "19cd92
 
 
 def rendered_frames():
-    from vision.synthetic import Effects
+    from vision.sim.synthetic import Effects
 
     script = parse_script("0.1 place QS seat1\n0.3 place 7H centre\n0.6 slide 7H seat2 0.4\n"
                           "1.2 hand 0.5 over QS\n1.4 remove QS\n1.6 slide 7H off 0.3\n")
@@ -75,7 +75,7 @@ def test_the_same_seed_renders_the_same_pixels():
 
 
 def test_a_camera_tilted_off_vertical_sees_the_near_side_larger_than_the_far_one():
-    from vision.synthetic import TABLE_MM, table_homography
+    from vision.sim.synthetic import TABLE_MM, table_homography
 
     def card_length(homography, y):
         ends = homography @ np.array([[0.0, y, 1.0], [0.0, y + 88, 1.0]]).T
@@ -95,7 +95,7 @@ def test_a_camera_tilted_off_vertical_sees_the_near_side_larger_than_the_far_one
 
 @pytest.mark.parametrize("surface", ["casino", "cloth"])
 def test_the_table_can_be_casino_felt_or_a_patterned_cloth(surface):
-    from vision.synthetic import Effects
+    from vision.sim.synthetic import Effects
 
     felt = SyntheticCamera("standard", "qr", resolution="720p", effects=Effects(surface="felt", noise=0)).frame_at(0.0)
     other = SyntheticCamera("standard", "qr", resolution="720p", effects=Effects(surface=surface, noise=0)).frame_at(0.0)

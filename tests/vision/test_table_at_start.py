@@ -5,8 +5,8 @@ evidence, moves as one event. Real rendering on wood and felt, webcam JPEG, real
 import pytest
 
 from vision_scenes import HARD, Table, kinds
-from vision.script import Place, parse_script
-from vision.synthetic import Effects
+from vision.sim.script import Place, parse_script
+from vision.sim.synthetic import Effects
 
 LAID = [Place(-5.0, "10H", "seat1"), Place(-5.0, "QS", "centre"), Place(-5.0, "4C", "seat3"),
         Place(-4.0, "7D", "centre", x=44, y=8, angle=7)]       # 7D laid partly over QS

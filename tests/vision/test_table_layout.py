@@ -5,7 +5,7 @@ import pytest
 
 from engine.errors import InvalidInput
 from engine.games import all_games
-from vision.synthetic import DEFAULT_ZONES, TABLE_MM
+from vision.sim.synthetic import DEFAULT_ZONES, TABLE_MM
 from vision.table_layout import default_layout, seat_zone, seat_zones, shared_zones
 
 CARD_MM = (63.0, 88.0)

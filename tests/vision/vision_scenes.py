@@ -11,7 +11,7 @@ from vision.calibration import Calibration
 from vision.config import VisionConfig
 from vision.frames import Frame
 from vision.pipeline import Pipeline
-from vision.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera
+from vision.sim.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera
 
 #: A hard table: a higher camera, wood, motion blur, flicker, webcam JPEG.
 HARD = Effects(surface="wood", motion=0.03, flicker=0.06, noise=5.0, blur=0.9, glare=90.0, lighting=0.4)

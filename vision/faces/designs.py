@@ -141,7 +141,7 @@ def write_deck_images(design: str, folder: str | Path, cards, width: int = RENDE
 
 class DesignArt:
     """Card images of one design for the synthetic camera: ``art(card, px_per_mm)`` gives the
-    BGR face of a physical card at that scale (a callable :class:`vision.synthetic.SyntheticCamera`
+    BGR face of a physical card at that scale (a callable :class:`vision.sim.synthetic.SyntheticCamera`
     takes as ``card_image``); the cards whose ids are in ``face_down`` show the design's back."""
 
     def __init__(self, design: str, width: int = RENDER_WIDTH, *, face_down: Iterable[str] = ()) -> None:

@@ -101,8 +101,8 @@ def test_any_file_name_is_a_card_or_refused_in_words(deck, stem):
 def _frames(design: str, cards: list[str]):
     """Frames of a card laid alone in the middle of the table and taken away, one after another."""
     from vision.faces.designs import DesignArt
-    from vision.script import Place, Remove
-    from vision.synthetic import Effects, SyntheticCamera
+    from vision.sim.script import Place, Remove
+    from vision.sim.synthetic import Effects, SyntheticCamera
 
     script = [move for i, card in enumerate(cards)
               for move in (Place(0.5 + 2 * i, card, "centre"), Remove(1.7 + 2 * i, card))]

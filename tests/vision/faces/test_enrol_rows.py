@@ -18,8 +18,8 @@ from vision.faces.matcher import Matcher
 from vision.faces.rows import Blob, RowsEnrolment, assign_slots, enrol_rows, find_blobs, plan_rows
 from vision.faces.store import Enrolment
 from vision.frames import Frame
-from vision.script import Place, Remove
-from vision.synthetic import Effects, SyntheticCamera
+from vision.sim.script import Place, Remove
+from vision.sim.synthetic import Effects, SyntheticCamera
 
 #: Where the user lays the first card, and the step to the next place across and down (mm):
 #: a finger's width (about 2 cm) between cards.

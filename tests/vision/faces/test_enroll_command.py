@@ -54,8 +54,8 @@ def test_replay_and_watch_read_faces_from_recorded_frames(enrolments, recorded, 
     import json
 
     from vision.faces.designs import DesignArt
-    from vision.script import Place
-    from vision.synthetic import Effects, SyntheticCamera
+    from vision.sim.script import Place
+    from vision.sim.synthetic import Effects, SyntheticCamera
 
     camera = SyntheticCamera("standard", "qr", [Place(0.3, "QD", "seat1"), Place(1.0, "4C", "centre")],
                              effects=Effects(hands=False), card_image=DesignArt("tigullio-international"))

@@ -24,8 +24,8 @@ from vision.faces.designs import DesignArt, render_card
 from vision.faces.enrol import enrol_from_images
 from vision.footprints import COVERED
 from vision.pipeline import Pipeline
-from vision.script import Hand, Place, Remove, Slide
-from vision.synthetic import Effects, SyntheticCamera, zone_centre
+from vision.sim.script import Hand, Place, Remove, Slide
+from vision.sim.synthetic import Effects, SyntheticCamera, zone_centre
 from vision.table_layout import default_layout
 
 ZONES = default_layout(2, ("crib", "starter"))

@@ -18,8 +18,8 @@ from vision.faces.designs import DesignArt, element_id, render_card
 from vision.faces.matcher import Reading
 from vision.faces.store import Enrolment
 from vision.pipeline import Pipeline, table_events
-from vision.script import Hand, Place, Remove, Slide
-from vision.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera
+from vision.sim.script import Hand, Place, Remove, Slide
+from vision.sim.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera
 
 pytestmark = pytest.mark.slow          # faces read from rendered frames, a deck's features built first
 

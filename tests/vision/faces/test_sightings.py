@@ -13,8 +13,8 @@ from vision.faces.recogniser import FaceRecogniser
 from vision.faces.designs import DesignArt
 from vision.frames import Frame
 from vision.pipeline import Pipeline
-from vision.script import Hand, Place, Slide
-from vision.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera
+from vision.sim.script import Hand, Place, Slide
+from vision.sim.synthetic import DEFAULT_ZONES, Effects, SyntheticCamera
 
 pytestmark = pytest.mark.slow
 

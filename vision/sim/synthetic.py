@@ -1,6 +1,6 @@
 """The synthetic table camera: printable cards rendered into a perspective view of a table.
 
-A :class:`SyntheticCamera` renders a :class:`vision.scene.Scene` (what lies where as a script of
+A :class:`SyntheticCamera` renders a :class:`vision.sim.scene.Scene` (what lies where as a script of
 moves happens) into the frame seen at any time, on demand: felt with a lighting gradient and a
 glare spot, cards (the very images :mod:`vision.render` prints) rotated and partly overlapping,
 hands that bring, slide and pick up cards or hover over them, sensor noise and defocus. Table coordinates are millimetres
@@ -26,8 +26,8 @@ from engine.decks import Deck, get_deck
 from engine.errors import InvalidInput
 from vision.markers import MAT_MARKER_CENTRES, MAT_MARKER_IDS, MAT_MARKER_MM, aruco_modules
 from vision.render import CARD_MM, CardArt
-from vision.scene import DEFAULT_ZONES, TABLE_MM, Pose, Scene, expected_events, zone_centre
-from vision.script import Move
+from vision.sim.scene import DEFAULT_ZONES, TABLE_MM, Pose, Scene, expected_events, zone_centre
+from vision.sim.script import Move
 
 __all__ = ["DEFAULT_ZONES", "RESOLUTIONS", "TABLE_MM", "Effects", "Pose", "SyntheticCamera", "expected_events",
            "table_homography", "zone_centre"]
@@ -203,7 +203,7 @@ class SyntheticCamera:
 
     :param deck: the deck whose cards are played (a :class:`Deck` or its name).
     :param marker: "qr" or "aruco".
-    :param script: the moves (see :func:`vision.script.parse_script`).
+    :param script: the moves (see :func:`vision.sim.script.parse_script`).
     :param resolution: (width, height), or "720p" / "1080p".
     :param zones: zone name to polygon in table mm (default :data:`DEFAULT_ZONES`).
     :param effects: lighting, glare, noise, blur, hands, jitter.
@@ -215,7 +215,7 @@ class SyntheticCamera:
     :param card_image: draws a card's face instead of the printable marked card: called with the
         physical card and pixels per mm, returns a BGR image (a real deck design, for faces).
     :raises InvalidInput: for an unknown deck, card, zone or resolution, or an impossible script
-        (see :class:`vision.scene.Scene`).
+        (see :class:`vision.sim.scene.Scene`).
 
     What lies where is its :attr:`scene`; :meth:`add`, :meth:`pose_at`, :meth:`cards_at`,
     :meth:`zone_of`, :meth:`hidden`, :meth:`covers` and :meth:`in_clear_view` are the scene's.

@@ -1,11 +1,11 @@
 """The synthetic table's scene: what lies where, and when, with no drawing.
 
-A :class:`Scene` follows a script of moves (:mod:`vision.script`) on a table of zones: where each
+A :class:`Scene` follows a script of moves (:mod:`vision.sim.script`) on a table of zones: where each
 card lands (the free slots of a zone, with a little jitter), where it lies at any time (key frames,
 with slides in between), where the hands that bring, slide, take or hover over cards are, which
 markers they cover, and which events a perfect tracker reports (:func:`expected_events`). Table
 coordinates are millimetres with the origin at the table centre, x to the right and y towards
-seat 1. :class:`vision.synthetic.SyntheticCamera` renders a scene into frames.
+seat 1. :class:`vision.sim.synthetic.SyntheticCamera` renders a scene into frames.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 from engine.decks import Deck
 from engine.errors import InvalidInput
 from vision.render import CARD_MARKER_MM, CARD_MM
-from vision.script import OFF_TABLE, Hand, Move, Place, Remove
+from vision.sim.script import OFF_TABLE, Hand, Move, Place, Remove
 from vision.table_layout import default_layout
 
 #: The part of the table the synthetic camera sees, in millimetres, centred on the origin.
@@ -80,7 +80,7 @@ class Scene:
     """The cards and hands on a table of ``zones`` as ``script`` happens.
 
     :param zones: zone name to polygon in table mm (default :data:`DEFAULT_ZONES`).
-    :param script: the moves (see :func:`vision.script.parse_script`).
+    :param script: the moves (see :func:`vision.sim.script.parse_script`).
     :param deck: the deck the script's cards must belong to.
     :param jitter: cards land off-centre and rotated.
     :param hands: hands bring, slide and take cards.
