@@ -225,3 +225,14 @@ def test_the_table_imports_nothing_above_it():
         above = sorted(name for name in _modules_imported(path)
                        if any(name == part or name.startswith(part + ".") for part in ABOVE_THE_TABLE))
         assert not above, f"{path.relative_to(ROOT)} imports {above}"
+
+
+def test_the_live_camera_never_imports_the_synthetic_table():
+    """vision/sim/ (the synthetic table of the demo, tests and benchmarks) is beside the live
+    pipeline, not under it: no module of ``vision`` outside it imports it at load time. Only the
+    frame sources open a scripted scene (``synthetic:SCRIPT``), and only when one is asked for."""
+    modules = _modules()
+    for name, path in modules.items():
+        if name.startswith("vision.") and not name.startswith("vision.sim"):
+            sim = sorted(m for m in _load_time_imports(path, set(modules)) if m.startswith("vision.sim"))
+            assert not sim, f"{path.relative_to(ROOT)} imports {sim} when it loads"
