@@ -123,8 +123,12 @@ class Pipeline:
         #: A region where something moves is decoded every ``busy_every`` frames (a decoder that
         #: needs reads to agree over frames reads every one).
         self.busy_every = getattr(self.decoder, "busy_every", 2)
-        # A decoder may say how often a patch it cannot explain is worth reading (``attempts``).
-        self.changes = ChangeMap(attempts=getattr(self.decoder, "attempts", ChangeMap.ATTEMPTS))
+        # A decoder may say how often a patch it cannot explain is worth reading (``attempts``);
+        # one whose reads must agree frame after frame reads a still patch in every frame.
+        self.changes = ChangeMap(attempts=getattr(self.decoder, "attempts", ChangeMap.ATTEMPTS),
+                                 backoff=self.busy_every > 1)
+        #: The last frame read a region: the next one most likely will too (see :meth:`process`).
+        self._reading = True
         self.reader = RegionReader(enlarge=self.decoder.name != "aruco", cell=self.changes.cell)
         self.known: dict[str, KnownCard] = {}
         self.stats = PipelineStats()
@@ -148,6 +152,10 @@ class Pipeline:
         try:
             frame = Frame.of(frame)
             self._check_size(frame.size)
+            if self._reading:
+                # A region will most likely be read: decode the JPEG whole once and shrink that,
+                # rather than decoding it twice (an eighth for the change map, then whole).
+                frame.grey()
             self.changes.observe(frame.small(self.changes.cell), now)
         except BadFrame as err:
             self.stats.bad_frames += 1
@@ -157,11 +165,14 @@ class Pipeline:
         self.stats.frames += 1
         self.reader.begin_frame(frame.shape, self.changes.moving)
         detected: dict[str, tuple[PhysicalCard, Detection, np.ndarray]] = {}
-        for box, busy in self._boxes(frame.shape):
+        boxes = self._boxes(frame.shape)
+        for box, busy in boxes:
             if busy and self.stats.frames % self.busy_every:
                 continue  # something moves there: a later frame is soon enough
             for card, detection, under in self._decode(frame, box, busy):
                 self._note(detected, card, detection, under)
+        self._reading = self.changes.pending() or (
+            any(busy for _, busy in boxes) and (self.stats.frames + 1) % self.busy_every == 0)
         for card, detection, under in detected.values():
             self._follow(card, detection, under)
         gone = self._judge(detected, now)
@@ -267,8 +278,8 @@ class Pipeline:
                 card = self._card(detection.value)
                 if card is not None:
                     cards.append((card, detection, under))
-            if not self.changes.has_dirty(box):
-                break
+            if not self.changes.has_dirty(box, solid=True):
+                break  # what is left unexplained is too thin to be a marker: no other view reads it
         if not busy:
             self.changes.failed(box)
         else:
