@@ -21,10 +21,10 @@ A decoded cell is explained when a marker accounts for it (the pipeline calls :m
 with the card's outline), and cells nobody explains are given up after ``attempts`` tries
 (:meth:`failed`), so an empty patch of felt where a card was, or a resting hand, costs a few
 decodes and then nothing. A still patch read in vain that still shows what it showed then is
-read again only after as many frames as it has been tried (``backoff``: after the first, second,
-third try, one, two, three frames later): what it shows has not changed, only the running mean of
-its frames (:mod:`vision.regions`) improves, and it improves with the frames it has, not with
-the reads.
+read again only after as many frames as it has been read (``backoff``: after the first, second,
+third read, one, two, three frames later), and given up when it would be if it were read in
+every frame: what it shows has not changed, only the running mean of its frames
+(:mod:`vision.regions`) improves, and it improves with the frames it has, not with the reads.
 """
 
 from __future__ import annotations
@@ -59,13 +59,13 @@ class ChangeMap:
     :param threshold: grey-level change of a cell's mean that counts as a change.
     :param settle: seconds a cell must be still (and at least one frame) before it is decoded.
     :param attempts: decodes of an unexplained cell before it is accepted as background.
-    :param backoff: wait after a still patch's vain read as many frames as it has been tried
+    :param backoff: wait after a still patch's vain read as many frames as it has been read
         before reading it again while it shows the same (off for a decoder whose reads must
         agree frame after frame).
     """
 
     #: Decodes of an unexplained cell before it is accepted as background, by default.
-    ATTEMPTS = 5
+    ATTEMPTS = 8
 
     def __init__(self, *, cell: int = 8, threshold: int = 10, settle: float = 0.05, attempts: int = ATTEMPTS,
                  backoff: bool = True) -> None:
@@ -99,9 +99,10 @@ class ChangeMap:
             self._ref_before = self._ref.copy()
             self._moved_at = np.full(small.shape, -np.inf, np.float32)
             self.still = np.ones(small.shape, bool)
-            self._tries = np.zeros(small.shape, np.uint8)
+            self._tries = np.zeros(small.shape, np.int32)
             self._tried, self._tried_ok = np.zeros(small.shape, np.uint8), np.zeros(small.shape, bool)
             self._tried_at = np.zeros(small.shape, np.int32)
+            self._reads = np.zeros(small.shape, np.uint8)
             self._vacated = np.zeros(small.shape, bool)
             self.changed = self._differs(small)
             self.dirty = self.changed.copy()
@@ -214,7 +215,7 @@ class ChangeMap:
         patch whose still cells show what they showed when it was last read in vain
         (:meth:`tried`) is left alone until something new comes to rest in it (the place a card
         was slid from, while the hand that slides it is still beside it). A still patch read in vain
-        (:meth:`failed`) that shows the same is left alone for as many frames as it has been tried
+        (:meth:`failed`) that shows the same is left alone for as many frames as it has been read
         (``backoff``)."""
         if not self.dirty.any():
             return []
@@ -245,8 +246,11 @@ class ChangeMap:
         if not self.backoff:
             return True
         cells = patch & self.dirty
-        tries = int(self._tries[cells].max(initial=0))
-        return tries == 0 or self._frame + ahead - int(self._tried_at[cells].max(initial=0)) >= tries
+        reads = int(self._reads[cells].max(initial=0))
+        waited = self._frame + ahead - int(self._tried_at[cells].max(initial=0))
+        # Read on the frame its tries reach ``attempts`` too, so it is given up when it would be
+        # if it were read in every frame.
+        return reads == 0 or waited >= reads or int(self._tries[cells].max(initial=0)) + waited >= self.attempts
 
     def pending(self) -> bool:
         """True when some dirty patch is likely to be read in the next frame (some of it never
@@ -255,7 +259,7 @@ class ChangeMap:
         if not solid.any():
             return False
         # (A cell a busy read left, never a still read's try, is read when something new rests.)
-        return bool((solid & ~self._tried_ok).any()) or self._due(self.dirty & (self._tries > 0), ahead=1)
+        return bool((solid & ~self._tried_ok).any()) or self._due(self.dirty & (self._reads > 0), ahead=1)
 
     def cells(self, polygon: np.ndarray) -> np.ndarray:
         """A boolean cell mask of an image-pixel polygon."""
@@ -296,6 +300,7 @@ class ChangeMap:
         self._painted[mask] = False
         self._tried_ok[mask] = False
         self._tries[mask] = 0
+        self._reads[mask] = 0
         self.changed[mask] = False
         self.dirty[mask] = False
 
@@ -317,11 +322,15 @@ class ChangeMap:
         return sub
 
     def failed(self, box: tuple[int, int, int, int]) -> np.ndarray:
-        """A decode of ``box`` (frame pixels) left its dirty cells unexplained: count a try, and
-        accept cells tried ``attempts`` times as background. Returns the mask of cells given up."""
+        """A decode of ``box`` (frame pixels) left its dirty cells unexplained: count a try (and
+        the frames the back-off left it unread since the last: a patch is given up as soon as
+        if it were read in every frame), and accept cells tried ``attempts`` times as
+        background. Returns the mask of cells given up."""
         x0, y0, x1, y1 = (v // self.cell for v in box)
+        elapsed = np.where((self._reads > 0) & self.backoff, np.maximum(self._frame - self._tried_at, 1), 1)
         sub = self.tried(box)
-        self._tries[sub] += 1
+        self._tries[sub] += elapsed[sub]
+        self._reads[sub] = np.minimum(self._reads[sub] + 1, 255)
         given_up = sub & (self._tries >= self.attempts)
         if given_up.any():
             # What the first frame's estimate painted there and no card explained is the table
