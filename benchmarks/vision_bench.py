@@ -203,14 +203,15 @@ def laid_table(rng: random.Random, cards: list[str], zones: list[str]) -> tuple[
     lying = cards[:4]
     where = {card: rng.choice(zones) for card in lying}
     moves = [Place(BEFORE, card, zone) for card, zone in list(where.items())[:2]]
-    # The other two lie partly on each other, as a card played onto the one before.
+    # The other two lie partly on each other, as a card played onto the one before, the lower
+    # one's marker in view (one hidden from the start nobody can read: see docs/vision.md).
     lower, upper = lying[2:]
     pair_zone = rng.choice([z for z in ("seat1", "seat3", "centre") if z in zones])
     where[lower] = where[upper] = pair_zone
     cx, cy = zone_centre(DEFAULT_ZONES[pair_zone])
-    moves += [Place(BEFORE, lower, pair_zone, x=cx - 60, y=cy, angle=rng.uniform(-5, 5)),
-              Place(BEFORE, upper, pair_zone, x=cx - 60 + rng.uniform(46, 52), y=cy + rng.uniform(-12, 12),
-                    angle=rng.uniform(-8, 8))]
+    moves += [Place(BEFORE, lower, pair_zone, x=cx - 60, y=cy, angle=rng.uniform(-3, 3)),
+              Place(BEFORE, upper, pair_zone, x=cx - 60 + rng.uniform(56, 60), y=cy + rng.uniform(-12, 12),
+                    angle=rng.uniform(-3, 3))]
     t = rng.uniform(0.8, 1.5)
     moves.append(Hand(round(t, 2), 1.5, rng.choice(lying)))
     t += 2.0
