@@ -227,6 +227,7 @@ def test_the_table_imports_nothing_above_it():
         assert not above, f"{path.relative_to(ROOT)} imports {above}"
 
 
+@pytest.mark.slow
 def test_the_live_camera_never_imports_the_synthetic_table():
     """vision/sim/ (the synthetic table of the demo, tests and benchmarks) is beside the live
     pipeline, not under it: no module of ``vision`` outside it imports it at load time. Only the

@@ -143,6 +143,7 @@ def _reads_as_itself(enrolment, design: str, deck) -> list[tuple[str, str]]:
     return wrong
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("design, seed", [("standard", 22), ("penguins", 22)])
 def test_a_deck_enrolled_from_one_photo_of_it_is_cut_to_each_card_and_names_no_card_wrong(deck, design, seed):
     """The defect (issue 22): a deck enrolled from one photo of it laid out in 4 rows of 13
@@ -167,6 +168,7 @@ def test_a_deck_enrolled_from_one_photo_of_it_is_cut_to_each_card_and_names_no_c
     assert _reads_as_itself(enrol_from_photo(photo, deck, design), design, deck) == []
 
 
+@pytest.mark.slow
 def test_a_card_of_the_deck_photo_cut_askew_is_named_by_its_place(deck):
     """One photo of the deck is checked card by card as pictures of each card are
     (:func:`vision.faces.enrol.cut_out`): an outline turned off the card (as a finder taking
@@ -193,6 +195,7 @@ def test_a_card_of_the_deck_photo_cut_askew_is_named_by_its_place(deck):
     assert walk.enrolment.cards == {}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("design", ["oxygen-white", "jolly-royal"])
 def test_clean_images_of_a_design_whose_opposite_corners_differ_enrol(deck, tmp_path, design):
     """The defect (issue 22): clean images cut to the card were refused ("I could not find the
