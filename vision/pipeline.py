@@ -116,11 +116,7 @@ class Pipeline:
         self.zones = zones or ZoneMap(self.config.zones, units=self.config.zone_units,
                                       image_to_table=None if calibration is None else calibration.image_to_table)
         self.tracker = Tracker(place_after=self.config.place_after, remove_after=self.config.remove_after)
-        # A recogniser whose reads must agree frame after frame (busy_every 1) reads a still patch
-        # in every frame; the others space their reads of a patch read in vain.
-        self.changes = ChangeMap(attempts=traits.attempts, backoff=traits.busy_every > 1)
-        #: The last frame read a region: the next one most likely will too (see :meth:`_events`).
-        self._reading = True
+        self.changes = ChangeMap(attempts=traits.attempts)
         self.reader = RegionReader(enlarge=traits.enlarge, cell=self.changes.cell)
         self.known: dict[str, KnownCard] = {}
         #: How sure the recogniser was of each card it named, when it says (faces do).
@@ -167,10 +163,6 @@ class Pipeline:
         try:
             frame = Frame.of(frame)
             self._check_size(frame.size)
-            if self._reading:
-                # A region will most likely be read: decode the JPEG whole once and shrink that,
-                # rather than decoding it twice (an eighth for the change map, then whole).
-                frame.grey()
             self.changes.observe(frame.small(self.changes.cell), now)
         except BadFrame as err:
             self.stats.bad_frames += 1
@@ -181,8 +173,7 @@ class Pipeline:
         self.reader.begin_frame(frame.shape, self.changes.moving)
         detected: dict[str, tuple[Found, np.ndarray]] = {}
         known: dict[str, Known] | None = None
-        boxes = self._boxes(frame.shape)
-        for box, busy in boxes:
+        for box, busy in self._boxes(frame.shape):
             if busy and self.stats.frames % self.traits.busy_every:
                 continue  # something moves there: a later frame is soon enough
             if known is None:  # the cards known do not change before the frame's regions are all read
@@ -190,8 +181,6 @@ class Pipeline:
                          for cid, k in self.known.items()}
             for found, under in self._read(self._region(frame, box, busy, known)):
                 self._note(detected, found, under)
-        self._reading = self.changes.pending() or (
-            any(busy for _, busy in boxes) and (self.stats.frames + 1) % self.traits.busy_every == 0)
         for found, under in detected.values():
             self._follow(found, under)
         gone = self._judge(detected, now)

@@ -232,10 +232,9 @@ class Region:
         """Nothing moved lately in ``cells`` (a mask or flat cell indices)."""
         return self._changes.is_still(cells)
 
-    def has_dirty(self, *, solid: bool = False) -> bool:
-        """Some cell of the region is still unexplained (with ``solid``, in a block of 3 x 3 cells:
-        a thinner strip could hold no marker)."""
-        return self._changes.has_dirty(self.box, solid=solid)
+    def has_dirty(self) -> bool:
+        """Some cell of the region is still unexplained."""
+        return self._changes.has_dirty(self.box)
 
     def explain(self, cells: np.ndarray) -> None:
         """The cells of ``cells`` are accounted for (a card lies there, or nothing worth reading):
