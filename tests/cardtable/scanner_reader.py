@@ -15,6 +15,7 @@ import serial
 
 from engine.table_events import PLACED, Notice, TableEvent
 from vision.markers import ForeignMarker, card_for_payload
+from waiting import patience
 
 BAUDRATE = 9600
 MAX_LINE = 256          # bytes: no card's code is longer; a longer line is noise
@@ -74,4 +75,4 @@ class ScannerReader(threading.Thread):
         """Stop reading and close the port; calling it again does nothing."""
         self.stopping.set()
         if self.is_alive() and self is not threading.current_thread():
-            self.join(timeout=2)
+            self.join(timeout=patience(2))

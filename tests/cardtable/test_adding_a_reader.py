@@ -22,7 +22,7 @@ from engine.decks import get_deck
 from engine.table_events import Notice, TableEvent
 from scanner_reader import ScannerReader
 from vision.markers import payload_for
-from waiting import wait_until
+from waiting import patience, wait_until
 
 DECK = get_deck("standard")
 
@@ -60,7 +60,7 @@ def table(tmp_path, outputs):
             yield {zone: master for zone, (master, _, _) in ptys.items()}, outputs, journal, stopped
         finally:
             stop.set()
-            loop.join(timeout=5)
+            loop.join(timeout=patience(5))
             supervisor.close()
             for master, slave, _ in ptys.values():
                 for fd in (master, slave):

@@ -25,6 +25,7 @@ from vision.sim.scene import Scene
 from vision.sim.script import parse_script
 from vision.sim.synthetic import table_homography
 from vision.table_layout import seat_zones, shared_zones
+from waiting import patience
 
 GAME, OPTIONS, SEED = "quinze", {"target": 1}, 3
 #: Moves of the bots' game played before the kill (a capture's cards and the table cards lie there).
@@ -143,7 +144,7 @@ def test_run_killed_mid_game_starts_again_on_the_laid_table_and_finishes_the_gam
         kept, result = wait_for(tmp_path, lambda n, r: r is not None, 600)
     finally:
         run.send_signal(signal.SIGTERM)
-        _, err = run.communicate(timeout=30)
+        _, err = run.communicate(timeout=patience(30))
     assert result is not None, (kept, err.decode()[-3000:])
     with Journal(tmp_path / "journal.sqlite") as journal:
         replay = journal.replay(journal.games()[-1].id)

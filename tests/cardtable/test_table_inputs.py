@@ -17,7 +17,7 @@ from firmware_bridge.bridge import Bridge
 from firmware_bridge.registry import TagRegistry
 from firmware_bridge.twin import Twin
 from vision.table_layout import seat_zones
-from waiting import wait_until
+from waiting import patience, wait_until
 
 DECK = get_deck("standard")
 
@@ -69,10 +69,10 @@ def test_the_loop_hands_an_owner_request_to_the_table_itself(journal, outputs):
     loop = threading.Thread(target=run_loop, args=(table, items, stop), kwargs={"idle": 0.01})
     loop.start()
     try:
-        assert request.answer.result(timeout=10) == "Fifteen for 2 has started"
+        assert request.answer.result(timeout=patience(10)) == "Fifteen for 2 has started"
     finally:
         stop.set()
-        loop.join(timeout=5)
+        loop.join(timeout=patience(5))
     assert table.game.rules.name == "fifteen" and outputs.views[-1].game == "Fifteen"
 
 

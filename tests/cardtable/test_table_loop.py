@@ -14,7 +14,7 @@ from vision.pipeline import Pipeline
 from vision.sim.script import parse_script
 from vision.sources import SyntheticSource
 from vision.sim.synthetic import Effects, SyntheticCamera
-from waiting import wait_until
+from waiting import patience, wait_until
 
 
 def test_the_camera_thread_reports_cards_and_says_when_a_code_is_not_this_decks():
@@ -41,7 +41,7 @@ def test_the_camera_thread_reports_cards_and_says_when_a_code_is_not_this_decks(
     pipeline = Pipeline(VisionConfig(deck="standard", zones={}, place_after=0.1), calibration=None)
     thread = CameraThread(TwoDecks(camera, fps=10, duration=1.5), pipeline, items.put, stop)
     thread.start()
-    thread.join(timeout=60)
+    thread.join(timeout=patience(60))
     got = []
     while not items.empty():
         got.append(items.get())
@@ -121,7 +121,7 @@ def test_a_frame_that_makes_the_pipeline_raise_is_skipped_and_said_and_the_threa
     items: queue.Queue = queue.Queue()
     thread = CameraThread(table_camera(), FaultyPipeline(pipeline(), {2, 3}), items.put, threading.Event())
     thread.start()
-    thread.join(timeout=60)
+    thread.join(timeout=patience(60))
     got = drain(items)
     assert [(e.kind, e.card.id) for e in got if isinstance(e, TableEvent)] == [("placed", "7H")]
     notices = [i.text for i in got if isinstance(i, Notice)]
@@ -208,10 +208,10 @@ def test_an_owner_request_and_a_reader_report_go_through_the_loop_in_order(tmp_p
         loop = threading.Thread(target=run_loop, args=(table, items, stop), kwargs={"idle": 0.01})
         loop.start()
         try:
-            assert request.answer.result(timeout=10) == "Nothing to undo"
+            assert request.answer.result(timeout=patience(10)) == "Nothing to undo"
         finally:
             stop.set()
-            loop.join(timeout=5)
+            loop.join(timeout=patience(5))
         said = [view.warning for view in outputs.views]
         assert said[-2:] == ["The card readers are not answering: no answer for 3 s", "Nothing to undo"]
 
@@ -223,7 +223,7 @@ def test_the_camera_thread_puts_the_pipelines_sentences_on_the_queue_with_its_ev
     calibrated = Pipeline(VisionConfig(deck="standard", zones={}), calibration=Calibration(np.eye(3), (1920, 1080), 0.0))
     thread = CameraThread(table_camera(duration=1.0), calibrated, items.put, threading.Event())   # 720p frames
     thread.start()
-    thread.join(timeout=60)
+    thread.join(timeout=patience(60))
     said = [i.text for i in drain(items) if isinstance(i, Notice)]
     assert said == ["A camera frame could not be used: the calibration was made at 1920x1080 but the camera "
                     "gives 1280x720: calibrate again at this resolution", "The camera stopped sending pictures"]

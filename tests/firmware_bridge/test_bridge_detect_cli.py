@@ -12,7 +12,7 @@ from firmware_bridge.detect import BoardNotFound, candidates, find_board
 from firmware_bridge.registry import TagRegistry
 
 from bridge_helpers import uid_of
-from waiting import wait_until
+from waiting import patience, wait_until
 
 
 def port(device, vid, pid):
@@ -29,7 +29,7 @@ def test_candidates_by_usb_id():
 def test_the_handshake_confirms_a_candidate(twin, tmp_path):
     silent = tmp_path / "not-a-board"
     ports = [port(str(silent), 0x1A86, 0x7523), port(twin.port, 0x2E8A, 0x0005)]
-    device, hello = find_board(ports, timeout=1.0)
+    device, hello = find_board(ports, timeout=patience(1.0))
     assert device == twin.port and hello.board == "twin" and hello.readers == 4
 
 
@@ -67,7 +67,7 @@ def test_monitor_prints_one_json_line_per_event_and_link_change(twin, registry, 
     out = output_until(capsys, "resynced")
     twin.place(1, uid_of(0))
     twin.place(0, "DEADBEEF")
-    thread.join(timeout=3)
+    thread.join(timeout=patience(3))
     lines = [json.loads(line) for line in (out + capsys.readouterr().out).splitlines()]
     assert result["code"] == 0
     assert [(d["type"], d.get("state")) for d in lines[:2]] == [("link", "up"), ("link", "resynced")]
@@ -90,7 +90,7 @@ def test_enroll_rfid_walks_stops_and_resumes(twin, tmp_path, capsys):
     twin.place(1, uid_of(0))    # the same tag again: refused
     out += output_until(capsys, "that tag is already")
     lay(1, 2, 2)
-    thread.join(timeout=3)
+    thread.join(timeout=patience(3))
     out += capsys.readouterr().out
     assert result["code"] == 0
     assert out.index("link up") < out.index("place the ace of spades on any reader (1/40)")
@@ -99,7 +99,7 @@ def test_enroll_rfid_walks_stops_and_resumes(twin, tmp_path, capsys):
     thread, result = run_in_thread(base + ["--count", "1"])
     out = output_until(capsys, "place the three of spades on any reader (3/40)")
     lay(2, 3, 3)
-    thread.join(timeout=3)
+    thread.join(timeout=patience(3))
     assert "place the three of spades on any reader (3/40)" in out
     registry = TagRegistry.load(path)
     assert [registry.card_for(uid_of(n)).id for n in range(3)] == ["AS", "2S", "3S"]
@@ -126,7 +126,7 @@ def test_monitor_sentences_name_each_tag_once(twin, registry, tmp_path, capsys):
     out = output_until(capsys, "resynced")
     twin.place(1, uid_of(0))
     twin.place(0, "04A23B1C")
-    thread.join(timeout=3)
+    thread.join(timeout=patience(3))
     out += capsys.readouterr().out
     assert "seat2: placed AS (tag 04000000)" in out
     assert "seat1: placed unknown tag 04A23B1C\n" in out and "(04A23B1C)" not in out

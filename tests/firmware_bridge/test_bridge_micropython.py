@@ -20,6 +20,7 @@ from firmware_bridge.protocol import ReaderHealth
 from firmware_bridge.host import LinkChange
 
 from bridge_helpers import collect, uid_of
+from waiting import patience
 
 FIRMWARE = Path(firmware_package.__file__).parent
 MCU = Path(__file__).parent / "mcu"
@@ -56,7 +57,7 @@ class Pico:
             return ""
         alive = self.process.poll() is None
         self.process.kill()
-        _, errors = self.process.communicate(timeout=5)
+        _, errors = self.process.communicate(timeout=patience(5))
         self.process = None
         return "" if alive else errors.decode(errors="replace")
 
@@ -157,9 +158,9 @@ def test_the_firmware_modules_compute_the_same_on_micropython_as_on_cpython(tmp_
     script = tmp_path / "same.py"
     script.write_text(SAME_ON_BOTH)
     path = f"{MCU}:{FIRMWARE}"
-    micro = subprocess.run([MICROPYTHON, str(script)], capture_output=True, timeout=30,
+    micro = subprocess.run([MICROPYTHON, str(script)], capture_output=True, timeout=patience(30),
                            env={"MICROPYPATH": path})
-    cpython = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=30,
+    cpython = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=patience(30),
                              env={"PYTHONPATH": path})
     assert micro.stderr == cpython.stderr == b""
     assert micro.stdout.decode().splitlines() == cpython.stdout.decode().splitlines()

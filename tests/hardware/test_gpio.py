@@ -11,6 +11,7 @@ from gpiozero import Button
 from engine.table_events import ButtonPress
 from hardware.errors import NoGpioPins, PanelClosed, PinConfigError
 from hardware.gpio import Debouncer, RefusalPattern, TablePanel
+from waiting import patience
 
 CONFIG = {"buttons": {"ok": 5, "left": 6, "right": 13, "undo": 19, "go": 26},
           "seat_leds": [17, 27, 22, 23], "buzzer": 4, "debounce_ms": 50}
@@ -98,7 +99,7 @@ def test_refuse_beeps_blinks_and_restores_the_turn_led(panel, mock_factory):
     panel.show_turn(0)
     panel.refuse(2)
     panel.refuse(0)
-    assert panel.wait_idle(timeout=2)
+    assert panel.wait_idle(timeout=patience(2))
     # the mock records changes only; PWM-capable mock pins record 1.0/0.0, equal to True/False
     assert states(mock_factory, 22) == [False, True, False, True, False]
     assert states(mock_factory, 17) == [False, True, False, True, False, True]
@@ -111,7 +112,7 @@ def test_refuse_does_not_block_and_show_turn_leaves_the_blinking_led_alone(mock_
     with TablePanel(CONFIG, pin_factory=mock_factory, clock=clock, refusal=slow) as panel:
         panel.refuse(1)
         panel.show_turn(1)                      # arrives while seat 2's LED blinks
-        assert panel.wait_idle(timeout=2)
+        assert panel.wait_idle(timeout=patience(2))
         assert mock_factory.pin(27).state == 1   # restored to the turn state afterwards
         assert states(mock_factory, 27) == [False, True, False, True]
 
@@ -119,7 +120,7 @@ def test_refuse_does_not_block_and_show_turn_leaves_the_blinking_led_alone(mock_
 @pytest.mark.slow
 def test_refuse_without_a_seat_only_beeps(panel, mock_factory):
     panel.refuse(None)
-    assert panel.wait_idle(timeout=2)
+    assert panel.wait_idle(timeout=patience(2))
     assert states(mock_factory, 4) == [False, True, False]
     assert all(states(mock_factory, g) == [False] for g in (17, 27, 22, 23))
 
@@ -130,7 +131,7 @@ def test_passive_buzzer_plays_its_tone(mock_factory, clock):
     with TablePanel(config, pin_factory=mock_factory, clock=clock,
                     refusal=RefusalPattern(blinks=0, beep_s=0.05)) as panel:
         panel.refuse(None)
-        assert panel.wait_idle(timeout=2)
+        assert panel.wait_idle(timeout=patience(2))
         assert mock_factory.pin(12).frequency is None
     tones = [s.state for s in mock_factory.pin(12).states]
     assert 0.5 in tones                          # the tone played at 50 % duty

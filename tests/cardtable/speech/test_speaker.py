@@ -20,6 +20,7 @@ from engine.game import Event
 from engine.table_events import ButtonPress, TableEvent
 from hardware.gpio import RefusalPattern, TablePanel
 from hardware.view import SeatView, TableView
+from waiting import patience
 
 DECK = get_deck("standard")
 
@@ -99,7 +100,7 @@ def test_the_say_button_repeats_the_last_sentence_and_says_whose_turn_and_the_sc
     with TablePanel({"buttons": {"say": 16}}, pin_factory=factory, refusal=RefusalPattern(0, 0, 0, 0)) as panel:
         factory.pin(16).drive_low()
         factory.pin(16).drive_high()
-        c.handle(panel.get_press(timeout=1))
+        c.handle(panel.get_press(timeout=patience(1)))
     last = said(speaker, files)[-1]
     assert last == "Ann to play, the count is fifteen. The scores: Ann zero and Bob two"
 

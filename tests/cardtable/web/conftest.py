@@ -23,6 +23,7 @@ from cardtable.table.loop import run_loop
 from cardtable.web.page import TablePage
 from vision.table_layout import seat_zones
 from web_helpers import CHROMIUM, CHROMIUM_ARGS, MOSQUITTO, Mosquitto
+from waiting import patience
 
 
 @pytest.fixture
@@ -60,7 +61,7 @@ class EventReader(threading.Thread):
     def __init__(self, url: str) -> None:
         super().__init__(daemon=True)
         parts = urllib.parse.urlsplit(url)
-        self.sock = socket.create_connection((parts.hostname, parts.port), timeout=60)
+        self.sock = socket.create_connection((parts.hostname, parts.port), timeout=patience(60))
         self.sock.sendall(f"GET {parts.path}?{parts.query} HTTP/1.0\r\nHost: {parts.netloc}\r\n\r\n".encode())
         self.raw = bytearray()
         self.messages: list[tuple[str, object, float]] = []
@@ -90,6 +91,7 @@ class EventReader(threading.Thread):
             return
 
     def wait_for(self, test, timeout: float = 10.0):
+        timeout = patience(timeout)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self.lock:

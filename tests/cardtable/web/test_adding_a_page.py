@@ -14,6 +14,7 @@ from cardtable.web.page import TablePage
 from cardtable.web.public_pages import Page, register_page
 from game_views import bot_game_views
 from scores_page import PAGE
+from waiting import patience
 
 pytestmark = pytest.mark.slow          # the page in a real headless Chromium
 
@@ -34,7 +35,7 @@ def table_page(scores, tmp_path):
 
 
 def _get(url: str):
-    with urllib.request.urlopen(url, timeout=10) as answer:
+    with urllib.request.urlopen(url, timeout=patience(10)) as answer:
         return answer.status, answer.headers, answer.read().decode()
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from web_helpers import MOSQUITTO, die_with_parent, free_port, wait_until
+from waiting import patience
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "club.md"
 ACCEPTED, NOT_AUTHORISED = 0, 5          # CONNACK return codes (MQTT 3.1.1, 3.2.2.3)
@@ -41,7 +42,7 @@ def connack(host: str, port: int, user: str = "", password: str = "") -> int | N
             payload += len(text).to_bytes(2, "big") + text.encode()
     body = b"\x00\x04MQTT\x04" + bytes([flags]) + b"\x00\x3c" + payload
     try:
-        with socket.create_connection((host, port), timeout=5) as s:
+        with socket.create_connection((host, port), timeout=patience(5)) as s:
             s.sendall(bytes([0x10, len(body)]) + body)
             answer = s.recv(4)
     except OSError:

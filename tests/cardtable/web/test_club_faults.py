@@ -18,6 +18,7 @@ from cardtable.club.spec import ClubSpec, parse_broker
 from web_helpers import die_with_parent, free_port
 from web_helpers import wait_until
 from test_club_live import Club, journal_events
+from waiting import patience
 
 pytestmark = pytest.mark.slow          # servers, brokers and tables killed and started again
 
@@ -100,7 +101,7 @@ def test_the_club_server_killed_and_restarted_loses_nothing(mosquitto, tmp_path)
         def games():
             try:
                 return json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/tables/T1/games.json",
-                                                         timeout=5).read())
+                                                         timeout=patience(5)).read())
             except OSError:
                 return []
         wait_until(lambda: club_has_everything(games(), tmp_path / "T1"), timeout=30)

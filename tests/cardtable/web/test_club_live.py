@@ -20,6 +20,7 @@ from cardtable.pages.records import game_key, game_record
 from cardtable.pages.server import WebServer
 from web_helpers import wait_until
 from test_page_browser import keep
+from waiting import patience
 
 pytestmark = pytest.mark.slow          # demo tables playing into a club over a real broker
 
@@ -34,10 +35,10 @@ class Club:
         self.page = WebServer(create_club_app(self.server.state), "127.0.0.1", 0, name="club").start()
 
     def state(self) -> dict:
-        return json.loads(urllib.request.urlopen(self.page.url + "/state.json", timeout=10).read())
+        return json.loads(urllib.request.urlopen(self.page.url + "/state.json", timeout=patience(10)).read())
 
     def games(self, table: str) -> list[dict]:
-        return json.loads(urllib.request.urlopen(f"{self.page.url}/tables/{table}/games.json", timeout=10).read())
+        return json.loads(urllib.request.urlopen(f"{self.page.url}/tables/{table}/games.json", timeout=patience(10)).read())
 
     def close(self) -> None:
         self.server.close()

@@ -25,6 +25,7 @@ from cardtable.pages.server import WebServer
 import pytest
 from test_page_browser import keep
 from web_helpers import die_with_parent, free_port, wait_until
+from waiting import patience
 
 ENV = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}
 
@@ -36,7 +37,7 @@ def make_keys(folder, *tables) -> dict[str, bytes]:
 
 
 def state_of(url: str) -> dict:
-    return json.loads(urllib.request.urlopen(url + "/state.json", timeout=10).read())
+    return json.loads(urllib.request.urlopen(url + "/state.json", timeout=patience(10)).read())
 
 
 @pytest.mark.slow
@@ -53,7 +54,7 @@ def test_a_forged_record_changes_no_standing_and_is_shown_as_such(mosquitto, tmp
         state = wait_until(lambda: (s := state_of(page.url))["standings"] and s)
         before = state["standings"]
         assert sum(r["wins"] for r in before[0]["rows"]) == 1
-        game = json.loads(urllib.request.urlopen(page.url + "/tables/T1/games.json", timeout=10).read())[0]
+        game = json.loads(urllib.request.urlopen(page.url + "/tables/T1/games.json", timeout=patience(10)).read())[0]
         loser = 1 - game["winners"][0]
         forged = {**game, "winners": [loser], "scores": [121 if s == loser else 10 for s in range(2)]}
         mallory = {"game": "cribbage", "title": "Cribbage", "players": 2, "names": ["Mallory", "Bob"],
@@ -78,7 +79,7 @@ def test_a_forged_record_changes_no_standing_and_is_shown_as_such(mosquitto, tmp
         tables = {t["table"]: t for t in state["tables"]}
         assert tables["T1"]["trust"] == "signed"
         assert tables["MAL"]["trust"] == "unsigned" and any("not counted" in n for n in tables["MAL"]["notices"])
-        shown = json.loads(urllib.request.urlopen(page.url + "/tables/T1/games.json", timeout=10).read())
+        shown = json.loads(urllib.request.urlopen(page.url + "/tables/T1/games.json", timeout=patience(10)).read())
         assert [(g["key"], g["winners"]) for g in shown] == [(game["key"], game["winners"])]
         tab = browser.new_page(bypass_csp=True)
         tab.goto(page.url + "/")
@@ -161,7 +162,7 @@ def test_club_serve_says_an_unreachable_broker_and_two_tables_under_one_name(mos
 def test_a_demo_with_an_unreachable_broker_says_nothing_was_published(tmp_path):
     port = free_port()
     done = subprocess.run([sys.executable, "-m", "cardtable.cli", "demo", "--input", "rfid", "--out", str(tmp_path),
-                           "--club", f"mqtt://127.0.0.1:{port}"], env=ENV, capture_output=True, text=True, timeout=120)
+                           "--club", f"mqtt://127.0.0.1:{port}"], env=ENV, capture_output=True, text=True, timeout=patience(120))
     assert done.returncode == 0, done.stderr
     assert f"Nothing was published to the club: the broker at 127.0.0.1:{port} cannot be reached" in done.stdout
 

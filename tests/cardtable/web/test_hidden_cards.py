@@ -22,6 +22,7 @@ from cardtable.network.demo import Held
 from cardtable.web.page import TablePage
 from engine.bots import GreedyBot, RandomBot
 from engine.games import get_game
+from waiting import patience
 
 pytestmark = pytest.mark.slow          # whole games watched through the page's stream
 
@@ -123,7 +124,7 @@ def test_dealer_mode_never_sends_a_card_someone_holds(game_name, players, page, 
         assert controller.game.finished
         never_shown = held_cards(game.new_game(players, mode="dealer", seed=5)) - shown_ever
         for path in ("/history.json", f"/history/{controller.game.game_id}.json", "/view.json"):
-            body = urllib.request.urlopen(page.url + path, timeout=10).read().decode()
+            body = urllib.request.urlopen(page.url + path, timeout=patience(10)).read().decode()
             assert not (cards_in(body) & never_shown - cards_in_events(journal, controller.game.game_id)), path
     assert not leaks, leaks[:5]
 

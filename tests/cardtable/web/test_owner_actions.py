@@ -10,6 +10,7 @@ from web_helpers import owner_client, wait_until
 from cardtable.table.owner_requests import ENDED
 from engine.decks import get_deck
 from engine.table_events import TableEvent
+from waiting import patience
 
 
 def owner(page) -> httpx.Client:
@@ -19,7 +20,7 @@ def owner(page) -> httpx.Client:
 @pytest.mark.slow
 def test_nothing_without_the_pin(table):
     page, session, _ = table
-    stranger = httpx.Client(base_url=page.url, timeout=10)
+    stranger = httpx.Client(base_url=page.url, timeout=patience(10))
     for path in ("/owner/undo", "/owner/end", "/owner/start"):
         assert stranger.post(path, json={}).status_code == 403
     assert stranger.get("/owner/status.json").status_code == 403

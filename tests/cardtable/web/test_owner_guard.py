@@ -18,6 +18,7 @@ from engine.errors import InvalidInput
 from engine.decks import get_deck
 from engine.table_events import TableEvent
 from web_helpers import TOKEN_HEADER, owner_client, wait_until
+from waiting import patience
 
 EVIL = """<!doctype html><html><body>
 <form id="f" method="post" action="{url}/owner/end" enctype="text/plain">
@@ -71,7 +72,7 @@ def test_a_page_on_another_port_of_the_same_host_cannot_end_the_game(table, evil
         wait_until(lambda: httpx.get(page.url + "/view.json").json()["prompt"].startswith("Seat 2"))
         game_id = session.game.game_id
         tab.goto(evil_site["url"] + "/")
-        tab.wait_for_url(page.url + "/owner/end", timeout=10000)    # the form was sent, with the cookie
+        tab.wait_for_url(page.url + "/owner/end", timeout=patience(10000))    # the form was sent, with the cookie
         assert "ended" not in tab.content()
         assert session.game.game_id == game_id and not session.game.finished
         assert httpx.get(page.url + "/view.json").json()["prompt"].startswith("Seat 2")     # not undone
@@ -108,13 +109,13 @@ def test_owner_posts_need_the_session_token_and_their_own_origin(table):
 def test_wrong_pins_lock_out_the_client_that_sent_them_never_the_owner(table):
     page, _, _ = table
     signed_in = owner_client(page.url, "2468")
-    guest = httpx.Client(base_url=page.url, timeout=10, transport=httpx.HTTPTransport(local_address="127.0.0.2"))
+    guest = httpx.Client(base_url=page.url, timeout=patience(10), transport=httpx.HTTPTransport(local_address="127.0.0.2"))
     for _ in range(6):
         assert guest.post("/owner/login", data={"pin": "0000"}).headers["location"].startswith("/owner?wrong=1")
     # the guest is shut out now, even with the right PIN, and told how long to wait
     assert guest.post("/owner/login", data={"pin": "2468"}).headers["location"] == "/owner?wrong=1&wait=1"
     # the owner, from another machine, gets in at once, and a signed-in owner goes on
-    owner = httpx.Client(base_url=page.url, timeout=10)
+    owner = httpx.Client(base_url=page.url, timeout=patience(10))
     assert owner.post("/owner/login", data={"pin": "2468"}).headers["location"] == "/owner"
     assert signed_in.post("/owner/undo", json={}).json()["answer"] == "Nothing to undo"
 

@@ -15,6 +15,7 @@ import pytest
 from cardtable.sim.demo import run_demo
 from cardtable.network.demo import Held
 from cardtable.web.page import TablePage
+from waiting import patience
 
 pytestmark = pytest.mark.slow          # the page in a real headless Chromium
 
@@ -66,7 +67,7 @@ def test_the_page_follows_a_demo_game_to_its_end_on_a_phone_and_a_tv(browser, de
     ready.set()
     assert box["paused"].wait(60)
     for page in (phone, tv):
-        page.wait_for_function("document.querySelectorAll('#play-cards .card').length > 0", timeout=10000)
+        page.wait_for_function("document.querySelectorAll('#play-cards .card').length > 0", timeout=patience(10000))
     tv.screenshot(path=tmp_path / "tv-midgame.png")
     phone.screenshot(path=tmp_path / "phone-midgame.png")
     box["go_on"].set()
@@ -74,7 +75,7 @@ def test_the_page_follows_a_demo_game_to_its_end_on_a_phone_and_a_tv(browser, de
     result = box["result"]
     assert result.agrees
     for page, name in ((phone, "phone"), (tv, "tv")):
-        page.wait_for_function("document.body.classList.contains('finished')", timeout=10000)
+        page.wait_for_function("document.body.classList.contains('finished')", timeout=patience(10000))
         scores = [int(s) for s in page.locator(".seat .score").all_inner_texts()]
         assert tuple(scores) == tuple(result.scores)
         assert "wins" in page.locator("#prompt").inner_text()
@@ -100,12 +101,12 @@ def test_the_overlay_renders_transparent_and_holds_views_back_by_its_delay(brows
     live.goto(demo_page.url + "/")
     thread, ready, box = play_in_background(tmp_path, demo_page)
     ready.set()
-    live.wait_for_function("document.querySelectorAll('.seat').length > 0", timeout=30000)
+    live.wait_for_function("document.querySelectorAll('.seat').length > 0", timeout=patience(30000))
     live_at = time.monotonic()
-    overlay.wait_for_function("document.querySelectorAll('.seat').length > 0", timeout=30000)
+    overlay.wait_for_function("document.querySelectorAll('.seat').length > 0", timeout=patience(30000))
     assert time.monotonic() - live_at > 0.7          # held back by about its 1.5 s
     thread.join(120)
-    overlay.wait_for_function("document.body.classList.contains('finished')", timeout=15000)
+    overlay.wait_for_function("document.body.classList.contains('finished')", timeout=patience(15000))
     scores = [int(s) for s in overlay.locator(".seat .score").all_inner_texts()]
     assert tuple(scores) == tuple(box["result"].scores)
     assert overlay.evaluate("getComputedStyle(document.body).backgroundColor") == "rgba(0, 0, 0, 0)"

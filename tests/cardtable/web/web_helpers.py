@@ -13,6 +13,7 @@ import waiting
 
 from cardtable.table.table import NoOutputs
 from cardtable.web.app import TOKEN_HEADER
+from waiting import patience
 
 MOSQUITTO = "/usr/sbin/mosquitto"
 CHROMIUM = "/usr/bin/chromium"
@@ -32,7 +33,7 @@ def owner_client(url: str, pin: str, **options):
     """An httpx client signed in as the owner, sending the session's token with every request."""
     import httpx
 
-    client = httpx.Client(base_url=url, timeout=10, **options)
+    client = httpx.Client(base_url=url, timeout=patience(10), **options)
     assert client.post("/owner/login", data={"pin": pin}).status_code == 303
     client.headers[TOKEN_HEADER] = client.get("/owner/status.json").json()["token"]
     return client
@@ -69,7 +70,7 @@ class Mosquitto:
     def start(self) -> None:
         self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL, preexec_fn=die_with_parent)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + patience(10)
         while time.monotonic() < deadline:
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
@@ -81,13 +82,13 @@ class Mosquitto:
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
-            self.process.wait(5)
+            self.process.wait(patience(5))
 
 
 def open_tab(browser, url: str, viewport: dict, *, scale: float = 1):
     """A new page of ``browser`` at ``viewport`` size that has loaded ``url`` (waits of 10 s at most)."""
     tab = browser.new_page(viewport=viewport, device_scale_factor=scale, bypass_csp=True)
-    tab.set_default_timeout(10000)
+    tab.set_default_timeout(patience(10000))
     tab.goto(url)
     return tab
 
