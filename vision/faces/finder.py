@@ -24,6 +24,9 @@ Box = tuple[int, int, int, int]
 
 #: Grey levels a pixel must differ from the empty table by to be part of something new.
 DIFFERENCE = 28
+#: How many times coarser than the frame the table under a card lying when the camera started
+#: is guessed (:func:`painted_in`), and compared with (:func:`arrivals`).
+COARSE = 8
 #: Long side over short side of a card outline: poker 88/63 = 1.40, bridge 88/57 = 1.54.
 ASPECT = (1.2, 1.75)
 #: Share of its outline rectangle a card's patch fills (rounded corners, a little blur).
@@ -85,13 +88,15 @@ class Backdrop:
     """The table as it looks with everything on it explained, at full resolution (grey): the
     empty table (the first frame) with each card named since laid on it (:meth:`lay`) until it
     leaves (:meth:`keep_only`). Against it a card laid on a known card stands out by itself,
-    to the pixel, not as one patch with the card below."""
+    to the pixel, not as one patch with the card below. Under a card already lying when the camera
+    started the empty table is a guess (:meth:`guess_under`) until the card leaves and shows it."""
 
     def __init__(self) -> None:
         self.empty: np.ndarray | None = None
         self.grey: np.ndarray | None = None
         self._laid: dict[str, tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]] = {}
         self._quads: dict[str, np.ndarray] = {}
+        self._unknown: np.ndarray | None = None  # where the empty table is a guess
 
     def ready(self, grey: np.ndarray) -> bool:
         """Take ``grey`` as the empty table if there is none of its size yet; True when one
@@ -100,25 +105,83 @@ class Backdrop:
             return True
         self.empty = cv2.GaussianBlur(grey, (3, 3), 0)
         self.grey, self._laid, self._quads = self.empty.copy(), {}, {}
+        self._unknown = np.zeros(grey.shape, bool)
         return False
+
+    def guess_under(self, quad: np.ndarray) -> None:
+        """A card lay in ``quad`` when the camera started: the table under it and its shadow is
+        guessed (:meth:`guess`)."""
+        self.guess(*self._around(quad))
+
+    def guess(self, box: tuple[int, int, int, int], mask: np.ndarray) -> None:
+        """What lies where ``mask`` (a boolean array of region ``box``) lay there when the camera
+        started: the empty table under it is painted in from around it, coarsely
+        (:func:`painted_in`), until what lies there leaves (:meth:`keep_only`) and the frame shows
+        the table. Until a card is laid there (:meth:`lay`), what lies there is new."""
+        h, w = self.empty.shape
+        x0, y0, x1, y1 = box
+        px0, py0 = max(x0 - 3 * COARSE, 0), max(y0 - 3 * COARSE, 0)   # table around it to paint from
+        px1, py1 = min(x1 + 3 * COARSE, w), min(y1 + 3 * COARSE, h)
+        hole = np.zeros((py1 - py0, px1 - px0), bool)
+        hole[y0 - py0:y1 - py0, x0 - px0:x1 - px0] = mask
+        self.empty[py0:py1, px0:px1][hole] = painted_in(self.empty[py0:py1, px0:px1], hole)[hole]
+        self.grey[py0:py1, px0:px1][hole] = self.empty[py0:py1, px0:px1][hole]
+        self._unknown[py0:py1, px0:px1] |= hole
+
+    def restore(self, guessed: np.ndarray, grey: np.ndarray) -> None:
+        """Where the table was guessed under ``guessed`` (a mask of the frame) and no card named
+        lies, frame ``grey`` showed the table after all."""
+        mask = guessed & self._unknown
+        for quad in self._quads.values():
+            (x0, y0), (x1, y1) = np.floor(quad.min(axis=0)).astype(int), np.ceil(quad.max(axis=0)).astype(int) + 1
+            x0, y0 = max(x0, 0), max(y0, 0)
+            mask[y0:y1, x0:x1] &= ~quad_mask(mask[y0:y1, x0:x1].shape, quad - (x0, y0))
+        soft = cv2.GaussianBlur(grey, (3, 3), 0)
+        self.empty[mask] = self.grey[mask] = soft[mask]
+        self._unknown &= ~mask
+
+    def _around(self, quad: np.ndarray) -> tuple[tuple[int, int, int, int], np.ndarray]:
+        """The box of ``quad`` with its shadow's reach, and the mask of the quad grown by it."""
+        h, w = self.empty.shape
+        margin = max(2, round(0.06 * float(np.linalg.norm(quad[1] - quad[0]))))
+        x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - margin, 0)
+        x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + margin + 1, (w, h))
+        mask = quad_mask((max(y1 - y0, 0), max(x1 - x0, 0)), quad - (x0, y0)).view(np.uint8)
+        return (int(x0), int(y0), int(x1), int(y1)), cv2.dilate(mask, np.ones((2 * margin + 1,) * 2, np.uint8)).view(bool)
 
     def lay(self, key: str, grey: np.ndarray, quad: np.ndarray, others: list[np.ndarray] = ()) -> None:
         """Card ``key`` lies in ``quad`` of frame ``grey``: what the frame shows there becomes
         the table, except where the ``others`` (cards that may lie on it, still to be read)
         reach."""
+        left = self._quads.get(key)
         self._lift(key)
         h, w = self.grey.shape
         x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 1, 0)
         x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 2, (w, h))
-        if x1 <= x0 or y1 <= y0:
+        if x1 > x0 and y1 > y0:
+            mask = quad_mask((y1 - y0, x1 - x0), quad - (x0, y0))
+            for other in others:
+                mask &= ~quad_mask(mask.shape, other - (x0, y0))
+            pixels = cv2.GaussianBlur(grey[y0:y1, x0:x1], (3, 3), 0)
+            self._laid[key] = ((x0, y0, x1, y1), mask, pixels)
+            self._quads[key] = np.asarray(quad, np.float32)
+            self._paint(key)
+        if left is not None:
+            self._learn(left, grey)
+
+    def _learn(self, quad: np.ndarray, grey: np.ndarray) -> None:
+        """A card has left ``quad``: where the empty table there was a guess (:meth:`guess`),
+        frame ``grey`` shows it, but where a card laid lies (the card itself, moved a little, or
+        one it lay on)."""
+        (x0, y0, x1, y1), mask = self._around(quad)
+        mask &= self._unknown[y0:y1, x0:x1]
+        if not mask.any():
             return
-        mask = quad_mask((y1 - y0, x1 - x0), quad - (x0, y0))
-        for other in others:
+        for other in self._quads.values():   # whole, the parts another card lay on included
             mask &= ~quad_mask(mask.shape, other - (x0, y0))
-        pixels = cv2.GaussianBlur(grey[y0:y1, x0:x1], (3, 3), 0)
-        self._laid[key] = ((x0, y0, x1, y1), mask, pixels)
-        self._quads[key] = np.asarray(quad, np.float32)
-        self._paint(key)
+        soft = cv2.GaussianBlur(grey[y0:y1, x0:x1], (3, 3), 0)
+        self.empty[y0:y1, x0:x1][mask] = self.grey[y0:y1, x0:x1][mask] = soft[mask]
+        self._unknown[y0:y1, x0:x1] &= ~mask
 
     def neighbours(self, quad: np.ndarray) -> list[np.ndarray]:
         """The outlines of the cards named that overlap ``quad`` (not the card lying there
@@ -139,10 +202,18 @@ class Backdrop:
                 mask[iy0 - y0:iy1 - y0, ix0 - x0:ix1 - x0] |= shape[iy0 - ly0:iy1 - ly0, ix0 - lx0:ix1 - lx0]
         return mask
 
-    def keep_only(self, keys) -> None:
-        """Take off the table every card laid that is not among ``keys`` (it has left)."""
+    def guessed(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        """The mask of region ``box`` where the empty table is a guess (:meth:`guess_under`)."""
+        x0, y0, x1, y1 = box
+        return self._unknown[y0:y1, x0:x1]
+
+    def keep_only(self, keys, grey: np.ndarray) -> None:
+        """Take off the table every card laid that is not among ``keys`` (it has left); where
+        the empty table under one was a guess, frame ``grey`` shows it now."""
         for key in [k for k in self._laid if k not in keys]:
+            quad = self._quads[key]
             self._lift(key)
+            self._learn(quad, grey)
 
     def _lift(self, key: str) -> None:
         self._quads.pop(key, None)
@@ -160,19 +231,37 @@ class Backdrop:
         self.grey[y0:y1, x0:x1][mask] = pixels[mask]
 
 
+def painted_in(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``image`` (grey) with what lies under ``mask`` painted in from around it, at
+    :data:`COARSE` times less resolution (a guess of the table under a card, cheap enough for a
+    whole table)."""
+    h, w = image.shape
+    size = (max(w // COARSE, 1), max(h // COARSE, 1))
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    hole = cv2.resize(mask.view(np.uint8), size, interpolation=cv2.INTER_AREA)
+    hole = cv2.dilate((hole > 0).view(np.uint8), np.ones((3, 3), np.uint8))
+    return cv2.resize(cv2.inpaint(small, hole, 3, cv2.INPAINT_TELEA), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
 def new_patches(grey: np.ndarray, table: np.ndarray, dirty: np.ndarray) -> np.ndarray:
     """The mask of pixels of crop ``grey`` that differ from the ``table`` crop and lie in
     ``dirty`` (a mask of the same size)."""
     return _cleaned((cv2.absdiff(cv2.GaussianBlur(grey, (3, 3), 0), table) > DIFFERENCE) & dirty)
 
 
-def arrivals(grey: np.ndarray, table: np.ndarray, empty: np.ndarray, dirty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def arrivals(grey: np.ndarray, table: np.ndarray, empty: np.ndarray, dirty: np.ndarray,
+             guessed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Two masks of the pixels of crop ``grey`` in ``dirty`` (a mask of the same size): what is
     new, differing from the ``table`` as explained (:class:`Backdrop`) and from the ``empty``
     table (a place a card has left is not new); and everything that differs from the empty
-    table, which a card just laid may reach (the cards it lies on included)."""
+    table, which a card just laid may reach (the cards it lies on included). Where the empty
+    table is a coarse guess (``guessed``, :meth:`Backdrop.guess_under`), the frame is compared
+    with it as coarsely: the table's grain is not new, a card is."""
     soft = cv2.GaussianBlur(grey, (3, 3), 0)
-    not_empty = (cv2.absdiff(soft, empty) > DIFFERENCE) & dirty
+    not_empty = cv2.absdiff(soft, empty) > DIFFERENCE
+    if guessed is not None and guessed.any():
+        not_empty[guessed] = (cv2.absdiff(cv2.blur(soft, (2 * COARSE + 1,) * 2), empty) > DIFFERENCE)[guessed]
+    not_empty &= dirty
     return _cleaned(not_empty & (cv2.absdiff(soft, table) > DIFFERENCE)), _cleaned(not_empty)
 
 

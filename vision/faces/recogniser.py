@@ -28,6 +28,7 @@ from vision.faces.features import UPRIGHT, corner_masks, describe, face_shown, o
 from vision.faces.finder import (Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, quad_mask, refine_quad,
                                  true_to_size)
 from vision.faces.matcher import Matcher, Reading
+from vision.faces.still import read_cards
 from vision.faces.store import Enrolment
 from vision.frames import Frame
 from vision.recognisers import Found, Known, Outline, Region, Traits
@@ -45,6 +46,9 @@ SURE_AT_ONCE = 0.98
 #: An outline read as a card not yet named is read again for this many frames even when its
 #: patch is no longer card-shaped (a hand coming near joins it).
 PENDING_FRAMES = 8
+#: Edge pixels for each pixel round its box that make what stands out from the table in the
+#: first frame card-like (see :func:`_sharp_edged`).
+SHARP = 0.5
 #: Outlines remembered (for agreement over frames, and for drawing).
 SEEN_KEPT = 64
 #: Two reads are of one outline when their centres lie within this share of a card's side.
@@ -112,6 +116,12 @@ class FaceRecogniser:
         self.seen: dict[tuple[int, int], Seen] = {}
         self.reads = self.refusals = 0
         self._frame = -1  # the number of the frame of the last region read
+        #: The first frame's number, and the cards named lying then, each with its outline.
+        self._lying: tuple[int, list[tuple[Found, np.ndarray]]] = (-1, [])
+        #: The first frame, and where the table was guessed under what stood out there and was not
+        #: named at once (see :meth:`_settle`).
+        self._first: np.ndarray | None = None
+        self._provisional: np.ndarray | None = None
 
     @property
     def face_down(self) -> list[Seen]:
@@ -136,18 +146,21 @@ class FaceRecogniser:
         frame, box = region.frame, region.box
         grey = frame.grey()
         if not self.backdrop.ready(grey):
-            region.explain(np.ones_like(region.dirty))
-            return []
+            self._first, self._provisional = grey.copy(), np.zeros(grey.shape, bool)
+            self._lying = (region.number, self._on_the_table(region))
+        if self._lying[0] == region.number:
+            return self._lying_in(region)
         x0, y0, x1, y1 = box
         if self._frame != region.number:
             self._frame = region.number
-            self._forget_gone(region.known)
+            self._forget_gone(region.known, grey)
+            self._settle(region)
         to_table = region.to_table
         # Where something moves (a hand passing) nothing is new yet, but a card found may reach
         # under it: the corners it hides are not read, those lying still are.
         moving = region.cell_pixels(~region.still) if region.busy else np.zeros((y1 - y0, x1 - x0), bool)
         mask, reach = arrivals(grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], self.backdrop.empty[y0:y1, x0:x1],
-                               self._arrived(region) & ~moving)
+                               self._arrived(region) & ~moving, self.backdrop.guessed(box))
         support = None
         if to_table is not None:  # where a card found may reach: anything new, the cards read, what moves
             support = (reach.view(bool) | self.backdrop.laid(box) | moving, (x0, y0))
@@ -175,11 +188,58 @@ class FaceRecogniser:
                 found.append(got)
         return found
 
-    def _forget_gone(self, known: dict[str, Known]) -> None:
+    def _on_the_table(self, region: Region) -> list[tuple[Found, np.ndarray]]:
+        """The cards lying when the camera starts, named in its first frame as in a still photo
+        (:func:`vision.faces.still.read_cards`: no empty table to compare with yet), each with its
+        outline: a card read surely, or a card back (a face-down card). Each is laid on the
+        backdrop over a guess of the table under it (:meth:`Backdrop.guess_under`) and followed
+        like any card."""
+        grey, named = region.frame.grey(), []
+        for quad, reading in read_cards(region.frame.colour(), self.matcher):
+            quad = order_quad(quad if region.to_table is None else true_to_size(quad, region.to_table, self.deck_size.sizes))
+            if reading.face_down:
+                centre = tuple(float(v) for v in quad.mean(axis=0))
+                card = region.face_down(centre, float(np.linalg.norm(quad[1] - quad[0])))
+            elif reading.card is not None and reading.confidence >= SURE_AT_ONCE:
+                card = reading.card
+            else:
+                continue
+            self.backdrop.guess_under(quad)
+            self.backdrop.lay(card.id, grey, quad)
+            self._remember(quad, reading, region.number).confirmed = True
+            named.append((Found(card, _followed_by(quad), None if reading.face_down else reading.confidence), quad))
+        return named
+
+    def _lying_in(self, region: Region) -> list[Found]:
+        """Of the cards named lying when the camera started, those in ``region``. What else
+        stands out from the table there (:attr:`Region.dirty` on a first frame: cards partly on
+        others, a card not read surely) is left new, over a guess of the table under it, to be
+        read as cards laid are (a card partly on another fitted at its corners), or said."""
+        x0, y0, x1, y1 = region.box
+        named = [(card, quad) for card, quad in self._lying[1] if x0 <= card.center[0] < x1 and y0 <= card.center[1] < y1]
+        own = np.any([region.cells(quad) for _, quad in named], axis=0) if named else np.zeros_like(region.dirty)
+        rest = _sharp_edged(region.frame.grey(), region.dirty & ~own, region.cell)
+        if rest.any():
+            pixels = region.cell_pixels(rest)
+            self.backdrop.guess(region.box, pixels)
+            x0, y0, x1, y1 = region.box
+            self._provisional[y0:y1, x0:x1] |= pixels
+        region.explain(~rest)
+        return [card for card, _ in named]
+
+    def _settle(self, region: Region) -> None:
+        """:data:`PENDING_FRAMES` after the first frame, what stood out there and was not read as
+        a card by now (a phone, a printed line) is the table after all, as that frame showed it."""
+        if self._provisional is not None and region.number >= self._lying[0] + PENDING_FRAMES:
+            self.backdrop.restore(self._provisional, self._first)
+            self._provisional = self._first = None
+
+    def _forget_gone(self, known: dict[str, Known], grey: np.ndarray) -> None:
         """Once a frame, before its first region (the cards named in a frame join the cards
-        known only after all its regions are read): the cards gone leave the backdrop, and
+        known only after all its regions are read): the cards gone leave the backdrop (frame
+        ``grey`` shows the table under those that lay there when the camera started), and
         their outlines' records, so the next card laid there starts afresh."""
-        self.backdrop.keep_only(known)
+        self.backdrop.keep_only(known, grey)
         self.seen = {k: s for k, s in self.seen.items()
                      if not (s.confirmed and s.card is not None and s.card.id not in known)}
 
@@ -341,6 +401,22 @@ class FaceRecogniser:
         seen.refused = True
         self.refusals += 1
         region.warn(message, every=0.0)    # once a card laid: said again each time it is laid again
+
+
+def _sharp_edged(grey: np.ndarray, cells: np.ndarray, cell: int) -> np.ndarray:
+    """The patches of ``cells`` (a mask of the frame's cells) that have a card's sharp edges in
+    frame ``grey``: at least :data:`SHARP` edge pixels for each pixel round their box (a card's
+    outline alone gives about one; glare, a shadow, a vignette, none)."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(cells.view(np.uint8))
+    kept = np.zeros_like(cells)
+    for i in range(1, count):
+        x, y, w, h, _ = stats[i]
+        crop = grey[y * cell:(y + h) * cell, x * cell:(x + w) * cell]
+        inside = np.repeat(np.repeat(labels[y:y + h, x:x + w] == i, cell, axis=0), cell, axis=1)[:crop.shape[0], :crop.shape[1]]
+        edges = cv2.Canny(cv2.GaussianBlur(crop, (3, 3), 0), 50, 150).view(bool) & inside
+        if edges.sum() >= SHARP * 2 * (crop.shape[0] + crop.shape[1]):
+            kept |= labels == i
+    return kept
 
 
 def _followed_by(quad: np.ndarray) -> np.ndarray:
