@@ -9,7 +9,8 @@ from __future__ import annotations
 import sys
 import time
 
-from cardtable.sim.demo import INPUTS, check_names, check_players, run_demo
+from cardtable.readers.kinds import reader_kind, reader_kinds
+from cardtable.sim.demo import check_names, check_players, demo_inputs, run_demo
 from engine.errors import CardtableError, InvalidInput
 from engine.games import all_games, get_game
 
@@ -21,8 +22,10 @@ def register(subparsers) -> None:
                         help=f"which game: {games} (default: %(default)s; see 'cardtable games')")
     parser.add_argument("--players", type=int, default=None,
                         help="how many seats (default: the game's smallest; 'cardtable games' lists each game's)")
-    parser.add_argument("--input", choices=INPUTS, default="camera",
-                        help="simulated camera or RFID readers (default: %(default)s)")
+    inputs = demo_inputs()
+    parser.add_argument("--input", choices=inputs, default="camera",
+                        help=f"the simulated reader: {' or '.join(reader_kinds()[name].described for name in inputs)}"
+                             " (default: %(default)s)")
     parser.add_argument("--recognition", choices=("markers", "faces"), default="markers",
                         help="camera input: marked cards, or an unmarked deck read by its faces (default: %(default)s)")
     parser.add_argument("--design", default="dondorf",
@@ -76,9 +79,10 @@ def run(args) -> int:
         said["warning"] = view.warning
 
     players = check_players(get_game(args.game), args.players)        # a wrong game or count: said first
-    if args.recognition == "faces" and args.input != "camera":
+    if args.recognition == "faces" and not reader_kind(args.input).recognises:
+        cameras = " or ".join(name for name, kind in reader_kinds().items() if kind.recognises)
         raise InvalidInput(f"--recognition faces is how the camera reads an unmarked deck; with --input "
-                           f"{args.input} the readers name each card: leave out --recognition, or use --input camera")
+                           f"{args.input} the readers name each card: leave out --recognition, or use --input {cameras}")
     names = check_names(args.names, players) if args.names else ()
     faces = f" (faces of the {args.design} deck)" if args.recognition == "faces" else ""
     print(f"cardtable demo: {args.game}, {players} players, {args.input} input{faces}, seed {args.seed}", flush=True)
@@ -110,7 +114,7 @@ def print_result(args, result, speaker) -> None:
         print(f"Scores: {', '.join(map(str, result.scores))} ({checked})")
     print(f"Journal: {result.journal} (game {result.game_id}; 'cardtable replay {result.game_id} "
           f"--journal {result.journal}')")
-    if args.input == "camera":
+    if reader_kind(args.input).recognises:
         again = f"{len(result.laid_again)} ({sum(result.laid_again)} times in all)" if result.laid_again else "none"
         print(f"Cards laid again because the camera could not read them: {again}")
         if result.wrong:

@@ -7,10 +7,8 @@ import signal
 import threading
 
 from cardtable.config import TableConfig
-from cardtable.config.app_sections import INPUT, JOURNAL
-from firmware_bridge.config import RFID
+from cardtable.config.app_sections import JOURNAL
 from hardware.config import DISPLAYS, GPIO
-from vision.config import VISION
 
 
 def register(subparsers) -> None:
@@ -23,7 +21,8 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from cardtable.config import load_config
     from cardtable.journal import open_for_play
-    from cardtable.table.loop import CameraThread, Supervisor, run_loop
+    from cardtable.readers.kinds import Wiring
+    from cardtable.table.loop import Supervisor, run_loop
     from cardtable.table.outputs import TableOutputs
     from cardtable.table.table import Table
     from cardtable.network.table import TableNetwork
@@ -55,20 +54,8 @@ def run(args) -> int:
                       cannot_write=opened.cannot_write)
         supervisor = Supervisor(items.put)   # an input that ends is started again, or run exits non-zero
         closers.append(supervisor)
-        if config[INPUT].kind == "camera":
-            from vision.pipeline import Pipeline
-            from vision.sources import open_configured
-
-            vision = config[VISION]
-
-            def camera():   # a fresh source and pipeline each time the supervisor starts the camera,
-                pipeline = Pipeline(vision, calibration=config.calibration)   # with the checked calibration
-                source = network.tap(open_configured(vision), pipeline)
-                return CameraThread(source, pipeline, items.put, stop).started()
-
-            supervisor.watch("camera", camera)
-        else:
-            _open_bridge(config, items, supervisor)
+        for name, start in config.reader.start(Wiring(config, items.put, stop, tap=network.tap)):
+            supervisor.watch(name, start)                   # the inputs of the reader kind [input] names
         try:
             run_loop(table, items, stop, supervisor=supervisor)
         except KeyboardInterrupt:
@@ -91,24 +78,3 @@ def _speaker(config: TableConfig):
 
     return open_speaker(speech)
 
-
-def _open_bridge(config: TableConfig, items: queue.Queue, supervisor) -> None:
-    """The reader board's bridge, watched by ``supervisor``; in compatibility mode, one bridge per
-    stock single-reader board (``ports``), each reporting for its own zone."""
-    from firmware_bridge.bridge import Bridge
-    from firmware_bridge.compat import CompatHost
-    from firmware_bridge.detect import find_board
-
-    rfid, registry = config[RFID], config.registry          # the registry checking loaded
-    zones = list(config.reader_zones)
-    if rfid.compat:
-        for port, zone in zip(rfid.ports or (rfid.port,), zones):
-            supervisor.watch("card readers", lambda port=port, zone=zone: Bridge(
-                port, registry, zones=[zone], on_input=items.put,
-                host=CompatHost(removal_after=rfid.remove_after, known=registry.knows),
-            ).start())
-        return
-    port = rfid.port
-    if port == "auto":
-        port, _hello = find_board()
-    supervisor.watch("card readers", lambda: Bridge(port, registry, zones=zones, on_input=items.put).start())

@@ -1,7 +1,8 @@
 """The application's own sections of the table config: ``[game]`` (which game, players, mode, seed,
 options: the game checks its own options), ``[table]`` (the players' names, the zone of each seat,
-teaching), ``[input]`` (camera or rfid) and ``[journal]`` (where the accepted actions are kept).
-Each is a :class:`config_kit.section.Section`, read like every other package's.
+teaching), ``[input]`` (the reader kind that reads the cards, :mod:`cardtable.readers.kinds`)
+and ``[journal]`` (where the accepted actions are kept). Each is a
+:class:`config_kit.section.Section`, read like every other package's.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardtable.readers.kinds import reader_kinds
 from config_kit.reads import choice, close_hint, file_path, flag, is_whole, shown, text_list, unknown_keys, whole, \
     writable_file
 from config_kit.section import Context, Section
@@ -17,7 +19,6 @@ from engine.errors import InvalidInput
 from engine.game import MODES, Game, Option
 from engine.games import get_game
 
-INPUT_KINDS = ("camera", "rfid")
 DEFAULT_JOURNAL = "~/.local/share/cardtable/journal.sqlite"
 #: A game's seed is journalled as an SQLite integer and grows by one with each new game.
 MAX_SEED = 2**62
@@ -49,14 +50,9 @@ class TableSpec:
 
 @dataclass(frozen=True)
 class InputSpec:
-    """The checked ``[input]``: what reads the cards (None when it was wrong)."""
+    """The checked ``[input]``: the name of the reader kind that reads the cards (None when it was wrong)."""
 
     kind: str | None = "camera"
-
-    @property
-    def idle(self) -> str:
-        """The section of the input this table does not use (its files are not looked for)."""
-        return "rfid" if self.kind == "camera" else "vision"
 
 
 @dataclass(frozen=True)
@@ -126,8 +122,9 @@ def parse_table(section: Mapping, problems: list[str], context: Context) -> Tabl
 
 
 def parse_input(section: Mapping, problems: list[str], context: Context) -> InputSpec:
+    """The reader kind, one of those registered (:func:`cardtable.readers.kinds.reader_kinds`)."""
     unknown_keys(section, ("kind",), "input", problems)
-    return InputSpec(choice(section.get("kind", "camera"), "input.kind", problems, INPUT_KINDS))
+    return InputSpec(choice(section.get("kind", "camera"), "input.kind", problems, reader_kinds()))
 
 
 def parse_journal(section: Mapping, problems: list[str], context: Context) -> JournalSpec:

@@ -22,6 +22,7 @@ from typing import TypeVar
 
 import cardtable.config.sections as sections
 from cardtable.config.app_sections import GAME, INPUT, JOURNAL, TABLE
+from cardtable.readers.kinds import ReaderKind, reader_kind, reader_kinds
 from cardtable.table.journalled_game import TableSetup
 from cardtable.os_errors import in_words
 from config_kit.reads import close_hint, unknown_keys
@@ -81,6 +82,11 @@ class TableConfig:
         return self.loaded.get(RFID.name)
 
     @property
+    def reader(self) -> ReaderKind:
+        """The reader kind of ``[input] kind``."""
+        return reader_kind(self[INPUT].kind)
+
+    @property
     def reader_zones(self) -> tuple[str, ...]:
         """The zone of reader 0, 1, ... (one per seat unless ``[rfid] readers`` says otherwise); in
         compatibility mode, of the board on each port."""
@@ -102,9 +108,9 @@ class ConfigCheck:
 
 
 def _zone_problems(config: TableConfig, problems: list[str]) -> None:
-    """Every zone the game needs has a polygon (camera) or a reader (rfid); no reader watches a
-    zone that means nothing."""
-    game, seat_zones, vision = config[GAME].game, config.setup.seat_zones, config[VISION]
+    """Every zone the game needs is watched, as the reader kind says (a camera's polygon, a
+    reader); no reader watches a zone that means nothing."""
+    game, seat_zones = config[GAME].game, config.setup.seat_zones
     shared = config.shared_zones()
     needed = [(zone, f" for seat {n + 1}") for n, zone in enumerate(seat_zones)]
     needed += [(zone, f", which {game.title} needs") for zone in shared]
@@ -112,18 +118,7 @@ def _zone_problems(config: TableConfig, problems: list[str]) -> None:
         if zone not in seat_zones and zone not in shared:
             problems.append(f"rfid.readers[{i}]: {zone!r} is no seat's zone and not a zone {game.title} uses"
                             + (close_hint(zone, seat_zones + shared) or f" ({', '.join(shared)})"))
-    if config[INPUT].kind == "camera":
-        if not vision.zones:
-            problems.append(f"vision.zones: none given; the table needs a zone for each seat "
-                            f"({', '.join(seat_zones)}) and {', '.join(shared)} (see cardtable config example)")
-            return
-        for zone, why in needed:
-            if zone not in vision.zones:
-                problems.append(f"vision.zones: no zone {zone!r}{why}{close_hint(zone, vision.zones)}")
-    else:
-        for zone, why in needed:
-            if zone not in config.reader_zones:
-                problems.append(f"rfid.readers: no reader for zone {zone!r}{why}")
+    config.reader.check_zones(config, needed, problems)
 
 
 def _context(path: Path, specs: Mapping[str, object]) -> Context:
@@ -135,9 +130,10 @@ def check_values(data: Mapping, path: Path, problems: list[str]) -> TableConfig 
     """Check every value of a parsed TOML document (pure). Returns the config as far as it could
     be built (a wrong value replaced by its default), or None without a game, a player count, a
     mode, a seed, an input or a journal; it is usable only when no problem was added."""
-    unknown_keys(data, [section.name for section in sections.SECTIONS], "config", problems)
+    read = sections.read_order()
+    unknown_keys(data, [section.name for section in read], "config", problems)
     specs: dict[str, object] = {}
-    for section in sections.SECTIONS:
+    for section in read:
         specs[section.name] = section.read(data, problems, _context(path, dict(specs)))
     game, vision = specs[GAME.name], specs[VISION.name]
     if game.game and vision.deck != game.deck:
@@ -146,7 +142,7 @@ def check_values(data: Mapping, path: Path, problems: list[str]) -> TableConfig 
         return None
     table = specs[TABLE.name]
     setup = TableSetup(game.game.name, game.players, dict(game.options), game.mode, game.seed, table.seat_zones,
-                       table.names, swipe=specs[INPUT.name].kind == "rfid", teaching=table.teaching)
+                       table.names, swipe=reader_kind(specs[INPUT.name].kind).swipe, teaching=table.teaching)
     config = TableConfig(path=path, setup=setup, specs=specs)
     _zone_problems(config, problems)
     try:
@@ -158,11 +154,13 @@ def check_values(data: Mapping, path: Path, problems: list[str]) -> TableConfig 
 
 def check_files(config: TableConfig, problems: list[str], steps: list[str]) -> TableConfig:
     """What this machine must hold for the table to start, each section's own check (but none for
-    the input the table does not use): the input's files, writable outputs, the web page's
-    address, the club's certificate authority. Returns the config holding what was loaded."""
-    context, idle = _context(config.path, config.specs), config[INPUT].idle
+    the sections of the reader kinds the table does not use): the input's files, writable
+    outputs, the web page's address, the club's certificate authority. Returns the config holding
+    what was loaded."""
+    context, used = _context(config.path, config.specs), config.reader.section
+    idle = {kind.section.name for kind in reader_kinds().values() if kind.section and kind.section is not used}
     loaded = {section.name: section.check_here(config.specs[section.name], problems, steps, context)
-              for section in sections.SECTIONS if section.name != idle}
+              for section in sections.read_order() if section.name not in idle}
     return replace(config, loaded={name: thing for name, thing in loaded.items() if thing is not None})
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from cardtable.config.app_sections import DEFAULT_JOURNAL, INPUT, JOURNAL
 from cardtable.config.check import ConfigError, TableConfig, check_files, check_values, read_toml
+from cardtable.readers.kinds import reader_kinds
 from cardtable.service_unit import DEVICE_GROUPS
 from config_kit.reads import writable_file
 from engine.wording import join_words, plural
@@ -152,9 +153,8 @@ def video_formats(device: Path) -> list[str]:
 
 
 def check_camera(config: TableConfig | None, *, dev: Path = Path("/dev")) -> Finding:
-    """The camera the config names is there, and which formats it offers."""
-    if config is not None and config[INPUT].kind != "camera":
-        return Finding("camera", OK, "the table reads cards through RFID readers")
+    """The camera the config names is there, and which formats it offers (the camera's check, see
+    :func:`check_readers`)."""
     if config is None:
         found = sorted(p.name for p in dev.glob("video*"))
         return Finding("camera", NOTE, f"cameras here: {', '.join(found) or 'none'}")
@@ -193,11 +193,10 @@ def _check_picamera() -> Finding:
 
 def check_board(config: TableConfig | None, *, ports: Iterable | None = None) -> Finding:
     """The reader board answers the handshake, and its firmware version (``ports``: where to look
-    for it with ``port = "auto"``, the machine's serial ports by default)."""
+    for it with ``port = "auto"``, the machine's serial ports by default; the RFID readers' check,
+    see :func:`check_readers`)."""
     if config is None:
         return Finding("reader board", NOTE, NOT_LOOKED_AT)
-    if config[INPUT].kind != "rfid":
-        return Finding("reader board", OK, "the table reads cards through the camera")
     import serial
 
     from firmware_bridge.detect import BoardNotFound, find_board, probe
@@ -219,6 +218,20 @@ def check_board(config: TableConfig | None, *, ports: Iterable | None = None) ->
     if hello is None:
         return Finding("reader board", FIX, f"{port} does not answer HELLO?", fix)
     return Finding("reader board", OK, f"{hello.board} on {port}, firmware {hello.fw}, {hello.readers} readers")
+
+
+def check_readers(config: TableConfig | None) -> list[Finding]:
+    """The checks of every reader kind: the table's own kind's, run; another kind's, each said to
+    be of no use here (the table reads cards through its own). Without a config, all are run."""
+    used = config.reader if config is not None else None
+    findings = []
+    for kind in reader_kinds().values():
+        for name, check in kind.doctor:
+            if used is None or kind is used:
+                findings.append(check(config))
+            else:
+                findings.append(Finding(name, OK, f"the table reads cards through {used.described}"))
+    return findings
 
 
 def check_display(config: TableConfig | None, *, dev: Path = Path("/dev")) -> Finding:
@@ -305,9 +318,9 @@ def run_checks(config_path: str | None) -> list[Finding]:
     from cardtable.speech.check import check_speech   # it builds on this module's findings
 
     first, config = check_config(config_path)
-    checks = (check_groups, check_buses, check_gpio, check_camera, check_board, check_display, check_journal,
-              check_disk, check_speech)
-    return [first] + [check(config) for check in checks]
+    machine = [check(config) for check in (check_groups, check_buses, check_gpio)]
+    outputs = [check(config) for check in (check_display, check_journal, check_disk, check_speech)]
+    return [first, *machine, *check_readers(config), *outputs]
 
 
 def report(findings: list[Finding]) -> str:

@@ -1,29 +1,10 @@
 """What ``cardtable run`` adds to a table from ``[web]`` and ``[club]``: the page, the club
-publisher, the camera tap for the owner's page, and the owner's reports (enrolment, doctor)."""
+publisher, the camera tap for the owner's page, and the owner's reports (the reader kind's
+enrolment, the doctor's)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-
-
-def enrolment_report(config) -> str:
-    """How far the cards are enrolled: for readers, how many of the deck's cards have a tag."""
-    from cardtable.config.app_sections import GAME, INPUT
-    from firmware_bridge.config import RFID
-
-    if config[INPUT].kind != "rfid":
-        return "The camera reads the cards' printed codes: there is nothing to enrol."
-    from engine.decks import get_deck
-    from firmware_bridge.registry import TagRegistry
-
-    deck = get_deck(config[GAME].deck)
-    path = config[RFID].registry
-    if not Path(path).exists():
-        return f"No card has a tag yet ({path} does not exist): enrol them with 'cardtable enroll rfid'."
-    registry = TagRegistry.load(path, deck=deck.name)
-    missing = registry.missing()
-    text = f"{len(registry)} of {len(deck.cards)} cards have a tag."
-    return text + (f" Still to enrol: {' '.join(c.id for c in missing)}" if missing else " Every card is enrolled.")
 
 
 def doctor_report(config_path: Path) -> str:
@@ -50,7 +31,7 @@ class TableNetwork:
 
             page = TablePage(host=web.host, port=web.port, journal_path=journal, pin=web.pin,
                              submit=submit, camera=self._camera,
-                             enrolment=lambda: enrolment_report(config), doctor=lambda: doctor_report(config.path))
+                             enrolment=lambda: config.reader.enrolment(config), doctor=lambda: doctor_report(config.path))
             print(f"The table's page: http://<this machine>:{page.server.port}/ (the owner's: /owner)", flush=True)
             self.displays.append(page)
         if club is not None and club.broker is not None:

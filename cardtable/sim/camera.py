@@ -79,8 +79,6 @@ class SimCamera:
     :raises OSError: the design is not installed.
     """
 
-    swipe = False
-
     def __init__(self, deck: str, zones: list[str], *, marker: str = "qr", resolution: str = "1080p",
                  fps: float = 30.0, effects: Effects = Effects(hands=False), seed: int = 0, timeout: float = 3.0,
                  design: str | None = None, lay_again: int = 3) -> None:

@@ -25,6 +25,7 @@ from cardtable.table.journalled_game import TableSetup
 from cardtable.table.table import Table
 from cardtable.journal import Journal
 from cardtable.out_paths import cannot_write
+from cardtable.readers.kinds import reader_kind, reader_kinds
 from cardtable.table.outputs import TableOutputs
 from cardtable.sim.simulation import table_moves
 from engine.errors import InvalidInput
@@ -33,7 +34,11 @@ from engine.game import Game
 from engine.games import get_game
 from vision import table_layout
 
-INPUTS = ("camera", "rfid")
+
+
+def demo_inputs() -> list[str]:
+    """The reader kinds a demo can play on: those with a simulated twin."""
+    return [name for name, kind in reader_kinds().items() if kind.twin is not None]
 
 
 @dataclass
@@ -104,16 +109,6 @@ def owner_turn(table: Table, requests: queue.Queue | None) -> str:
     return changed
 
 
-def open_devices(input_kind: str, game, zones: list[str], **options):
-    if input_kind == "rfid":
-        from cardtable.sim.devices import SimReaders
-
-        return SimReaders(game.deck, zones)
-    from cardtable.sim.camera import SimCamera
-
-    return SimCamera(game.deck, zones, **options)
-
-
 def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: int = 1,
              input_kind: str = "camera", out_dir: str | Path = "out/demo", displays=(),
              on_move=None, device_options: dict | None = None, speaker=None,
@@ -139,15 +134,16 @@ def run_demo(game_name: str = "cribbage", *, players: int | None = None, seed: i
     except OSError as err:
         raise cannot_write(out, err, folder=True) from err
     seat_zones = list(table_layout.seat_zones(players))
-    devices = open_devices(input_kind, game, seat_zones + list(table_layout.shared_zones(game)), **(device_options or {}))
-    moves, dealt = table_moves(game, players, seed=seed, buttons=frozenset(DEMO_BUTTONS), swipe=devices.swipe)
+    reader = reader_kind(input_kind)
+    devices = reader.twin(game.deck, seat_zones + list(table_layout.shared_zones(game)), **(device_options or {}))
+    moves, dealt = table_moves(game, players, seed=seed, buttons=frozenset(DEMO_BUTTONS), swipe=reader.swipe)
     buttons = SimButtons(players)
     snapshots = SnapshotDisplay(out / "snapshots", 320, 240, "RGB", prefix="lcd")
     outputs = TableOutputs(displays, panel=buttons.panel, speaker=speaker)
     journal = Journal(out / "journal.sqlite")
     result = None
     try:
-        setup = TableSetup(game.name, players, seed=seed, seat_zones=seat_zones, swipe=devices.swipe, names=names)
+        setup = TableSetup(game.name, players, seed=seed, seat_zones=seat_zones, swipe=reader.swipe, names=names)
         table = Table(setup, journal, outputs, resume=False)
         unread = getattr(devices, "unread", [])          # cards the camera never read, however laid
         taken_over = ""

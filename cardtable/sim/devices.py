@@ -38,8 +38,6 @@ class SimReaders:
     bridge hands what the table hears (its events and sentences) as it does at a real table
     (``on_input``); the sentences are also kept in :attr:`notices`."""
 
-    swipe = True
-
     def __init__(self, deck_name: str, zones: list[str], *, timeout: float = 2.0) -> None:
         self.zones = list(zones)
         self.registry = demo_registry(deck_name)

@@ -3,16 +3,25 @@ by tests/cardtable/test_adding_a_reader.py): a hand-held code scanner in its ser
 mode, one per zone, reading the QR code printed on each card (``cardtable vision print-deck``).
 Each line it sends is one code; a card's code is that card laid in the scanner's zone, anything
 else is said on the table's display and ignored.
+
+One module: the reader (:class:`ScannerReader`), its config section (``[scanner] ports = { seat1
+= "/dev/ttyACM0", ... }``, the port of the scanner at each zone) and the kind (:data:`SCANNER`)
+that ``register_reader_kind(SCANNER)`` makes a choice of ``[input] kind``.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import serial
 
+from cardtable.config.app_sections import GAME
+from cardtable.readers.kinds import ReaderKind, Wiring, unwatched
+from config_kit.reads import shown, text, unknown_keys
+from config_kit.section import Context, Section
 from engine.table_events import PLACED, Notice, TableEvent
 from vision.markers import ForeignMarker, card_for_payload
 from waiting import patience
@@ -76,3 +85,44 @@ class ScannerReader(threading.Thread):
         self.stopping.set()
         if self.is_alive() and self is not threading.current_thread():
             self.join(timeout=patience(2))
+
+
+@dataclass(frozen=True)
+class ScannerSpec:
+    """The checked ``[scanner]``: the port of the scanner at each zone, as (zone, port) pairs."""
+
+    ports: tuple[tuple[str, str], ...] = ()
+
+
+def parse_scanner(section: Mapping, problems: list[str], context: Context) -> ScannerSpec:
+    """``ports``, a table of zone = serial port (a device path or a pyserial URL)."""
+    unknown_keys(section, ("ports",), "scanner", problems)
+    ports = section.get("ports", {})
+    if not isinstance(ports, Mapping):
+        problems.append(f'scanner.ports: expected a table of zone = port, e.g. {{ seat1 = "/dev/ttyACM0" }}, '
+                        f"got {shown(ports)}")
+        return ScannerSpec()
+    found = []
+    for zone, port in ports.items():
+        if text(zone, "scanner.ports", problems, "a zone name") is not None:
+            port = text(port, f"scanner.ports.{zone}", problems, "a serial port such as /dev/ttyACM0", longest=4096)
+            found += [(zone, port)] if port is not None else []
+    return ScannerSpec(tuple(found))
+
+
+SCANNER_SECTION = Section("scanner", ScannerSpec, parse_scanner)
+
+
+def start(wiring: Wiring):
+    """A scanner per zone, each watched on its own."""
+    deck, put = wiring.config[GAME].deck, wiring.put
+    return [(f"scanner at {zone}", lambda port=port, zone=zone: ScannerReader(port, zone, deck, put).started())
+            for zone, port in wiring.config[SCANNER_SECTION].ports]
+
+
+SCANNER = ReaderKind(
+    "scanner", "code scanners", start,
+    check_zones=lambda config, needed, problems: unwatched(
+        [zone for zone, _ in config[SCANNER_SECTION].ports], needed, "scanner.ports", "scanner", problems),
+    enrolment=lambda config: "The scanners read the cards' printed codes: there is nothing to enrol.",
+    section=SCANNER_SECTION, swipe=True)
