@@ -17,6 +17,7 @@ from cardtable.table.outputs import TableOutputs
 from crash_script import script
 from hardware.display.snapshots import SnapshotDisplay
 from hostile_files import fill
+from waiting import patience
 import pytest
 
 SEED = 11
@@ -107,14 +108,14 @@ journal = {{ path = "journal.sqlite" }}
 """)
 
         def table():
-            time.sleep(1.0)
+            time.sleep(patience(1.0))
             for reader, card in ((0, "KH"), (1, "AC")):   # the cut, the disk filling between
                 twin.place(reader, registry.uid_for(card))
-                time.sleep(0.3)
+                time.sleep(patience(0.3))
                 twin.remove(reader)
-                time.sleep(0.3)
+                time.sleep(patience(0.3))
                 fill(small_disk)
-            time.sleep(0.3)
+            time.sleep(patience(0.3))
             os.kill(os.getpid(), signal.SIGTERM)
 
         driver = threading.Thread(target=table)

@@ -132,7 +132,7 @@ def test_run_killed_mid_game_starts_again_on_the_laid_table_and_finishes_the_gam
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         kept, result = wait_for(tmp_path, lambda n, r: n >= expected, 240)
-        time.sleep(1.0)
+        time.sleep(patience(1.0))
     finally:
         run.send_signal(signal.SIGKILL)                      # the Pi loses power mid-game
         run.wait()

@@ -16,7 +16,7 @@ from firmware_bridge.host import Ct1Host, LinkChange
 from firmware_bridge.twin import Twin
 
 from bridge_helpers import collect, uid_of
-from waiting import wait_until
+from waiting import patience, wait_until
 
 
 def cards(events):
@@ -94,7 +94,7 @@ def test_unplug_and_replug_recover_without_restarting_anything(twin, registry, f
         assert "disconnected" in [e for e in down if isinstance(e, LinkChange)][0].reason
         twin.remove(0)               # while unplugged: the host must learn it from the snapshot
         twin.place(2, uid_of(2))
-        time.sleep(0.3)
+        time.sleep(patience(0.3))
         twin.replug()
         events = collect(bridge, has(("removed", "AS", "reader0"), ("placed", "3S", "reader2")), timeout=2.0)
         assert sorted(cards(events)) == [("placed", "3S", "reader2"), ("removed", "AS", "reader0")]

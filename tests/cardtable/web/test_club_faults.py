@@ -89,10 +89,10 @@ def test_the_club_server_killed_and_restarted_loses_nothing(mosquitto, tmp_path)
     table = cardtable("demo", "--input", "rfid", "--club", mosquitto.url, "--table", "T1", "--out",
                       str(tmp_path / "T1"), "--pace", "0.02", "--seed", "9")
     try:
-        time.sleep(3)
+        time.sleep(patience(3))
         server.send_signal(signal.SIGKILL)               # the club server dies mid-game
         server.wait(10)
-        time.sleep(1)
+        time.sleep(patience(1))
         server = cardtable(*serve)
         assert table.wait(120) == 0
         import json
