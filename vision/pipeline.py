@@ -116,8 +116,10 @@ class Pipeline:
         self.zones = zones or ZoneMap(self.config.zones, units=self.config.zone_units,
                                       image_to_table=None if calibration is None else calibration.image_to_table)
         self.tracker = Tracker(place_after=self.config.place_after, remove_after=self.config.remove_after)
-        self.changes = ChangeMap(attempts=traits.attempts)
+        self.changes = ChangeMap(attempts=traits.attempts, backoff=traits.backoff)
         self.reader = RegionReader(enlarge=traits.enlarge, cell=self.changes.cell)
+        #: The last frame foresaw that this one reads a region (see :meth:`_events`).
+        self._reading = True
         self.known: dict[str, KnownCard] = {}
         #: How sure the recogniser was of each card it named, when it says (faces do).
         self.confidence: dict[str, float] = {}
@@ -163,6 +165,10 @@ class Pipeline:
         try:
             frame = Frame.of(frame)
             self._check_size(frame.size)
+            if self._reading:
+                # A region will most likely be read: decode the JPEG whole once and shrink that,
+                # rather than decoding it twice (an eighth for the change map, then whole).
+                frame.grey()
             self.changes.observe(frame.small(self.changes.cell), now)
         except BadFrame as err:
             self.stats.bad_frames += 1
@@ -173,7 +179,8 @@ class Pipeline:
         self.reader.begin_frame(frame.shape, self.changes.moving)
         detected: dict[str, tuple[Found, np.ndarray]] = {}
         known: dict[str, Known] | None = None
-        for box, busy in self._boxes(frame.shape):
+        boxes = self._boxes(frame.shape)
+        for box, busy in boxes:
             if busy and self.stats.frames % self.traits.busy_every:
                 continue  # something moves there: a later frame is soon enough
             if known is None:  # the cards known do not change before the frame's regions are all read
@@ -181,6 +188,8 @@ class Pipeline:
                          for cid, k in self.known.items()}
             for found, under in self._read(self._region(frame, box, busy, known)):
                 self._note(detected, found, under)
+        self._reading = self.changes.pending() or (
+            any(busy for _, busy in boxes) and (self.stats.frames + 1) % self.traits.busy_every == 0)
         for found, under in detected.values():
             self._follow(found, under)
         gone = self._judge(detected, now)
