@@ -263,6 +263,12 @@ class ChangeMap:
         # (A cell a busy read left, never a still read's try, is read when something new rests.)
         return bool((solid & ~self._tried_ok).any()) or self._due(self.dirty & (self._reads > 0), ahead=1)
 
+    @property
+    def quiet(self) -> bool:
+        """Nothing moves, no cell is unlike its reference, no place a card left waits to be
+        still: the frame showed the table as it was."""
+        return not (self.moving.any() or self.changed.any() or self._vacated.any())
+
     def cells(self, polygon: np.ndarray) -> np.ndarray:
         """A boolean cell mask of an image-pixel polygon."""
         mask = np.zeros(self.small.shape, np.uint8)

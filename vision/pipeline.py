@@ -76,6 +76,8 @@ class PipelineStats:
     foreign_codes: int = 0
     duplicates: int = 0
     bad_frames: int = 0
+    #: Frames not looked at: every other frame while the table is quiet (see :meth:`Pipeline.process`).
+    skipped: int = 0
 
 
 @dataclass
@@ -120,6 +122,8 @@ class Pipeline:
         self.reader = RegionReader(enlarge=traits.enlarge, cell=self.changes.cell)
         #: The last frame foresaw that this one reads a region (see :meth:`_events`).
         self._reading = True
+        #: The last frame looked at found the table quiet: this one is not looked at.
+        self._idle = False
         self.known: dict[str, KnownCard] = {}
         #: How sure the recogniser was of each card it named, when it says (faces do).
         self.confidence: dict[str, float] = {}
@@ -142,6 +146,11 @@ class Pipeline:
         the frames before, a damaged JPEG) gives no events: it is counted in
         ``stats.bad_frames``, its reason kept in :attr:`refusal` and said, and the next frame
         goes on as if it had not come. Nothing a frame holds makes this raise.
+
+        While the table is quiet (the frame before showed nothing moving, nothing unlike its
+        reference, every card followed seen where it lies, no event waiting), every other frame
+        is not looked at, not even decoded (counted in ``stats.skipped``): a hand that comes, or
+        a card laid, is seen one frame later at most, and from then on every frame is looked at.
         """
         events = self._events(frame, now)
         return [*events, *self._notices(now)]
@@ -162,6 +171,10 @@ class Pipeline:
         return notices
 
     def _events(self, frame: Frame | np.ndarray, now: float) -> list[TableEvent]:
+        if self._idle:
+            self._idle = False
+            self.stats.skipped += 1
+            return []
         try:
             frame = Frame.of(frame)
             self._check_size(frame.size)
@@ -199,6 +212,8 @@ class Pipeline:
         for cid in gone:
             # What its place shows now is the table: the next card laid there hides that.
             self.changes.explain(self.known.pop(cid).footprint.outline & self.changes.still)
+        self._idle = (not events and not gone and self.changes.quiet and self.tracker.settled
+                      and all(k.footprint.state == SEEN for k in self.known.values()))
         return events
 
     def face_down_card(self, centre: tuple[float, float], side: float) -> FaceDown:

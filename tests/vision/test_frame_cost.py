@@ -47,3 +47,21 @@ def test_a_jpeg_frame_shrinks_to_the_same_cells_whether_it_was_decoded_whole_or_
     whole.grey()
     difference = cv2.absdiff(scaled.small(8), whole.small(8))
     assert scaled.decodes == whole.decodes == 1 and difference.max() <= 2 and difference.mean() < 0.5
+
+
+def test_a_quiet_table_is_looked_at_every_other_frame_and_a_card_laid_on_it_is_placed_on_time():
+    # (Before: every frame of a quiet table was decoded, an eighth of it at least.) A frame
+    # that is not looked at is not decoded at all; a hand that comes is seen a frame later at most.
+    table = Table(parse_script("0.3 place 10H seat1\n4.0 place QS centre"), effects=HARD)
+    table.run(3.5)
+    skipped = table.pipeline.stats.skipped
+    looked = []
+    while table.now < 3.9:
+        frame = recorded(table.camera, table.now)
+        table.events += table.pipeline.process(frame, table.now)
+        looked.append(frame.decodes)
+        table.now += 1 / table.fps
+    assert table.pipeline.stats.skipped - skipped == looked.count(0) == len(looked) // 2
+    events = table.run(5.0)
+    assert [(kind, card) for kind, card, *_ in events] == [("placed", "10H"), ("placed", "QS")]
+    assert events[1][-1] - 4.0 <= 0.5
