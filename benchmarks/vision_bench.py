@@ -15,8 +15,8 @@ Scenes come in six kinds (:data:`KINDS`, :func:`scene_script`), each run on as m
 - **wood flicker**: the mixed scene on a wooden table, exposure flicker of 8-15 % and light
   drifting unevenly across the table by 10-25 %;
 - **laid table**: the camera starts on a table where four cards lie (``present``), two of them
-  partly on each other, then a hand hovers, one is picked up, one pushed to another zone, a new
-  card laid.
+  partly on each other, the others each in a zone of its own, then a hand hovers, one is picked
+  up, one pushed to another zone, a new card laid (each where no card lies).
 
 Half the scenes end one second after their last pickup. Each scene draws its camera and light
 from the ranges of a real table (:data:`CONDITIONS`, justified in docs/vision.md): how much
@@ -201,12 +201,14 @@ def laid_table(rng: random.Random, cards: list[str], zones: list[str]) -> tuple[
     partly on each other: a hand hovers over one, one is picked up, one slid to another zone under
     the hand, a new card laid."""
     lying = cards[:4]
-    where = {card: rng.choice(zones) for card in lying}
-    moves = [Place(BEFORE, card, zone) for card, zone in list(where.items())[:2]]
-    # The other two lie partly on each other, as a card played onto the one before, the lower
-    # one's marker in view (one hidden from the start nobody can read: see docs/vision.md).
+    # Each card at rest in a zone of its own but the pair's: a card laid or slid to a zone's
+    # centre where another lies would hide its marker, a card nobody can read.
     lower, upper = lying[2:]
     pair_zone = rng.choice([z for z in ("seat1", "seat3", "centre") if z in zones])
+    where = dict(zip(lying[:2], rng.sample([z for z in zones if z != pair_zone], 2)))
+    moves = [Place(BEFORE, card, zone) for card, zone in where.items()]
+    # The other two lie partly on each other, as a card played onto the one before, the lower
+    # one's marker in view.
     where[lower] = where[upper] = pair_zone
     cx, cy = zone_centre(DEFAULT_ZONES[pair_zone])
     moves += [Place(BEFORE, lower, pair_zone, x=cx - 60, y=cy, angle=rng.uniform(-3, 3)),
@@ -217,9 +219,12 @@ def laid_table(rng: random.Random, cards: list[str], zones: list[str]) -> tuple[
     t += 2.0
     taken, slid = rng.sample(lying, 2)
     moves.append(Remove(round(t, 2), taken))
-    moved, t = _covered_slide(rng, t + 1.0, slid, rng.choice([z for z in zones if z != where[slid]]))
+    del where[taken]
+    target = rng.choice([z for z in zones if z not in where.values()])
+    moved, t = _covered_slide(rng, t + 1.0, slid, target)
     moves += moved
-    moves.append(Place(round(t, 2), cards[4], rng.choice(zones)))
+    where[slid] = target
+    moves.append(Place(round(t, 2), cards[4], rng.choice([z for z in zones if z not in where.values()])))
     return moves, t + 2.0
 
 

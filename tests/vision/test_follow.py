@@ -57,6 +57,7 @@ def test_long_slides_keep_working_whatever_the_seed(seed):
                                      ("moved", "7C", "seat3", "seat1"), ("moved", "2D", "seat1", "seat3")])
 
 
+@pytest.mark.slow
 def test_a_card_pushed_under_a_palm_of_the_tables_grey_is_one_move():
     # (Before: removed from seat1 half way, placed in the centre.) The palm over light wood in the
     # lamp's glare differs from the wood by less than a change: only its fingers and its heel

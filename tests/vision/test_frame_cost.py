@@ -1,16 +1,18 @@
 """What a frame costs does not depend on what the scene does: a frame that reads a region
 decodes its JPEG once (not an eighth for the change map and then whole) unless the frame before
-gave no sign that it would, and a still patch
-nobody can read (a resting hand) is read again only as it has been tried, not in every frame.
+gave no sign that it would, a still patch nobody can read (a resting hand) is read again only as
+it has been tried, not in every frame, and a quiet table is looked at every other frame.
 Real rendering, webcam JPEG, real decoder."""
 
 import cv2
+import pytest
 
 from vision_scenes import HARD, Table, recorded
 from vision.frames import Frame
 from vision.sim.script import parse_script
 
 
+@pytest.mark.slow
 def test_a_frame_that_reads_regions_decodes_its_jpeg_once():
     # (Before: every frame that read a region decoded the JPEG twice, an eighth and whole.) Only
     # the first of a run of reading frames, which the frame before did not announce, does.
@@ -27,6 +29,7 @@ def test_a_frame_that_reads_regions_decodes_its_jpeg_once():
     assert ("placed", "10H", "seat1") in [(e.kind, e.card.id, e.zone) for e in table.events]
 
 
+@pytest.mark.slow
 def test_a_resting_hand_is_read_again_less_and_less_often_then_given_up():
     # (Before: a still patch nobody explained was read in each of 8 frames in a row.)
     table = Table(parse_script("0.3 place QS centre\n1.5 hand 6 over QS still"), effects=HARD)
