@@ -151,7 +151,7 @@ class Frame:
         within a grey level (the change map must not see a difference in how a frame was shrunk).
         Otherwise four pixels a cell are averaged (a nearest pick on twice the cell grid, then an
         area average): they keep some of a fine pattern's contrast that a cell's mean evens out
-        (a card back whose pattern averages to the felt's grey)."""
+        (parts of a patterned card back that average to nearly the felt's grey)."""
         if cell not in self._small:
             w, h = self.size[0] // cell, self.size[1] // cell
             if self._jpeg is not None and cell in _REDUCED:
