@@ -7,15 +7,16 @@ Scenes come in six kinds (:data:`KINDS`, :func:`scene_script`), each run on as m
   card for up to 10 s, cards slid to another zone (the top card of the pair off the one below, a
   slide across two zones), sometimes a card swept off the edge, and a pickup;
 - **long slides**: three of four cards pushed 300-1,200 px to another zone under a flat hand for
-  1-2.5 s, half of them with the hand then resting on the card for up to 2 s;
+  0.6-2.5 s, half of them with the hand then resting on the card for up to 2 s;
 - **off cards**: two pairs laid partly on each other, each top card pushed off the one below to
   another zone under the hand, then a lower card after it;
-- **piles**: three or four counted cards in the centre pushed together under hands into a fanned
+- **piles**: three to five counted cards in the centre pushed together under hands into a fanned
   pile in a seat's zone, then picked up at once;
 - **wood flicker**: the mixed scene on a wooden table, exposure flicker of 8-15 % and light
   drifting unevenly across the table by 10-25 %;
-- **laid table**: the camera starts on a table where four cards lie (``present``), then a hand
-  hovers, one is picked up, one pushed to another zone, a new card laid.
+- **laid table**: the camera starts on a table where four cards lie (``present``), two of them
+  partly on each other, the others each in a zone of its own, then a hand hovers, one is picked
+  up, one pushed to another zone, a new card laid (each where no card lies).
 
 Half the scenes end one second after their last pickup. Each scene draws its camera and light
 from the ranges of a real table (:data:`CONDITIONS`, justified in docs/vision.md): how much
@@ -84,6 +85,10 @@ from vision.zones import ZoneMap  # noqa: E402
 NAIVE_PLACE_AFTER, NAIVE_REMOVE_AFTER = 0.25, 3.0
 #: An event counts when reported within this long after its card came to rest or its place clear.
 WINDOW = 1.5
+#: A card has come to rest in view when its marker has been clear of hands this long (three
+#: frames at 15 fps): a marker that shows for an instant between the hand that slid the card and
+#: a hand that comes to rest on it is not a card at rest in view.
+CLEAR_VIEW = 0.2
 
 #: The range each scene draws its conditions from (uniformly): the camera's view in multiples of
 #: the 900 x 520 mm synthetic table, the Effects fields, and the JPEG quality of the recording.
@@ -123,9 +128,10 @@ def scene_script(kind: str, seed: int, deck_name: str, foreign: bool) -> tuple[l
 
 
 def _covered_slide(rng: random.Random, t: float, card: str, zone: str, **place) -> tuple[list, float]:
-    """A card pushed along under a flat hand for 1-2.5 s, then, half the time, the hand resting
-    on it where it stopped for up to 2 s; the moves and when the hand has gone."""
-    duration = round(rng.uniform(1.0, 2.5), 2)
+    """A card pushed along under a flat hand for 0.6-2.5 s (a quick shove across the table, or a
+    slow push), then, half the time, the hand resting on it where it stopped for up to 2 s; the
+    moves and when the hand has gone."""
+    duration = round(rng.uniform(0.6, 2.5), 2)
     moves = [Slide(round(t, 2), card, zone, duration, covered=True, **place)]
     t += duration + 0.4
     if rng.random() < 0.5:
@@ -171,9 +177,9 @@ def off_cards(rng: random.Random, cards: list[str], zones: list[str]) -> tuple[l
 
 
 def piles(rng: random.Random, cards: list[str], zones: list[str]) -> tuple[list, float]:
-    """Three or four counted cards in the centre pushed together under hands into a fanned pile
+    """Three to five counted cards in the centre pushed together under hands into a fanned pile
     in a seat's zone (each marker still showing), then the pile picked up at once."""
-    count = rng.randint(3, 4)
+    count = rng.randint(3, 5)
     moves, t = [], 0.3
     for card in cards[:count]:
         moves.append(Place(round(t, 2), card, "centre"))
@@ -191,19 +197,34 @@ def piles(rng: random.Random, cards: list[str], zones: list[str]) -> tuple[list,
 
 
 def laid_table(rng: random.Random, cards: list[str], zones: list[str]) -> tuple[list, float]:
-    """The camera starts on a table where four cards lie (the Pi restarted mid-game): a hand
-    hovers over one, one is picked up, one slid to another zone under the hand, a new card laid."""
+    """The camera starts on a table where four cards lie (the Pi restarted mid-game), two of them
+    partly on each other: a hand hovers over one, one is picked up, one slid to another zone under
+    the hand, a new card laid."""
     lying = cards[:4]
-    where = {card: rng.choice(zones) for card in lying}
+    # Each card at rest in a zone of its own but the pair's: a card laid or slid to a zone's
+    # centre where another lies would hide its marker, a card nobody can read.
+    lower, upper = lying[2:]
+    pair_zone = rng.choice([z for z in ("seat1", "seat3", "centre") if z in zones])
+    where = dict(zip(lying[:2], rng.sample([z for z in zones if z != pair_zone], 2)))
     moves = [Place(BEFORE, card, zone) for card, zone in where.items()]
+    # The other two lie partly on each other, as a card played onto the one before, the lower
+    # one's marker in view.
+    where[lower] = where[upper] = pair_zone
+    cx, cy = zone_centre(DEFAULT_ZONES[pair_zone])
+    moves += [Place(BEFORE, lower, pair_zone, x=cx - 60, y=cy, angle=rng.uniform(-3, 3)),
+              Place(BEFORE, upper, pair_zone, x=cx - 60 + rng.uniform(56, 60), y=cy + rng.uniform(-12, 12),
+                    angle=rng.uniform(-3, 3))]
     t = rng.uniform(0.8, 1.5)
     moves.append(Hand(round(t, 2), 1.5, rng.choice(lying)))
     t += 2.0
     taken, slid = rng.sample(lying, 2)
     moves.append(Remove(round(t, 2), taken))
-    moved, t = _covered_slide(rng, t + 1.0, slid, rng.choice([z for z in zones if z != where[slid]]))
+    del where[taken]
+    target = rng.choice([z for z in zones if z not in where.values()])
+    moved, t = _covered_slide(rng, t + 1.0, slid, target)
     moves += moved
-    moves.append(Place(round(t, 2), cards[4], rng.choice(zones)))
+    where[slid] = target
+    moves.append(Place(round(t, 2), cards[4], rng.choice([z for z in zones if z not in where.values()])))
     return moves, t + 2.0
 
 
@@ -298,7 +319,8 @@ def clear_of_hands(camera: SyntheticCamera, pose, t: float) -> float:
 
 def ground_truth(camera: SyntheticCamera, script: list) -> list[tuple[str, str, str, float, float]]:
     """Expected events as (kind, card, zone, earliest, reference time): the reference time is
-    when the card came to rest clear of hands (placed, moved) or its place came clear (removed)."""
+    when the card came to rest clear of hands for :data:`CLEAR_VIEW` (placed, moved; measured
+    from the start of that view) or its place came clear (removed)."""
     truth = []
     for kind, card, zone, t in expected_events(camera, script):
         if kind == "removed":
@@ -307,7 +329,7 @@ def ground_truth(camera: SyntheticCamera, script: list) -> list[tuple[str, str, 
                      and math.isclose(m.t + m.duration, t))
             reference = clear_of_hands(camera, pose, t)
         else:
-            reference = camera.in_clear_view(card, max(t, 0.0), hold=0.0)
+            reference = camera.in_clear_view(card, max(t, 0.0), hold=CLEAR_VIEW)
         truth.append((kind, card, zone, t - 1.0, reference))
     return truth
 

@@ -20,7 +20,11 @@ to tell, later, that one was taken away.
 A decoded cell is explained when a marker accounts for it (the pipeline calls :meth:`explain`
 with the card's outline), and cells nobody explains are given up after ``attempts`` tries
 (:meth:`failed`), so an empty patch of felt where a card was, or a resting hand, costs a few
-decodes and then nothing.
+decodes and then nothing. A still patch read in vain that still shows what it showed then is
+read again only after as many frames as it has been read (``backoff``: after the first, second,
+third read, one, two, three frames later), and given up when it would be if it were read in
+every frame: what it shows has not changed, only the running mean of its frames
+(:mod:`vision.regions`) improves, and it improves with the frames it has, not with the reads.
 """
 
 from __future__ import annotations
@@ -41,6 +45,11 @@ LEVEL_STEP = 3
 REFIT_EVERY = 8
 #: Cells whose light ratio is this far (in log) from the fit are a change, not light.
 LEVEL_SPREAD = 0.1
+#: Cells of a patch that must show something new (never read, or changed by twice the threshold
+#: since it was read in vain) for it to be read again at once: a third of the smallest marker's
+#: (6 x 6 cells at 2.5 pixels a module). A resting hand settling, a trembling edge, light creeping
+#: change fewer; a card coming to rest, or the last of a marker coming out from under a hand, more.
+NEW_CELLS = 12
 
 
 class ChangeMap:
@@ -50,13 +59,20 @@ class ChangeMap:
     :param threshold: grey-level change of a cell's mean that counts as a change.
     :param settle: seconds a cell must be still (and at least one frame) before it is decoded.
     :param attempts: decodes of an unexplained cell before it is accepted as background.
+    :param backoff: read a patch again only for a marker's worth of cells that show something
+        new (:data:`NEW_CELLS` in blocks of 3 x 3), and a still patch read in vain that shows the
+        same only after as many frames as it has been read (off for a recogniser whose reads must
+        agree frame after frame: every dirty patch is read in every frame, as ``attempts`` allows).
     """
 
     #: Decodes of an unexplained cell before it is accepted as background, by default.
     ATTEMPTS = 8
 
-    def __init__(self, *, cell: int = 8, threshold: int = 10, settle: float = 0.05, attempts: int = ATTEMPTS) -> None:
+    def __init__(self, *, cell: int = 8, threshold: int = 10, settle: float = 0.05, attempts: int = ATTEMPTS,
+                 backoff: bool = True) -> None:
         self.cell, self.threshold, self.settle, self.attempts = cell, threshold, settle, attempts
+        self.backoff = backoff
+        self._frame = 0
         self.small: np.ndarray | None = None
         self._prev: np.ndarray | None = None
         self._ref: np.ndarray | None = None
@@ -84,13 +100,16 @@ class ChangeMap:
             self._ref_before = self._ref.copy()
             self._moved_at = np.full(small.shape, -np.inf, np.float32)
             self.still = np.ones(small.shape, bool)
-            self._tries = np.zeros(small.shape, np.uint8)
+            self._tries = np.zeros(small.shape, np.int32)
             self._tried, self._tried_ok = np.zeros(small.shape, np.uint8), np.zeros(small.shape, bool)
+            self._tried_at = np.zeros(small.shape, np.int32)
+            self._reads = np.zeros(small.shape, np.uint8)
             self._vacated = np.zeros(small.shape, bool)
             self.changed = self._differs(small)
             self.dirty = self.changed.copy()
             self.moving = np.zeros(small.shape, bool)
             return
+        self._frame += 1
         small = self._level(small)
         # Opening drops lone noisy cells; a hand moves whole blocks of cells.
         raw = self._unlike(small, self._prev)
@@ -196,23 +215,59 @@ class ChangeMap:
         still count (:meth:`is_still`), and a failure there is not a try (:meth:`failed`); a busy
         patch whose still cells show what they showed when it was last read in vain
         (:meth:`tried`) is left alone until something new comes to rest in it (the place a card
-        was slid from, while the hand that slides it is still beside it)."""
+        was slid from, while the hand that slides it is still beside it). A still patch read in vain
+        (:meth:`failed`) that shows the same is left alone for as many frames as it has been read
+        (``backoff``)."""
         if not self.dirty.any():
             return []
         grown = cv2.dilate(self.dirty.view(np.uint8), np.ones((2 * margin + 1, 2 * margin + 1), np.uint8))
         count, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
         busy = set(np.unique(labels[~self.still]).tolist())
-        fresh = self.dirty & ~(self._tried_ok & (cv2.absdiff(self.small, self._tried) <= self.threshold))
-        worth = set(np.unique(labels[fresh]).tolist())
+        solid = self._solid(self.dirty) if self.backoff else self.dirty
+        spread, least = (2, NEW_CELLS) if self.backoff else (1, 1)
+        fresh = solid & ~(self._tried_ok & (cv2.absdiff(self.small, self._tried) <= spread * self.threshold))
+        counts = np.bincount(labels[fresh], minlength=count)
+        worth, whole = set(np.flatnonzero(counts >= least).tolist()), set(np.unique(labels[solid]).tolist())
         h, w = self.dirty.shape
         boxes = []
         for label in sorted(set(np.unique(labels[self.dirty]).tolist()) - {0}):
-            if label in busy and label not in worth:
+            if label not in worth and (label in busy or not self._due(labels == label)):
                 continue
             x, y, bw, bh, _ = stats[label]
-            boxes.append(((int(x) * self.cell, int(y) * self.cell,
-                           int(min(x + bw, w)) * self.cell, int(min(y + bh, h)) * self.cell), label in busy))
+            box = (int(x) * self.cell, int(y) * self.cell, int(min(x + bw, w)) * self.cell, int(min(y + bh, h)) * self.cell)
+            if label not in whole and label not in busy:
+                self.failed(box)  # only strips too thin to hold a marker: a try without a read
+                continue
+            boxes.append((box, label in busy))
         return boxes
+
+    def _due(self, patch: np.ndarray, ahead: int = 0) -> bool:
+        """True when a still patch (a boolean cell mask), read in vain as it shows now, is due
+        to be read again ``ahead`` frames from now: as many frames after its last try as it has
+        been tried (always, without ``backoff``)."""
+        if not self.backoff:
+            return True
+        cells = patch & self.dirty
+        reads = int(self._reads[cells].max(initial=0))
+        waited = self._frame + ahead - int(self._tried_at[cells].max(initial=0))
+        # Read on the frame its tries reach ``attempts`` too, so it is given up when it would be
+        # if it were read in every frame.
+        return reads == 0 or waited >= reads or int(self._tries[cells].max(initial=0)) + waited >= self.attempts
+
+    def pending(self) -> bool:
+        """True when some dirty patch is likely to be read in the next frame (some of it never
+        tried, or its back-off ends): the next frame will most likely read a region."""
+        solid = self._solid(self.dirty)
+        if not solid.any():
+            return False
+        # (A cell a busy read left, never a still read's try, is read when something new rests.)
+        return bool((solid & ~self._tried_ok).any()) or self._due(self.dirty & (self._reads > 0), ahead=1)
+
+    @property
+    def quiet(self) -> bool:
+        """Nothing moves, no cell is unlike its reference, no place a card left waits to be
+        still: the frame showed the table as it was."""
+        return not (self.moving.any() or self.changed.any() or self._vacated.any())
 
     def cells(self, polygon: np.ndarray) -> np.ndarray:
         """A boolean cell mask of an image-pixel polygon."""
@@ -235,10 +290,17 @@ class ChangeMap:
         ``settle`` seconds."""
         return bool(self.still.ravel()[mask.ravel() if mask.dtype == bool else mask].all())
 
-    def has_dirty(self, box: tuple[int, int, int, int]) -> bool:
-        """True while some cell of ``box`` (frame pixels) is dirty (changed, still, unexplained)."""
+    def has_dirty(self, box: tuple[int, int, int, int], *, solid: bool = False) -> bool:
+        """True while some cell of ``box`` (frame pixels) is dirty (changed, still, unexplained);
+        with ``solid``, only dirty cells in a block of 3 x 3 count (a marker is larger)."""
         x0, y0, x1, y1 = (v // self.cell for v in box)
-        return bool(self.dirty[y0:y1, x0:x1].any())
+        dirty = self.dirty[y0:y1, x0:x1]
+        return bool((self._solid(dirty) if solid else dirty).any())
+
+    def _solid(self, mask: np.ndarray) -> np.ndarray:
+        """The cells of ``mask`` in a block of 3 x 3 of them: a strip a cell or two wide (the
+        trembling edge of a resting hand, the rim of a card just read) could hold no marker."""
+        return cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_OPEN, self._kernel).view(bool)
 
     def explain(self, mask: np.ndarray) -> None:
         """The cells of ``mask`` are accounted for: what they show now is the reference."""
@@ -246,6 +308,7 @@ class ChangeMap:
         self._painted[mask] = False
         self._tried_ok[mask] = False
         self._tries[mask] = 0
+        self._reads[mask] = 0
         self.changed[mask] = False
         self.dirty[mask] = False
 
@@ -254,22 +317,33 @@ class ChangeMap:
         as soon as it is still (the hand that slid the card may still pass over its old place)."""
         self._vacated |= mask
 
-    def tried(self, box: tuple[int, int, int, int]) -> None:
-        """A busy decode of ``box`` (frame pixels) left its dirty cells unexplained: remember
-        what they showed, so the patch is read again only when something new comes to rest."""
+    def tried(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        """A decode of ``box`` (frame pixels) left its dirty cells unexplained: remember what
+        they showed (and when), so the patch is read again only when something new comes to rest
+        in it, or (still) when its back-off has passed. Returns the mask of those cells."""
+        sub = self._dirty_in(box)
+        self._tried[sub] = self.small[sub]
+        self._tried_at[sub] = self._frame
+        self._tried_ok |= sub
+        return sub
+
+    def _dirty_in(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        """The dirty cells of ``box`` (frame pixels), as a mask of the whole map."""
         x0, y0, x1, y1 = (v // self.cell for v in box)
         sub = np.zeros(self.dirty.shape, bool)
         sub[y0:y1, x0:x1] = self.dirty[y0:y1, x0:x1]
-        self._tried[sub] = self.small[sub]
-        self._tried_ok |= sub
+        return sub
 
     def failed(self, box: tuple[int, int, int, int]) -> np.ndarray:
-        """A decode of ``box`` (frame pixels) left its dirty cells unexplained: count a try, and
-        accept cells tried ``attempts`` times as background. Returns the mask of cells given up."""
+        """A decode of ``box`` (frame pixels) left its dirty cells unexplained: count a try (and
+        the frames the back-off left it unread since the last: a patch is given up as soon as
+        if it were read in every frame), and accept cells tried ``attempts`` times as
+        background. Returns the mask of cells given up."""
         x0, y0, x1, y1 = (v // self.cell for v in box)
-        sub = np.zeros(self.dirty.shape, bool)
-        sub[y0:y1, x0:x1] = self.dirty[y0:y1, x0:x1]
-        self._tries[sub] += 1
+        elapsed = np.where((self._reads > 0) & self.backoff, np.maximum(self._frame - self._tried_at, 1), 1)
+        sub = self.tried(box) if self.backoff else self._dirty_in(box)
+        self._tries[sub] += elapsed[sub]
+        self._reads[sub] = np.minimum(self._reads[sub] + 1, 255)
         given_up = sub & (self._tries >= self.attempts)
         if given_up.any():
             # What the first frame's estimate painted there and no card explained is the table

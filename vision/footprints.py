@@ -53,6 +53,10 @@ HELD_SHARE = 0.5
 #: at the edge of the view) does not hold a card taken away. (A card present at start, whose
 #: place is clear as soon as it does not show the card, is held as long as the hand rests.)
 HELD_LIMIT = 3.0
+#: Cells a moving thing may be from where it was in the frame before and still be the same
+#: hand: its travel in a frame, or the gap of a palm that shows only at its edges (a palm of
+#: nearly the table's grey) between its fingers and its heel.
+REACH = 5
 SEEN, COVERED, GONE = "seen", "covered", "gone"
 
 
@@ -169,14 +173,16 @@ class MotionLabels:
     """The moving things of one frame, labelled once and only when a footprint asks: each is a
     patch of cells that differ from the reference (a hand and the card under it, whole) or
     moved since the last frame, with something in it moving. A hand that pushes a card slowly
-    moves only at its edges; its body keeps the trail whole from frame to frame."""
+    moves only at its edges; its body keeps the trail whole from frame to frame. A palm of
+    nearly the grey of the table under it (a hand over light wood in a lamp's glare) shows only
+    at its fingers and heel: what moves within :data:`REACH` cells of the trail is the same hand."""
 
     def __init__(self, changes: ChangeMap) -> None:
         self._moving = changes.moving
         self._changed = changes.changed
         self._labels: np.ndarray | None = None
         self._live: np.ndarray | None = None
-        self._kernel = np.ones((5, 5), np.uint8)
+        self._kernel = np.ones((2 * REACH + 1, 2 * REACH + 1), np.uint8)
 
     def touching(self, mask: np.ndarray) -> np.ndarray:
         """The moving patches that touch ``mask`` (a boolean cell mask)."""
@@ -190,5 +196,5 @@ class MotionLabels:
         return np.isin(self._labels, touched) if len(touched) else np.zeros(self._moving.shape, bool)
 
     def grow(self, mask: np.ndarray) -> np.ndarray:
-        """``mask`` grown by two cells: a hand moves a few cells between frames."""
+        """``mask`` grown by :data:`REACH` cells: a hand moves a few cells between frames."""
         return cv2.dilate(mask.view(np.uint8), self._kernel).view(bool)

@@ -82,6 +82,8 @@ class Frame:
                  bgr: np.ndarray | None = None, colour: Callable[[], np.ndarray] | None = None) -> None:
         self._jpeg, self._grey, self._bgr, self._colour = jpeg, grey, bgr, colour
         self._small: dict[int, np.ndarray] = {}
+        #: Passes of libjpeg over the JPEG so far (at any scale).
+        self.decodes = 0
         if jpeg is not None:
             self.size = jpeg_size(jpeg)
             return
@@ -143,13 +145,20 @@ class Frame:
         return self._bgr[y0:y1, x0:x1]
 
     def small(self, cell: int) -> np.ndarray:
-        """The frame in grey shrunk ``cell`` times (``size // cell``): a JPEG is decoded straight
-        at that scale when libjpeg can; otherwise four pixels a cell are averaged (a nearest
-        pick on twice the cell grid, then an area average: enough to tame sensor noise)."""
+        """The frame in grey shrunk ``cell`` times (``size // cell``). A JPEG that libjpeg can
+        shrink that much gives each cell's mean: decoded straight at that scale (its DCT blocks'
+        means) unless it was decoded whole already, then averaged cell by cell, the same values
+        within a grey level (the change map must not see a difference in how a frame was shrunk).
+        Otherwise four pixels a cell are averaged (a nearest pick on twice the cell grid, then an
+        area average): they keep some of a fine pattern's contrast that a cell's mean evens out
+        (parts of a patterned card back that average to nearly the felt's grey)."""
         if cell not in self._small:
             w, h = self.size[0] // cell, self.size[1] // cell
-            if self._jpeg is not None and self._grey is None and cell in _REDUCED:
-                small = self._decode(_REDUCED[cell], (-(-self.size[0] // cell), -(-self.size[1] // cell)))[:h, :w]
+            if self._jpeg is not None and cell in _REDUCED:
+                if self._grey is None:
+                    small = self._decode(_REDUCED[cell], (-(-self.size[0] // cell), -(-self.size[1] // cell)))[:h, :w]
+                else:
+                    small = cv2.resize(self._grey[:h * cell, :w * cell], (w, h), interpolation=cv2.INTER_AREA)
             else:
                 source = self._grey if self._grey is not None else self._bgr if self._bgr is not None else self.grey()
                 half = cv2.resize(source, (2 * w, 2 * h), interpolation=cv2.INTER_NEAREST)
@@ -168,6 +177,7 @@ class Frame:
         return cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
 
     def _decode(self, flags: int, size: tuple[int, int]) -> np.ndarray:
+        self.decodes += 1
         try:
             image = cv2.imdecode(np.frombuffer(self._jpeg, np.uint8), flags)
         except cv2.error:

@@ -43,8 +43,8 @@ class MarkerRecogniser:
                     continue
                 if card is not None:
                     found.append(Found(card, corners))
-            if not region.has_dirty():
-                break
+            if not region.has_dirty(solid=True):
+                break  # what is left unexplained is too thin to be a marker: no other view reads it
         return found
 
     def outlines(self) -> list[Outline]:

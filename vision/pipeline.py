@@ -76,6 +76,8 @@ class PipelineStats:
     foreign_codes: int = 0
     duplicates: int = 0
     bad_frames: int = 0
+    #: Frames not looked at: every other frame while the table is quiet (see :meth:`Pipeline.process`).
+    skipped: int = 0
 
 
 @dataclass
@@ -116,8 +118,12 @@ class Pipeline:
         self.zones = zones or ZoneMap(self.config.zones, units=self.config.zone_units,
                                       image_to_table=None if calibration is None else calibration.image_to_table)
         self.tracker = Tracker(place_after=self.config.place_after, remove_after=self.config.remove_after)
-        self.changes = ChangeMap(attempts=traits.attempts)
+        self.changes = ChangeMap(attempts=traits.attempts, backoff=traits.backoff)
         self.reader = RegionReader(enlarge=traits.enlarge, cell=self.changes.cell)
+        #: The last frame foresaw that this one reads a region (see :meth:`_events`).
+        self._reading = True
+        #: The last frame looked at found the table quiet: this one is not looked at.
+        self._idle = False
         self.known: dict[str, KnownCard] = {}
         #: How sure the recogniser was of each card it named, when it says (faces do).
         self.confidence: dict[str, float] = {}
@@ -140,6 +146,11 @@ class Pipeline:
         the frames before, a damaged JPEG) gives no events: it is counted in
         ``stats.bad_frames``, its reason kept in :attr:`refusal` and said, and the next frame
         goes on as if it had not come. Nothing a frame holds makes this raise.
+
+        While the table is quiet (the frame before showed nothing moving, nothing unlike its
+        reference, every card followed seen where it lies, no event waiting), every other frame
+        is not looked at, not even decoded (counted in ``stats.skipped``): a hand that comes, or
+        a card laid, is seen one frame later at most, and from then on every frame is looked at.
         """
         events = self._events(frame, now)
         return [*events, *self._notices(now)]
@@ -160,9 +171,17 @@ class Pipeline:
         return notices
 
     def _events(self, frame: Frame | np.ndarray, now: float) -> list[TableEvent]:
+        if self._idle:
+            self._idle = False
+            self.stats.skipped += 1
+            return []
         try:
             frame = Frame.of(frame)
             self._check_size(frame.size)
+            if self._reading:
+                # A region will most likely be read: decode the JPEG whole once and shrink that,
+                # rather than decoding it twice (an eighth for the change map, then whole).
+                frame.grey()
             self.changes.observe(frame.small(self.changes.cell), now)
         except BadFrame as err:
             self.stats.bad_frames += 1
@@ -173,7 +192,8 @@ class Pipeline:
         self.reader.begin_frame(frame.shape, self.changes.moving)
         detected: dict[str, tuple[Found, np.ndarray]] = {}
         known: dict[str, Known] | None = None
-        for box, busy in self._boxes(frame.shape):
+        boxes = self._boxes(frame.shape)
+        for box, busy in boxes:
             if busy and self.stats.frames % self.traits.busy_every:
                 continue  # something moves there: a later frame is soon enough
             if known is None:  # the cards known do not change before the frame's regions are all read
@@ -181,6 +201,8 @@ class Pipeline:
                          for cid, k in self.known.items()}
             for found, under in self._read(self._region(frame, box, busy, known)):
                 self._note(detected, found, under)
+        self._reading = self.changes.pending() or (
+            any(busy for _, busy in boxes) and (self.stats.frames + 1) % self.traits.busy_every == 0)
         for found, under in detected.values():
             self._follow(found, under)
         gone = self._judge(detected, now)
@@ -190,6 +212,8 @@ class Pipeline:
         for cid in gone:
             # What its place shows now is the table: the next card laid there hides that.
             self.changes.explain(self.known.pop(cid).footprint.outline & self.changes.still)
+        self._idle = (not events and not gone and self.changes.quiet and self.tracker.settled
+                      and all(k.footprint.state == SEEN for k in self.known.values()))
         return events
 
     def face_down_card(self, centre: tuple[float, float], side: float) -> FaceDown:

@@ -88,6 +88,10 @@ class Traits:
     busy_waits: bool = True
     #: Reads of a patch nobody explains before it is taken as the table.
     attempts: int = ChangeMap.ATTEMPTS
+    #: A still patch read in vain is read again only after as many frames as it has been read
+    #: (:class:`vision.changes.ChangeMap`'s ``backoff``), and only when a marker's worth of its
+    #: cells shows something new. False for reads that must agree frame after frame.
+    backoff: bool = True
     #: The region's views include it enlarged (small QR codes; ArUco cells are large already).
     enlarge: bool = True
 
@@ -232,9 +236,10 @@ class Region:
         """Nothing moved lately in ``cells`` (a mask or flat cell indices)."""
         return self._changes.is_still(cells)
 
-    def has_dirty(self) -> bool:
-        """Some cell of the region is still unexplained."""
-        return self._changes.has_dirty(self.box)
+    def has_dirty(self, *, solid: bool = False) -> bool:
+        """Some cell of the region is still unexplained; with ``solid``, only such cells in a
+        block of 3 x 3 count (what is left is too thin to hold a marker)."""
+        return self._changes.has_dirty(self.box, solid=solid)
 
     def explain(self, cells: np.ndarray) -> None:
         """The cells of ``cells`` are accounted for (a card lies there, or nothing worth reading):

@@ -67,6 +67,11 @@ class Tracker:
         """Card id to zone for every card placed and not removed."""
         return {cid: t.zone for cid, t in self._tracks.items() if t.zone is not None}
 
+    @property
+    def settled(self) -> bool:
+        """No card is waiting to be placed or moved (seen in a new zone, not long enough yet)."""
+        return all(t.candidate is None for t in self._tracks.values())
+
     def update(self, sightings: list[Sighting], now: float, gone: Collection[str] = (),
                present: Collection[str] = ()) -> list[TableEvent]:
         """Take this frame's sightings (at most one per card), the ids of the cards shown to

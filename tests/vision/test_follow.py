@@ -55,3 +55,13 @@ def test_long_slides_keep_working_whatever_the_seed(seed):
     events = kinds(table.run(5.5))
     assert sorted(events) == sorted([("placed", "7C", "seat1", None), ("placed", "2D", "seat3", None),
                                      ("moved", "7C", "seat3", "seat1"), ("moved", "2D", "seat1", "seat3")])
+
+
+@pytest.mark.slow
+def test_a_card_pushed_under_a_palm_of_the_tables_grey_is_one_move():
+    # (Before: removed from seat1 half way, placed in the centre.) The palm over light wood in the
+    # lamp's glare differs from the wood by less than a change: only its fingers and its heel
+    # show, cells apart, and the heel stops showing as the card comes out from under it.
+    table = Table(parse_script("0.3 place 10H seat1\n1.2 slide 10H centre 1.0 covered\n3.0 remove 10H"), seed=3)
+    assert kinds(table.run(4.2)) == [("placed", "10H", "seat1", None), ("moved", "10H", "centre", "seat1"),
+                                     ("removed", "10H", "centre", None)]

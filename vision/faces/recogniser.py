@@ -107,7 +107,7 @@ class FaceRecogniser:
             linger=0.2,
             # Reads must agree over frames, and a card can lie still beside a hand that moves: a
             # region where something moves is read every frame, read in vain or not.
-            busy_every=1, busy_waits=False,
+            busy_every=1, busy_waits=False, backoff=False,
             # Reads of a patch nobody explains before the pipeline takes it as the table: enough
             # for a card to be refused in words (a hand resting on the table costs no more).
             attempts=unknown_after + 1)
