@@ -6,13 +6,15 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 from pytest_timeout import get_env_settings
 
 from waiting import SLOWDOWN
 
-#: hypothesis's own default deadline (200 ms an example), stretched; tests that set theirs keep it
-settings.register_profile("this-machine", deadline=timedelta(milliseconds=200 * SLOWDOWN))
+#: hypothesis's own default deadline (200 ms an example), stretched, and on a slow machine no
+#: complaint that data is slow to make; tests that set theirs keep it
+settings.register_profile("this-machine", deadline=timedelta(milliseconds=200 * SLOWDOWN),
+                          suppress_health_check=[HealthCheck.too_slow] if SLOWDOWN > 1 else [])
 settings.load_profile("this-machine")
 
 

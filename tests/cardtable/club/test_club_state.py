@@ -6,6 +6,7 @@ twice."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from waiting import wait_until
@@ -82,11 +83,13 @@ def test_a_burst_of_records_makes_few_pushes(tmp_path):
     state = ClubState(store, "club", keys={"T1": b"k"}, push_interval=0.2)
     pushed = []
     state.broadcaster.send = lambda event, data, at=None: pushed.append(event)
+    started = time.monotonic()
     for n in range(200):
         state.apply(message("T1", record(n, [121, 50], [0])))
     wait_until(lambda: "standings" in pushed, 5, what="the standings pushed")   # by the pusher's thread
     state.close()
-    assert 1 <= pushed.count("standings") <= 5 and pushed.count("table") <= 5
+    most = max(5, 2 + (time.monotonic() - started) / 0.2)      # one push an interval, however slow the machine
+    assert 1 <= pushed.count("standings") <= most and pushed.count("table") <= most
     store.close()
 
 
