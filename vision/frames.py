@@ -160,7 +160,9 @@ class Frame:
                 else:
                     small = cv2.resize(self._grey[:h * cell, :w * cell], (w, h), interpolation=cv2.INTER_AREA)
             else:
-                source = self._grey if self._grey is not None else self._bgr if self._bgr is not None else self.grey()
+                # From the colour when there is one, whether or not grey was asked for first:
+                # the change map sees one value for one picture.
+                source = self._bgr if self._bgr is not None else self.grey()
                 half = cv2.resize(source, (2 * w, 2 * h), interpolation=cv2.INTER_NEAREST)
                 small = cv2.resize(half, (w, h), interpolation=cv2.INTER_AREA)
                 if small.ndim == 3:

@@ -52,6 +52,16 @@ def test_a_jpeg_frame_shrinks_to_the_same_cells_whether_it_was_decoded_whole_or_
     assert scaled.decodes == whole.decodes == 1 and difference.max() <= 2 and difference.mean() < 0.5
 
 
+def test_a_colour_frame_shrinks_to_the_same_cells_whether_its_grey_was_asked_for_first_or_not():
+    # (Before: shrunk from its grey when that was made first, from its colour otherwise, a grey
+    # level apart here and there: enough to change which cells of a camera started on a table of
+    # overlapping cards were dirty, and the card underneath was not read.)
+    bgr = Table(parse_script("0.3 place 10H seat1"), effects=HARD).camera.frame_at(1.0)
+    plain, greyed = Frame.of(bgr), Frame.of(bgr)
+    greyed.grey()
+    assert (plain.small(8) == greyed.small(8)).all()
+
+
 def test_a_quiet_table_is_looked_at_every_other_frame_and_a_card_laid_on_it_is_placed_on_time():
     # (Before: every frame of a quiet table was decoded, an eighth of it at least.) A frame
     # that is not looked at is not decoded at all; a hand that comes is seen a frame later at most.
