@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from engine.decks import PhysicalCard
-from vision.faces.features import FACE, Features, corner_patch, corner_search
+from vision.faces.features import CORNERS, FACE, Features, corner_patch, corner_search
 from vision.faces.store import Enrolment
 
 #: Cards scored again with each corner aligned, and how far (px of the upright view) it may shift.
@@ -65,6 +65,10 @@ RED, BLACK = 0.2, 0.05
 BACK_SCORE = 0.75
 
 
+#: Rows and columns of each corner patch.
+CORNER_SHAPES = [(rows.stop - rows.start, cols.stop - cols.start) for rows, cols in CORNERS]
+
+
 @dataclass(frozen=True)
 class Reading:
     """What the matcher made of one view of a card: the ``card`` (None: unknown), its
@@ -91,6 +95,9 @@ class Matcher:
         self._face = np.stack([f.face for f in features])
         self._red = np.array([np.nan if f.redness is None else f.redness for f in features])
         self._corner_norms = np.einsum("nkp,nkp->nk", self._corners, self._corners)
+        #: The corners where the deck prints its index: inked on every card (a pip near a
+        #: corner of some cards is no index; a card showing such a corner alone names nothing).
+        self.index_corners = tuple(int(k) for k in np.flatnonzero((np.sqrt(self._corner_norms) >= BLANK).all(axis=0)))
         ranks = [getattr(card.face, "rank", None) for card in self.cards]
         self._same_rank = {i: [j for j, other in enumerate(ranks) if other == rank and j != i]
                            for i, rank in enumerate(ranks) if rank is not None}
@@ -102,6 +109,21 @@ class Matcher:
         q_norm = float(np.einsum("kp,kp->k", q, q)[visible].sum())
         ref_norm = self._corner_norms[:, visible].sum(axis=1)
         return dots / np.sqrt(np.maximum(ref_norm * q_norm, 1e-12))
+
+    def corner_likeness(self, patch: np.ndarray, corner: int) -> float:
+        """How like any enrolled card's corner ``corner`` the corner patch ``patch`` is (from
+        :func:`vision.faces.features.corner_features`), either way round (the card may lie
+        turned: its corner ``3 - corner`` turned then lies there): the best normalised
+        correlation, before any alignment."""
+        size = patch.size
+        rows, cols = CORNER_SHAPES[corner]
+        turned = patch.reshape(rows, cols)[::-1, ::-1].ravel()
+        best = -1.0
+        for k, view in ((corner, patch), (3 - corner, turned)):
+            refs = self._corners[:, k, :size]
+            norms = np.sqrt(np.maximum(self._corner_norms[:, k], 1e-12))
+            best = max(best, float((refs @ view / norms).max()))
+        return best
 
     def read(self, views: tuple[Features, Features], visible: tuple[np.ndarray, np.ndarray] | None = None,
              shown: tuple[np.ndarray, np.ndarray] | None = None) -> Reading:
