@@ -60,8 +60,9 @@ INSIDE, COVERED = 0.9, 0.92
 #: that shows (mm; a fanned hand's cards lie 7 mm apart or more, a rounded corner takes 2-3),
 #: and how closely the patch's outline is followed (mm).
 SHOWN_SIDE_MM, SHOWN_TRUE_MM = 4.0, 0.5
-#: A side showing one corner is followed from CORNER_ROUND_MM to SHOWN_NEAR_MM from the corner.
-CORNER_ROUND_MM, SHOWN_NEAR_MM = 1.5, 10.0
+#: A side showing one corner is followed from CORNER_ROUND_MM to SHOWN_NEAR_MM from the corner
+#: (a card's rounded corner reaches CORNER_ROUND_MM along each side).
+CORNER_ROUND_MM, SHOWN_NEAR_MM = 3.5, 12.0
 
 
 class DeckSize:
@@ -476,8 +477,8 @@ def shown_corners(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SI
         if length < SHOWN_SIDE_MM:
             continue
         inward = _quarter((b - a) / length)  # the patch lies on this side of a counter-clockwise outline
-        for corner, other in ((a, b), (b, a)):
-            along = _side_direction(table, corner, other)
+        for end, other in ((a, b), (b, a)):
+            corner, along = _side_from(table, end, other, inward)
             across = inward if np.dot(_quarter(along), inward) >= 0 else -_quarter(along)
             for short, long in sizes:
                 for w, h in ((short, long), (long, short)):
@@ -489,21 +490,32 @@ def shown_corners(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SI
     return found
 
 
-def _side_direction(table: np.ndarray, corner: np.ndarray, other: np.ndarray) -> np.ndarray:
-    """The unit direction, from ``corner`` towards ``other``, of the straight side of outline
-    ``table`` (mm) that runs from ``corner``: fitted to the outline's points along it near the
-    corner alone (past the corner's rounding, before :data:`SHOWN_NEAR_MM`), since farther on a
-    card lying on it may continue the outline almost in line."""
+def _side_from(table: np.ndarray, corner: np.ndarray, other: np.ndarray, inward: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where a card's corner lies, and the unit direction of its side, for a straight stretch
+    of outline ``table`` (mm) running from near ``corner`` towards ``other``, the card lying
+    ``inward`` of it. The side's line is fitted to the outline's points along the stretch
+    near the corner alone (past the corner's rounding, before :data:`SHOWN_NEAR_MM`: farther
+    on, a card lying on it may continue the outline almost in line); the corner is where the
+    outline leaves that line, its rounding taken in: the point of the outline farthest back
+    along the side among those just inside it (:data:`CORNER_ROUND_MM`)."""
     along = (other - corner) / np.linalg.norm(other - corner)
     t = (table - corner) @ along
-    off = np.abs((table - corner) @ _quarter(along))
+    off = (table - corner) @ _quarter(along)
     near = min(SHOWN_NEAR_MM, float(np.linalg.norm(other - corner)))
-    points = table[(off <= SHOWN_TRUE_MM) & (t >= CORNER_ROUND_MM) & (t <= near)]
-    if len(points) < 3:
-        return along.astype(np.float32)
-    vx, vy, _, _ = cv2.fitLine(points.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
-    fitted = np.float32([vx, vy])
-    return fitted if np.dot(fitted, along) >= 0 else -fitted
+    points = table[(np.abs(off) <= SHOWN_TRUE_MM) & (t >= CORNER_ROUND_MM) & (t <= near)]
+    origin = corner.astype(np.float32)
+    if len(points) >= 3:
+        vx, vy, x0, y0 = cv2.fitLine(points.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        fitted = np.float32([vx, vy])
+        along = fitted if np.dot(fitted, along) >= 0 else -fitted
+        origin = np.float32([x0, y0])
+    t = (table - origin) @ along
+    depth = (table - origin) @ (inward if np.dot(inward, _quarter(along)) >= 0 else -inward)
+    start = float((corner - origin) @ along)
+    rounding = (np.abs(t - start) <= CORNER_ROUND_MM) & (depth >= -SHOWN_TRUE_MM) & (depth <= CORNER_ROUND_MM)
+    if rounding.any():
+        start = float(t[rounding].min())
+    return (origin + start * along).astype(np.float32), along.astype(np.float32)
 
 
 def _filled(mask: np.ndarray) -> np.ndarray:

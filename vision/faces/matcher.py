@@ -81,6 +81,7 @@ class Reading:
     turned: bool = False
     why: str = ""
     face_says: PhysicalCard | None = None  # the card the whole face, every corner in view, named in vetoing the corners
+    unsure: PhysicalCard | None = None  # the card read, not named since not sure enough for where it was found
 
 
 class Matcher:

@@ -59,7 +59,8 @@ SHOWN_LIKENESS = 0.6
 #: Such a guess is turned about its corner by these degrees, and shifted by these pixels of the
 #: upright view (:meth:`FaceRecogniser._fitted_guess`), when it looks this much like a card's
 #: corner as found.
-SHOWN_TURNS, SHOWN_SHIFTS, SHOWN_TRY = (-6.0, -4.0, -2.0, 2.0, 4.0, 6.0), (-8, -5, -2.5, 2.5, 5, 8), 0.35
+SHOWN_TURNS = ((-12.0, -8.0, -4.0, 0.0, 4.0, 8.0, 12.0), (-2.0, 0.0, 2.0))
+SHOWN_SHIFTS, SHOWN_TRY = ((-6, 6), (-2, 2)), 0.35
 #: A card that showed one corner alone is followed by its outline shrunk this much about its
 #: middle: the cards on it are not its footprint, nor what is inside a card known.
 SHOWN_FOLLOWED = 0.12
@@ -183,7 +184,8 @@ class FaceRecogniser:
                     found.append(got)
             if to_table is not None and not (len(cards) == 1 and cards[0] is outline):  # not one whole card
                 fine = fine if fine is not None else arrivals(*crops, close=FINE_CLOSE)[0]
-                found += self._read_shown(region, _fine_contour(contour, fine) + offset.astype(np.int32), cards, support, mask)
+                found += self._read_shown(region, _fine_contour(contour, fine) + offset.astype(np.int32), cards, support, mask,
+                                          {f.card.id for f in found})
             if not region.has_dirty():
                 break
         for seen in self._pending(region, read):
@@ -193,14 +195,15 @@ class FaceRecogniser:
                 found.append(got)
         return found
 
-    def _read_shown(self, region: Region, contour: np.ndarray, fitted: list[np.ndarray], support, mask: np.ndarray) -> list[Found]:
+    def _read_shown(self, region: Region, contour: np.ndarray, fitted: list[np.ndarray], support, mask: np.ndarray,
+                    named_here: set[str] = frozenset()) -> list[Found]:
         """The cards of a patch of cards (``contour``, frame px) that show one corner alone, as
         a fanned hand's do (:func:`vision.faces.finder.shown_corners`), named by that corner's
         index once it lies still. Of the guesses at every corner of the patch, only those whose
         corner looks like an enrolled card's (:data:`SHOWN_LIKENESS`) are read, by that corner
         alone and surely (:data:`GUESSED_SURE`); the guesses at one corner must agree, and a
-        card named at two places, or by a card ``fitted`` whole in the patch, is named by
-        neither guess. Whatever was guessed or fitted in the patch may lie on a card named so,
+        card named at two places is named by neither guess, and a card named already by its
+        outline (``named_here`` this frame, or a card ``fitted`` in the patch) by no guess. Whatever was guessed or fitted in the patch may lie on a card named so,
         but what its index shows on lies under it."""
         hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float32)
         if not region.is_still(region.cells(hull)):
@@ -223,12 +226,12 @@ class FaceRecogniser:
         if not looks:
             return []
         side = float(np.linalg.norm(looks[0][1][1] - looks[0][1][0]))
-        whole = {seen.card.id for seen in self.seen.values() if seen.card is not None and seen.shows is None and
+        whole = set(named_here) | {seen.card.id for seen in self.seen.values() if seen.confirmed and seen.shows is None and
                  any(np.linalg.norm(q.mean(axis=0) - seen.quad.mean(axis=0)) <= SAME_PLACE * side for q in fitted)}
         named: dict[str, tuple] = {}
         for look in looks:
             point, reading = look[0], look[4]
-            at_corner = {r.card for p, _, _, _, r in looks if np.linalg.norm(p - point) <= SAME_PLACE * side}
+            at_corner = {r.card or r.unsure for p, _, _, _, r in looks if np.linalg.norm(p - point) <= SAME_PLACE * side}
             if reading.card is None or len(at_corner - {None}) > 1 or reading.card.id in whole:
                 continue
             best = named.get(reading.card.id)
@@ -252,8 +255,9 @@ class FaceRecogniser:
         corner looks most like an enrolled card's, and how much it looks like one there: the
         few millimetres of side a fanned card shows give its direction only roughly, and a
         rounded corner hides where its sides meet. Turned about the corner by each of
-        :data:`SHOWN_TURNS` degrees, then shifted across and along the card by each of
-        :data:`SHOWN_SHIFTS` (px of the upright view), keeping what fits best each time."""
+        :data:`SHOWN_TURNS` degrees, each also with the corner moved across or along the card
+        by each of :data:`SHOWN_SHIFTS` (px of the upright view), coarsely then finely, keeping
+        what fits best."""
         def likeness(candidate: np.ndarray) -> float:
             return self.matcher.corner_likeness(corner_features(grey, candidate, shows), shows)
 
@@ -261,17 +265,21 @@ class FaceRecogniser:
         if best[0] < SHOWN_TRY:
             return best
         scale = float(np.linalg.norm(quad[1] - quad[0])) / UPRIGHT[0]
-        moves = [cv2.getRotationMatrix2D((float(point[0]), float(point[1])), degrees, 1.0) for degrees in SHOWN_TURNS]
-        for axis in (1, 3):  # across the card, then along it
-            unit = (quad[axis] - quad[0]) / max(float(np.linalg.norm(quad[axis] - quad[0])), 1e-6)
-            moves.append([np.float32(np.hstack([np.eye(2), (px * scale * unit)[:, None]])) for px in SHOWN_SHIFTS])
-        for group in (moves[:len(SHOWN_TURNS)], *moves[len(SHOWN_TURNS):]):
+        def moved(start: np.ndarray, degrees: float, px: tuple[float, float]) -> np.ndarray:
+            corner = start[int(np.argmin(np.linalg.norm(start - point, axis=1)))]
+            turn = cv2.getRotationMatrix2D((float(corner[0]), float(corner[1])), degrees, 1.0)
+            shift = sum(p * scale * (start[axis] - start[0]) / max(float(np.linalg.norm(start[axis] - start[0])), 1e-6)
+                        for p, axis in zip(px, (1, 3)))
+            return (start @ turn[:, :2].T + turn[:, 2] + shift).astype(np.float32)
+
+        for turns, shifts in zip(SHOWN_TURNS, SHOWN_SHIFTS):  # coarsely, then finely
             start = best[1]
-            for move in group:
-                candidate = (start @ move[:, :2].T + move[:, 2]).astype(np.float32)
-                fit = likeness(candidate)
-                if fit > best[0]:
-                    best = (fit, candidate)
+            for degrees in turns:  # each turn with the corner moved along either side
+                for px in [(0.0, 0.0)] + [(p, 0.0) for p in shifts] + [(0.0, p) for p in shifts]:
+                    candidate = moved(start, degrees, px)
+                    fit = likeness(candidate)
+                    if fit > best[0]:
+                        best = (fit, candidate)
         return best
 
     def _forget_gone(self, known: dict[str, Known]) -> None:
@@ -346,7 +354,8 @@ class FaceRecogniser:
         reading = self.matcher.read((describe(upright, visible), describe(turned(upright), visible[::-1])),
                                     (visible, visible[::-1]), (shown, shown[::-1, ::-1]))
         if (others or shows is not None) and reading.card is not None and reading.confidence < GUESSED_SURE:
-            reading = Reading(None, reading.confidence, why=f"a card fitted in a patch of cards, read unsurely as {reading.card.id}")
+            reading = Reading(None, reading.confidence, why=f"a card fitted in a patch of cards, read unsurely as {reading.card.id}",
+                              unsure=reading.card)
         return reading, visible
 
     def _decide(self, region: Region, quad: np.ndarray, reading: Reading, visible: np.ndarray,
