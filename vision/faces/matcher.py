@@ -82,6 +82,7 @@ class Reading:
     why: str = ""
     face_says: PhysicalCard | None = None  # the card the whole face, every corner in view, named in vetoing the corners
     unsure: PhysicalCard | None = None  # the card read, not named since not sure enough for where it was found
+    score: float = 0.0  # the aligned corner correlation of the card named
 
 
 class Matcher:
@@ -142,7 +143,10 @@ class Matcher:
         scored = [self.corner_scores(view, vis) if vis.any() else np.full(len(self.cards), -1.0)
                   for view, vis in zip(views, visible)]
         faces = [self._face @ view.face for view in views]
-        side = int(np.argmax([c.max() + f.max() for c, f in zip(scored, faces)]))
+        # Which way round: by the corners and the face, or by the corners alone when the face
+        # hardly shows (a card showing one corner: the rest is other cards).
+        face_counts = shown is None or all(v.all() for v in visible) or any(m.mean() >= FACE_SHOWN for m in shown)
+        side = int(np.argmax([c.max() + (f.max() if face_counts else 0.0) for c, f in zip(scored, faces)]))
         scores, fits = self._aligned(self._by_colour(scored[side], views[side]), views[side], visible[side])
         scores = self._by_colour(scores, views[side])  # the other suits of the rank were rescored too
         order = [int(i) for i in np.argsort(scores)[::-1]]
@@ -189,7 +193,7 @@ class Matcher:
         if confidence < THRESHOLD:
             return Reading(None, confidence, turned=bool(side),
                            why=f"too unsure ({confidence:.2f}) between {self.cards[best].id} and {self.cards[second].id}")
-        return Reading(self.cards[best], confidence, turned=bool(side))
+        return Reading(self.cards[best], confidence, turned=bool(side), score=score)
 
     def _aligned(self, scores: np.ndarray, view: Features, visible: np.ndarray) -> tuple[np.ndarray, dict]:
         """``scores`` with the best :data:`CANDIDATES` cards scored again corner by corner, each

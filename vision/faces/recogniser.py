@@ -56,6 +56,9 @@ GUESSED_SURE = 0.95
 #: A guess at a card showing one corner alone is read only when that corner correlates this well
 #: with some enrolled card's, before any alignment (most guesses are no card at all).
 SHOWN_LIKENESS = 0.6
+#: A card read by one corner alone needs its aligned corner correlation this high (the matcher
+#: asks 0.9 of a card seen whole).
+SHOWN_LEAST = 0.96
 #: Such a guess is turned about its corner by these degrees, and shifted by these pixels of the
 #: upright view (:meth:`FaceRecogniser._fitted_guess`), when it looks this much like a card's
 #: corner as found.
@@ -353,6 +356,11 @@ class FaceRecogniser:
             shown = np.zeros_like(shown)
         reading = self.matcher.read((describe(upright, visible), describe(turned(upright), visible[::-1])),
                                     (visible, visible[::-1]), (shown, shown[::-1, ::-1]))
+        if shows is not None and reading.card is not None and reading.score < SHOWN_LEAST:
+            # A corner partly under the next card (its index beside this one's) can read as
+            # another card: only a corner like the enrolled one all over names it.
+            reading = Reading(None, reading.confidence, why=f"one corner alone, not clearly the {reading.card.id}'s "
+                                                            f"({reading.score:.2f})", unsure=reading.card)
         if (others or shows is not None) and reading.card is not None and reading.confidence < GUESSED_SURE:
             reading = Reading(None, reading.confidence, why=f"a card fitted in a patch of cards, read unsurely as {reading.card.id}",
                               unsure=reading.card)
