@@ -65,6 +65,8 @@ RED, BLACK = 0.2, 0.05
 BACK_SCORE = 0.75
 
 
+#: Two cards whose corner correlates this much are alike there (the same picture).
+ALIKE = 0.99
 #: Rows and columns of each corner patch.
 CORNER_SHAPES = [(rows.stop - rows.start, cols.stop - cols.start) for rows, cols in CORNERS]
 
@@ -97,9 +99,14 @@ class Matcher:
         self._face = np.stack([f.face for f in features])
         self._red = np.array([np.nan if f.redness is None else f.redness for f in features])
         self._corner_norms = np.einsum("nkp,nkp->nk", self._corners, self._corners)
-        #: The corners where the deck prints its index: inked on every card (a pip near a
-        #: corner of some cards is no index; a card showing such a corner alone names nothing).
-        self.index_corners = tuple(int(k) for k in np.flatnonzero((np.sqrt(self._corner_norms) >= BLANK).all(axis=0)))
+        #: The corners that name a card alone: inked on every card (a pip near a corner of some
+        #: cards is no index) and no two cards alike there (a design that prints the rank in
+        #: one corner and the suit in another names no card by either). A card showing one
+        #: corner alone is read there only.
+        unit = self._corners / np.sqrt(np.maximum(self._corner_norms, 1e-12))[:, :, None]
+        alike = np.array([(lambda g: (g - 2 * np.eye(len(g))).max())(unit[:, k] @ unit[:, k].T) for k in range(4)])
+        self.index_corners = tuple(int(k) for k in np.flatnonzero((np.sqrt(self._corner_norms) >= BLANK).all(axis=0)
+                                                                    & (alike < ALIKE)))
         ranks = [getattr(card.face, "rank", None) for card in self.cards]
         self._same_rank = {i: [j for j, other in enumerate(ranks) if other == rank and j != i]
                            for i, rank in enumerate(ranks) if rank is not None}

@@ -213,7 +213,12 @@ class FaceRecogniser:
             return []  # a hand moving: a card shows its corner once it lies still
         grey = region.frame.grey()
         guesses = []  # (corner point, quad, the corner that shows, how like a card's corner it is)
+        read_whole = [seen.quad for seen in self.seen.values() if seen.card is not None and seen.shows is None
+                      and (seen.confirmed or seen.card.id in named_here)]
         for quad, point in shown_corners(contour, region.to_table, self.deck_size.sizes, support):
+            if any(np.linalg.norm(whole - point, axis=1).min() <= SAME_PLACE * np.linalg.norm(whole[1] - whole[0])
+                   for whole in read_whole):
+                continue  # the corner of a card read by its outline
             quad = order_quad(quad)
             shows = _corner_at(quad, point)
             if shows not in self.matcher.index_corners:
