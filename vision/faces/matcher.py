@@ -65,8 +65,9 @@ RED, BLACK = 0.2, 0.05
 BACK_SCORE = 0.75
 
 
-#: Two cards whose corner correlates this much are alike there (the same picture).
-ALIKE = 0.99
+#: Two cards whose corner correlates this much are alike there: the same picture (a rank printed
+#: alone; two suits of one rank printed small still differ by 0.005 or more).
+ALIKE = 0.999
 #: Rows and columns of each corner patch.
 CORNER_SHAPES = [(rows.stop - rows.start, cols.stop - cols.start) for rows, cols in CORNERS]
 
