@@ -360,7 +360,8 @@ TARGETS = {"soon": lambda v: v >= 0.995, "unknown": lambda v: v <= 0.005, "wrong
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="two scenes per design, for a quick check")
-    parser.add_argument("--scenes", type=int, default=300, help="scenes at 1080p (default 300), the designs in turn")
+    parser.add_argument("--scenes", type=int, default=300,
+                        help="scenes at 1080p (default 300), the designs in turn; 0: fanned hands alone")
     parser.add_argument("--fans", type=int, default=100,
                         help="fanned-hand scenes besides (default 100; --quick: one per design)")
     parser.add_argument("--seed", type=int, help="the first scene's seed (default: drawn afresh, and printed)")
@@ -407,7 +408,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{r['seen']['pipeline'][1]}/{r['seen']['pipeline'][0]}, false events {sc['false']}", file=sys.stderr)
     fans = [r for r in results if r["fan"]]
     results = [r for r in results if not r["fan"]]
-    print(f"faces benchmark: {len(results)} scenes at 1080p, {args.fps:g} fps, seeds {seeds[0]}-{seeds[-1]}"
+    drawn = [*seeds, *fan_seeds] or [first]
+    print(f"faces benchmark: {len(results)} scenes at 1080p, {args.fps:g} fps, seeds {drawn[0]}-{drawn[-1]}"
           f"{'' if args.seeds else f' (--seed {first} draws them again)'}; naive loop on every {args.naive_every}th scene; "
           "one core per scene")
     print(f"{'tuned on' if args.tuned else 'measured on designs never tuned on'}: {', '.join(designs)}"
@@ -448,7 +450,7 @@ def main(argv: list[str] | None = None) -> int:
           + ", ".join(f"{d} {s:.2f} s" for d, s in enrol_times.items()))
     print("\ntargets (all scenes; the worst design beside)")
     width = max(len(text) for _, text, _, _ in FIGURES)
-    for key, text, larger, fmt in FIGURES:
+    for key, text, larger, fmt in FIGURES if per_design else ():  # none with --scenes 0 (fanned hands alone)
         worst = (min if larger else max)(per_design, key=lambda d: per_design[d][key])
         versus = f" (naive {naive[key]:.2f} ms)" if key in ("quiet", "arrive") else ""
         print(f"  {'PASS' if TARGETS[key](total[key]) else 'FAIL'}  {text:<{width}}  {fmt.format(total[key])}{versus}; "

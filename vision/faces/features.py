@@ -66,6 +66,31 @@ def warp_upright(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return cv2.warpPerspective(image, matrix, UPRIGHT, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def corner_view(image: np.ndarray, quad: np.ndarray, corner: int, reach: int = 0) -> np.ndarray:
+    """Corner ``corner`` (:data:`CORNERS`: 0 top left, 1 top right, 2 bottom left, 3 bottom
+    right) of the card inside ``quad`` (ordered as :func:`order_quad` gives), ``reach`` px of
+    the upright view wider on every side, exactly as :func:`warp_upright` would show it, but
+    warped alone: a card of which only that corner shows is read there at a tenth of the cost
+    (:func:`vision.faces.finder.shown_corners` finds such cards, a guess at every corner)."""
+    rows, cols = CORNERS[corner]
+    x0, y0 = cols.start - reach, rows.start - reach
+    size = (cols.stop - cols.start + 2 * reach, rows.stop - rows.start + 2 * reach)
+    w, h = UPRIGHT
+    matrix = np.float64([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ cv2.getPerspectiveTransform(
+        np.asarray(quad, np.float32), np.float32([(0, 0), (w, 0), (w, h), (0, h)]))
+    return cv2.warpPerspective(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def corner_features(image: np.ndarray, quad: np.ndarray, corner: int) -> np.ndarray:
+    """The corner patch ``corner`` of the card inside ``quad`` as :func:`describe` makes it
+    (blurred, without its mean, unit length), from that corner alone (:func:`corner_view`)."""
+    view = corner_view(image, quad, corner, 2 * round(3 * _BLUR))
+    grey = view if view.ndim == 2 else cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+    inner = 2 * round(3 * _BLUR)
+    patch = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), _BLUR)[inner:-inner, inner:-inner]
+    return _unit(patch)
+
+
 def turned(upright: np.ndarray) -> np.ndarray:
     """The upright view of the same card laid the other way round."""
     return cv2.rotate(upright, cv2.ROTATE_180)

@@ -59,6 +59,13 @@ SQUARE = 12.0
 #: cover this share of the patch (a card lying on another may lose a strip of its white border
 #: against the white below).
 INSIDE, COVERED = 0.9, 0.92
+#: A card showing one corner only (:func:`shown_corners`): the shortest stretch of its end side
+#: that shows (mm; a fanned hand's cards lie 7 mm apart or more, a rounded corner takes 2-3),
+#: and how closely the patch's outline is followed (mm).
+SHOWN_SIDE_MM, SHOWN_TRUE_MM = 4.0, 0.5
+#: A side showing one corner is followed from CORNER_ROUND_MM to SHOWN_NEAR_MM from the corner
+#: (a card's rounded corner reaches CORNER_ROUND_MM along each side).
+CORNER_ROUND_MM, SHOWN_NEAR_MM = 3.5, 12.0
 
 
 class DeckSize:
@@ -149,10 +156,12 @@ class Backdrop:
         mask = quad_mask((max(y1 - y0, 0), max(x1 - x0, 0)), quad - (x0, y0)).view(np.uint8)
         return (int(x0), int(y0), int(x1), int(y1)), cv2.dilate(mask, np.ones((2 * margin + 1,) * 2, np.uint8)).view(bool)
 
-    def lay(self, key: str, grey: np.ndarray, quad: np.ndarray, others: list[np.ndarray] = ()) -> None:
+    def lay(self, key: str, grey: np.ndarray, quad: np.ndarray, others: list[np.ndarray] = (),
+            shown: np.ndarray | None = None) -> None:
         """Card ``key`` lies in ``quad`` of frame ``grey``: what the frame shows there becomes
         the table, except where the ``others`` (cards that may lie on it, still to be read)
-        reach."""
+        reach. ``shown``: the part of it known to lie on top of what it overlaps (four corners;
+        default all of it): a card named by the one corner it shows lies under the rest."""
         left = self._quads.get(key)
         self._lift(key)
         h, w = self.grey.shape
@@ -164,7 +173,7 @@ class Backdrop:
                 mask &= ~quad_mask(mask.shape, other - (x0, y0))
             pixels = cv2.GaussianBlur(grey[y0:y1, x0:x1], (3, 3), 0)
             self._laid[key] = ((x0, y0, x1, y1), mask, pixels)
-            self._quads[key] = np.asarray(quad, np.float32)
+            self._quads[key] = np.asarray(quad if shown is None else shown, np.float32)
             self._paint(key)
         if left is not None:
             self._learn(left, grey)
@@ -250,19 +259,21 @@ def new_patches(grey: np.ndarray, table: np.ndarray, dirty: np.ndarray) -> np.nd
 
 
 def arrivals(grey: np.ndarray, table: np.ndarray, empty: np.ndarray, dirty: np.ndarray,
-             guessed: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+             guessed: np.ndarray | None = None, close: int = 9) -> tuple[np.ndarray, np.ndarray]:
     """Two masks of the pixels of crop ``grey`` in ``dirty`` (a mask of the same size): what is
     new, differing from the ``table`` as explained (:class:`Backdrop`) and from the ``empty``
     table (a place a card has left is not new); and everything that differs from the empty
     table, which a card just laid may reach (the cards it lies on included). Where the empty
     table is a coarse guess (``guessed``, :meth:`Backdrop.guess_under`), the frame is compared
-    with it as coarsely: the table's grain is not new, a card is."""
+    with it as coarsely: the table's grain is not new, a card is. Gaps narrower than ``close`` px
+    are closed (a card's pale print on a pale table); a fanned hand's staircase of card ends, a
+    millimetre or two high, needs them kept (:func:`shown_corners`)."""
     soft = cv2.GaussianBlur(grey, (3, 3), 0)
     not_empty = cv2.absdiff(soft, empty) > DIFFERENCE
     if guessed is not None and guessed.any():
         not_empty[guessed] = (cv2.absdiff(cv2.blur(soft, (2 * COARSE + 1,) * 2), empty) > DIFFERENCE)[guessed]
     not_empty &= dirty
-    return _cleaned(not_empty & (cv2.absdiff(soft, table) > DIFFERENCE)), _cleaned(not_empty)
+    return _cleaned(not_empty & (cv2.absdiff(soft, table) > DIFFERENCE), close), _cleaned(not_empty, close)
 
 
 def quad_mask(shape: tuple[int, int], quad: np.ndarray) -> np.ndarray:
@@ -272,8 +283,8 @@ def quad_mask(shape: tuple[int, int], quad: np.ndarray) -> np.ndarray:
     return mask.view(bool)
 
 
-def _cleaned(mask: np.ndarray) -> np.ndarray:
-    mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+def _cleaned(mask: np.ndarray, close: int = 9) -> np.ndarray:
+    mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((close, close), np.uint8))
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
@@ -514,6 +525,85 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
         return []
     to_image = np.linalg.inv(image_to_table)
     return [cv2.perspectiveTransform(card.reshape(-1, 1, 2), to_image).reshape(4, 2) for card in chosen]
+
+
+def shown_corners(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_MM,
+                  support: tuple[np.ndarray, tuple[int, int]] | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The cards of a patch (``contour``, frame px) that show one corner only, each as its four
+    corners in the frame and the one that shows (a fanned hand: of each card but the top one, a
+    strip by one side shows, with a short stretch of its end side; a card overlapped by another).
+
+    On the table (``image_to_table``: frame px to mm) the patch's outline is simplified finely
+    (a fan's staircase of card ends is a few millimetres high); each straight stretch of it at
+    least :data:`SHOWN_SIDE_MM` long may be a card's side running from a corner at either of its
+    ends, the card lying on the patch's side of it: each of the card ``sizes`` (mm), with the
+    stretch as its short side or its long side, is a candidate when it lies inside the
+    ``support`` (see :func:`fit_cards`). Which of them is a card is for the corner's print to say
+    (:mod:`vision.faces.matcher`): these are guesses, many of them no card at all."""
+    table = _on_table(contour, image_to_table)
+    polygon = cv2.approxPolyDP(table.reshape(-1, 1, 2), SHOWN_TRUE_MM, True).reshape(-1, 2)
+    if len(polygon) < 4:
+        return []
+    if _signed_area(polygon) < 0:
+        polygon = polygon[::-1]
+    reach = max(max(size) for size in sizes) + 2
+    origin = table.min(axis=0) - reach
+    canvas = tuple(int(v) for v in np.ceil(table.max(axis=0) - origin + reach))
+    room = np.zeros((canvas[1], canvas[0]), np.uint8)
+    cv2.fillPoly(room, [np.round(table - origin).astype(np.int32)], 1)
+    room = room.view(bool)
+    if support is not None:
+        mask, (x0, y0) = support
+        shift = np.array([[1, 0, -origin[0]], [0, 1, -origin[1]], [0, 0, 1]]) @ image_to_table @ \
+            np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]])
+        room = _filled(cv2.warpPerspective(mask.astype(np.uint8), shift, canvas, flags=cv2.INTER_NEAREST).view(bool) | room)
+    to_image = np.linalg.inv(image_to_table)
+    found = []
+    for i in range(len(polygon)):
+        a, b = polygon[i], polygon[(i + 1) % len(polygon)]
+        length = float(np.linalg.norm(b - a))
+        if length < SHOWN_SIDE_MM:
+            continue
+        inward = _quarter((b - a) / length)  # the patch lies on this side of a counter-clockwise outline
+        for end, other in ((a, b), (b, a)):
+            corner, along = _side_from(table, end, other, inward)
+            across = inward if np.dot(_quarter(along), inward) >= 0 else -_quarter(along)
+            for short, long in sizes:
+                for w, h in ((short, long), (long, short)):
+                    card = np.float32([corner, corner + w * along, corner + w * along + h * across, corner + h * across])
+                    if _share(quad_mask(room.shape, card - origin), room) < INSIDE:
+                        continue
+                    found.append((cv2.perspectiveTransform(card.reshape(-1, 1, 2), to_image).reshape(4, 2),
+                                  cv2.perspectiveTransform(corner.reshape(1, 1, 2).astype(np.float32), to_image).reshape(2)))
+    return found
+
+
+def _side_from(table: np.ndarray, corner: np.ndarray, other: np.ndarray, inward: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where a card's corner lies, and the unit direction of its side, for a straight stretch
+    of outline ``table`` (mm) running from near ``corner`` towards ``other``, the card lying
+    ``inward`` of it. The side's line is fitted to the outline's points along the stretch
+    near the corner alone (past the corner's rounding, before :data:`SHOWN_NEAR_MM`: farther
+    on, a card lying on it may continue the outline almost in line); the corner is where the
+    outline leaves that line, its rounding taken in: the point of the outline farthest back
+    along the side among those just inside it (:data:`CORNER_ROUND_MM`)."""
+    along = (other - corner) / np.linalg.norm(other - corner)
+    t = (table - corner) @ along
+    off = (table - corner) @ _quarter(along)
+    near = min(SHOWN_NEAR_MM, float(np.linalg.norm(other - corner)))
+    points = table[(np.abs(off) <= SHOWN_TRUE_MM) & (t >= CORNER_ROUND_MM) & (t <= near)]
+    origin = corner.astype(np.float32)
+    if len(points) >= 3:
+        vx, vy, x0, y0 = cv2.fitLine(points.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        fitted = np.float32([vx, vy])
+        along = fitted if np.dot(fitted, along) >= 0 else -fitted
+        origin = np.float32([x0, y0])
+    t = (table - origin) @ along
+    depth = (table - origin) @ (inward if np.dot(inward, _quarter(along)) >= 0 else -inward)
+    start = float((corner - origin) @ along)
+    rounding = (np.abs(t - start) <= CORNER_ROUND_MM) & (depth >= -SHOWN_TRUE_MM) & (depth <= CORNER_ROUND_MM)
+    if rounding.any():
+        start = float(t[rounding].min())
+    return (origin + start * along).astype(np.float32), along.astype(np.float32)
 
 
 def _filled(mask: np.ndarray) -> np.ndarray:

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from engine.decks import PhysicalCard
-from vision.faces.features import FACE, Features, corner_patch, corner_search
+from vision.faces.features import CORNERS, FACE, Features, corner_patch, corner_search
 from vision.faces.store import Enrolment
 
 #: Cards scored again with each corner aligned, and how far (px of the upright view) it may shift.
@@ -65,6 +65,13 @@ RED, BLACK = 0.2, 0.05
 BACK_SCORE = 0.75
 
 
+#: Two cards whose corner correlates this much are alike there: the same picture (a rank printed
+#: alone; two suits of one rank printed small still differ by 0.005 or more).
+ALIKE = 0.999
+#: Rows and columns of each corner patch.
+CORNER_SHAPES = [(rows.stop - rows.start, cols.stop - cols.start) for rows, cols in CORNERS]
+
+
 @dataclass(frozen=True)
 class Reading:
     """What the matcher made of one view of a card: the ``card`` (None: unknown), its
@@ -77,6 +84,8 @@ class Reading:
     turned: bool = False
     why: str = ""
     face_says: PhysicalCard | None = None  # the card the whole face, every corner in view, named in vetoing the corners
+    unsure: PhysicalCard | None = None  # the card read, not named since not sure enough for where it was found
+    score: float = 0.0  # the aligned corner correlation of the card named
 
 
 class Matcher:
@@ -91,6 +100,14 @@ class Matcher:
         self._face = np.stack([f.face for f in features])
         self._red = np.array([np.nan if f.redness is None else f.redness for f in features])
         self._corner_norms = np.einsum("nkp,nkp->nk", self._corners, self._corners)
+        #: The corners that name a card alone: inked on every card (a pip near a corner of some
+        #: cards is no index) and no two cards alike there (a design that prints the rank in
+        #: one corner and the suit in another names no card by either). A card showing one
+        #: corner alone is read there only.
+        unit = self._corners / np.sqrt(np.maximum(self._corner_norms, 1e-12))[:, :, None]
+        alike = np.array([(lambda g: (g - 2 * np.eye(len(g))).max())(unit[:, k] @ unit[:, k].T) for k in range(4)])
+        self.index_corners = tuple(int(k) for k in np.flatnonzero((np.sqrt(self._corner_norms) >= BLANK).all(axis=0)
+                                                                    & (alike < ALIKE)))
         ranks = [getattr(card.face, "rank", None) for card in self.cards]
         self._same_rank = {i: [j for j, other in enumerate(ranks) if other == rank and j != i]
                            for i, rank in enumerate(ranks) if rank is not None}
@@ -102,6 +119,21 @@ class Matcher:
         q_norm = float(np.einsum("kp,kp->k", q, q)[visible].sum())
         ref_norm = self._corner_norms[:, visible].sum(axis=1)
         return dots / np.sqrt(np.maximum(ref_norm * q_norm, 1e-12))
+
+    def corner_likeness(self, patch: np.ndarray, corner: int) -> float:
+        """How like any enrolled card's corner ``corner`` the corner patch ``patch`` is (from
+        :func:`vision.faces.features.corner_features`), either way round (the card may lie
+        turned: its corner ``3 - corner`` turned then lies there): the best normalised
+        correlation, before any alignment."""
+        size = patch.size
+        rows, cols = CORNER_SHAPES[corner]
+        turned = patch.reshape(rows, cols)[::-1, ::-1].ravel()
+        best = -1.0
+        for k, view in ((corner, patch), (3 - corner, turned)):
+            refs = self._corners[:, k, :size]
+            norms = np.sqrt(np.maximum(self._corner_norms[:, k], 1e-12))
+            best = max(best, float((refs @ view / norms).max()))
+        return best
 
     def read(self, views: tuple[Features, Features], visible: tuple[np.ndarray, np.ndarray] | None = None,
              shown: tuple[np.ndarray, np.ndarray] | None = None) -> Reading:
@@ -119,7 +151,10 @@ class Matcher:
         scored = [self.corner_scores(view, vis) if vis.any() else np.full(len(self.cards), -1.0)
                   for view, vis in zip(views, visible)]
         faces = [self._face @ view.face for view in views]
-        side = int(np.argmax([c.max() + f.max() for c, f in zip(scored, faces)]))
+        # Which way round: by the corners and the face, or by the corners alone when the face
+        # hardly shows (a card showing one corner: the rest is other cards).
+        face_counts = shown is None or all(v.all() for v in visible) or any(m.mean() >= FACE_SHOWN for m in shown)
+        side = int(np.argmax([c.max() + (f.max() if face_counts else 0.0) for c, f in zip(scored, faces)]))
         scores, fits = self._aligned(self._by_colour(scored[side], views[side]), views[side], visible[side])
         scores = self._by_colour(scores, views[side])  # the other suits of the rank were rescored too
         order = [int(i) for i in np.argsort(scores)[::-1]]
@@ -166,7 +201,7 @@ class Matcher:
         if confidence < THRESHOLD:
             return Reading(None, confidence, turned=bool(side),
                            why=f"too unsure ({confidence:.2f}) between {self.cards[best].id} and {self.cards[second].id}")
-        return Reading(self.cards[best], confidence, turned=bool(side))
+        return Reading(self.cards[best], confidence, turned=bool(side), score=score)
 
     def _aligned(self, scores: np.ndarray, view: Features, visible: np.ndarray) -> tuple[np.ndarray, dict]:
         """``scores`` with the best :data:`CANDIDATES` cards scored again corner by corner, each

@@ -24,9 +24,10 @@ import cv2
 import numpy as np
 
 from engine.decks import PhysicalCard
-from vision.faces.features import UPRIGHT, corner_masks, describe, face_shown, order_quad, turned, warp_upright
+from vision.faces.features import (CORNERS, INSET, UPRIGHT, corner_features, corner_masks, describe, face_shown, order_quad,
+                                   turned, warp_upright)
 from vision.faces.finder import (Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, quad_mask, refine_quad,
-                                 true_to_size)
+                                 shown_corners, true_to_size)
 from vision.faces.matcher import Matcher, Reading
 from vision.faces.still import read_cards
 from vision.faces.store import Enrolment
@@ -56,6 +57,22 @@ SAME_PLACE = 0.15
 #: The confidence a card needs that was fitted by its corners in a patch of several cards
 #: (an outline a few millimetres off the card can read as another card of its colour).
 GUESSED_SURE = 0.95
+#: A guess at a card showing one corner alone is read only when that corner correlates this well
+#: with some enrolled card's, before any alignment (most guesses are no card at all).
+SHOWN_LIKENESS = 0.6
+#: A card read by one corner alone needs its aligned corner correlation this high (the matcher
+#: asks 0.9 of a card seen whole).
+SHOWN_LEAST = 0.96
+#: Such a guess is turned about its corner by these degrees, and shifted by these pixels of the
+#: upright view (:meth:`FaceRecogniser._fitted_guess`), when it looks this much like a card's
+#: corner as found.
+SHOWN_TURNS = ((-12.0, -8.0, -4.0, 0.0, 4.0, 8.0, 12.0), (-2.0, 0.0, 2.0))
+SHOWN_SHIFTS, SHOWN_TRY = ((-6, 6), (-2, 2)), 0.35
+#: A card that showed one corner alone is followed by its outline shrunk this much about its
+#: middle: the cards on it are not its footprint, nor what is inside a card known.
+SHOWN_FOLLOWED = 0.12
+#: The gaps (px) closed in the arrivals a card showing one corner is found in (see :func:`arrivals`).
+FINE_CLOSE = 3
 
 
 @dataclass
@@ -76,6 +93,7 @@ class Seen:
     others: list = field(default_factory=list)  # the cards fitted with it in its patch at the last read
     misses: int = 0  # reads that named no card
     confirmed: bool = False  # its card was named to the pipeline
+    shows: int | None = None  # the one corner of the card that showed (a fanned hand's), or None
 
 
 def zone_words(zone: str | None) -> str:
@@ -113,7 +131,7 @@ class FaceRecogniser:
             attempts=unknown_after + 1)
         self.backdrop = Backdrop()
         self.deck_size = DeckSize()
-        self.seen: dict[tuple[int, int], Seen] = {}
+        self.seen: dict[tuple, Seen] = {}
         self.reads = self.refusals = 0
         self._frame = -1  # the number of the frame of the last region read
         #: The first frame's number, and the cards named lying then, each with its outline.
@@ -159,12 +177,13 @@ class FaceRecogniser:
         # Where something moves (a hand passing) nothing is new yet, but a card found may reach
         # under it: the corners it hides are not read, those lying still are.
         moving = region.cell_pixels(~region.still) if region.busy else np.zeros((y1 - y0, x1 - x0), bool)
-        mask, reach = arrivals(grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], self.backdrop.empty[y0:y1, x0:x1],
-                               self._arrived(region) & ~moving, self.backdrop.guessed(box))
+        crops = (grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], self.backdrop.empty[y0:y1, x0:x1],
+                 self._arrived(region) & ~moving, self.backdrop.guessed(box))
+        mask, reach = arrivals(*crops)
         support = None
         if to_table is not None:  # where a card found may reach: anything new, the cards read, what moves
             support = (reach.view(bool) | self.backdrop.laid(box) | moving, (x0, y0))
-        found, read = [], []
+        found, read, fine = [], [], None
         offset = np.float32([x0, y0])
         for contour, shaped in card_patches(mask):
             outline = None if shaped is None else shaped + offset
@@ -179,6 +198,10 @@ class FaceRecogniser:
                 got = self._read(region, quad, mask, cards[:i] + cards[i + 1:], measured=measured)
                 if got is not None:
                     found.append(got)
+            if to_table is not None and not (len(cards) == 1 and cards[0] is outline):  # not one whole card
+                fine = fine if fine is not None else arrivals(*crops, close=FINE_CLOSE)[0]
+                found += self._read_shown(region, _fine_contour(contour, fine) + offset.astype(np.int32), cards, support, mask,
+                                          {f.card.id for f in found})
             if not region.has_dirty():
                 break
         for seen in self._pending(region, read):
@@ -234,6 +257,98 @@ class FaceRecogniser:
             self.backdrop.restore(self._provisional, self._first)
             self._provisional = self._first = None
 
+    def _read_shown(self, region: Region, contour: np.ndarray, fitted: list[np.ndarray], support, mask: np.ndarray,
+                    named_here: set[str] = frozenset()) -> list[Found]:
+        """The cards of a patch of cards (``contour``, frame px) that show one corner alone, as
+        a fanned hand's do (:func:`vision.faces.finder.shown_corners`), named by that corner's
+        index once it lies still. Of the guesses at every corner of the patch, only those whose
+        corner looks like an enrolled card's (:data:`SHOWN_LIKENESS`) are read, by that corner
+        alone and surely (:data:`GUESSED_SURE`); the guesses at one corner must agree, and a
+        card named at two places is named by neither guess, and a card named already by its
+        outline (``named_here`` this frame, or a card ``fitted`` in the patch) by no guess. Whatever was guessed or fitted in the patch may lie on a card named so,
+        but what its index shows on lies under it."""
+        hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float32)
+        if not region.is_still(region.cells(hull)):
+            return []  # a hand moving: a card shows its corner once it lies still
+        grey = region.frame.grey()
+        guesses = []  # (corner point, quad, the corner that shows, how like a card's corner it is)
+        read_whole = [seen.quad for seen in self.seen.values() if seen.card is not None and seen.shows is None
+                      and (seen.confirmed or seen.card.id in named_here)]
+        for quad, point in shown_corners(contour, region.to_table, self.deck_size.sizes, support):
+            if any(np.linalg.norm(whole - point, axis=1).min() <= SAME_PLACE * np.linalg.norm(whole[1] - whole[0])
+                   for whole in read_whole):
+                continue  # the corner of a card read by its outline
+            quad = order_quad(quad)
+            shows = _corner_at(quad, point)
+            if shows not in self.matcher.index_corners:
+                continue
+            likeness, quad = self._fitted_guess(grey, quad, point, shows)
+            guesses.append((point, quad, shows, likeness))
+        looks = []  # (corner point, quad, the corner that shows, likeness, reading)
+        for point, quad, shows, likeness in guesses:
+            if likeness >= SHOWN_LIKENESS:
+                reading, visible = self._look(region, quad, mask, shows=shows)
+                if visible.any():
+                    looks.append((point, quad, shows, likeness, reading))
+        if not looks:
+            return []
+        side = float(np.linalg.norm(looks[0][1][1] - looks[0][1][0]))
+        whole = set(named_here) | {seen.card.id for seen in self.seen.values() if seen.confirmed and seen.shows is None and
+                 any(np.linalg.norm(q.mean(axis=0) - seen.quad.mean(axis=0)) <= SAME_PLACE * side for q in fitted)}
+        named: dict[str, tuple] = {}
+        for look in looks:
+            point, reading = look[0], look[4]
+            at_corner = {r.card or r.unsure for p, _, _, _, r in looks if np.linalg.norm(p - point) <= SAME_PLACE * side}
+            if reading.card is None or len(at_corner - {None}) > 1 or reading.card.id in whole:
+                continue
+            best = named.get(reading.card.id)
+            if best is None or (reading.confidence, look[3]) > (best[4].confidence, best[3]):
+                named[reading.card.id] = look
+        found = []
+        for card, (point, quad, shows, _, reading) in named.items():
+            if any(r.card is not None and r.card.id == card and np.linalg.norm(p - point) > 0.5 * side
+                   and np.linalg.norm(q.mean(axis=0) - quad.mean(axis=0)) > 0.5 * side for p, q, _, _, r in looks):
+                continue  # named at two places
+            index = index_centre(quad, shows)
+            on_top = [q for q in [*fitted, *(q for p, q, _, _ in guesses if np.linalg.norm(p - point) > SAME_PLACE * side)]
+                      if not _inside(index, q)]
+            got = self._decide(region, quad, reading, np.arange(4) == shows, on_top, shows=shows)
+            if got is not None:
+                found.append(got)
+        return found
+
+    def _fitted_guess(self, grey: np.ndarray, quad: np.ndarray, point: np.ndarray, shows: int) -> tuple[float, np.ndarray]:
+        """A guess at a card showing corner ``shows`` at ``point`` alone, moved to where that
+        corner looks most like an enrolled card's, and how much it looks like one there: the
+        few millimetres of side a fanned card shows give its direction only roughly, and a
+        rounded corner hides where its sides meet. Turned about the corner by each of
+        :data:`SHOWN_TURNS` degrees, each also with the corner moved across or along the card
+        by each of :data:`SHOWN_SHIFTS` (px of the upright view), coarsely then finely, keeping
+        what fits best."""
+        def likeness(candidate: np.ndarray) -> float:
+            return self.matcher.corner_likeness(corner_features(grey, candidate, shows), shows)
+
+        best = (likeness(quad), quad)
+        if best[0] < SHOWN_TRY:
+            return best
+        scale = float(np.linalg.norm(quad[1] - quad[0])) / UPRIGHT[0]
+        def moved(start: np.ndarray, degrees: float, px: tuple[float, float]) -> np.ndarray:
+            corner = start[int(np.argmin(np.linalg.norm(start - point, axis=1)))]
+            turn = cv2.getRotationMatrix2D((float(corner[0]), float(corner[1])), degrees, 1.0)
+            shift = sum(p * scale * (start[axis] - start[0]) / max(float(np.linalg.norm(start[axis] - start[0])), 1e-6)
+                        for p, axis in zip(px, (1, 3)))
+            return (start @ turn[:, :2].T + turn[:, 2] + shift).astype(np.float32)
+
+        for turns, shifts in zip(SHOWN_TURNS, SHOWN_SHIFTS):  # coarsely, then finely
+            start = best[1]
+            for degrees in turns:  # each turn with the corner moved along either side
+                for px in [(0.0, 0.0)] + [(p, 0.0) for p in shifts] + [(0.0, p) for p in shifts]:
+                    candidate = moved(start, degrees, px)
+                    fit = likeness(candidate)
+                    if fit > best[0]:
+                        best = (fit, candidate)
+        return best
+
     def _forget_gone(self, known: dict[str, Known], grey: np.ndarray) -> None:
         """Once a frame, before its first region (the cards named in a frame join the cards
         known only after all its regions are read): the cards gone leave the backdrop (frame
@@ -250,7 +365,7 @@ class FaceRecogniser:
         pending = []
         for seen in self.seen.values():
             (qx0, qy0), (qx1, qy1) = seen.quad.min(axis=0), seen.quad.max(axis=0)
-            if seen.card is None or seen.refused or seen.card.id in region.known \
+            if seen.card is None or seen.refused or seen.shows is not None or seen.card.id in region.known \
                     or region.number - seen.at > PENDING_FRAMES or qx0 < x0 or qy0 < y0 or qx1 > x1 or qy1 > y1:
                 continue
             side = float(np.linalg.norm(seen.quad[1] - seen.quad[0]))
@@ -285,24 +400,49 @@ class FaceRecogniser:
         ``expect``: the card an outline read before was read as; a reading of anything else is
         not counted (something may lie on it now). ``measured``: the outline is a whole card's,
         whose size tells the deck's (:class:`DeckSize`)."""
+        reading, visible = self._look(region, quad, mask, others)
+        return self._decide(region, quad, reading, visible, others, expect, measured)
+
+    def _look(self, region: Region, quad: np.ndarray, mask: np.ndarray, others: list[np.ndarray] = (),
+              shows: int | None = None) -> tuple[Reading, np.ndarray]:
+        """The matcher's reading of the card in ``quad`` and which of its corners it saw (see
+        :meth:`_read`). ``shows``: the card shows that corner alone (:meth:`_read_shown`): the
+        rest of it, under the ``others`` or not, says nothing."""
         upright = self._upright(region.frame, quad)
         # Parts of the outline that are not new (another card on top, a hand) are hidden.
         hidden = warp_upright(mask, quad - np.float32(region.box[:2])) == 0
-        to_upright = cv2.getPerspectiveTransform(quad, np.float32([(0, 0), (UPRIGHT[0], 0), UPRIGHT, (0, UPRIGHT[1])]))
-        for other in [*others, *self.backdrop.neighbours(quad)]:
-            hidden |= quad_mask(hidden.shape, cv2.perspectiveTransform(other.reshape(-1, 1, 2).astype(np.float32), to_upright))
+        if shows is None:
+            to_upright = cv2.getPerspectiveTransform(quad, np.float32([(0, 0), (UPRIGHT[0], 0), UPRIGHT, (0, UPRIGHT[1])]))
+            for other in [*others, *self.backdrop.neighbours(quad)]:
+                hidden |= quad_mask(hidden.shape, cv2.perspectiveTransform(other.reshape(-1, 1, 2).astype(np.float32), to_upright))
         visible, shown = corner_masks(hidden), face_shown(hidden)
+        if shows is not None:
+            visible &= np.arange(4) == shows
+            shown = np.zeros_like(shown)
         reading = self.matcher.read((describe(upright, visible), describe(turned(upright), visible[::-1])),
                                     (visible, visible[::-1]), (shown, shown[::-1, ::-1]))
-        if others and reading.card is not None and reading.confidence < GUESSED_SURE:
-            reading = Reading(None, reading.confidence, why=f"a card fitted in a patch of cards, read unsurely as {reading.card.id}")
+        if shows is not None and reading.card is not None and reading.score < SHOWN_LEAST:
+            # A corner partly under the next card (its index beside this one's) can read as
+            # another card: only a corner like the enrolled one all over names it.
+            reading = Reading(None, reading.confidence, why=f"one corner alone, not clearly the {reading.card.id}'s "
+                                                            f"({reading.score:.2f})", unsure=reading.card)
+        if (others or shows is not None) and reading.card is not None and reading.confidence < GUESSED_SURE:
+            reading = Reading(None, reading.confidence, why=f"a card fitted in a patch of cards, read unsurely as {reading.card.id}",
+                              unsure=reading.card)
+        return reading, visible
+
+    def _decide(self, region: Region, quad: np.ndarray, reading: Reading, visible: np.ndarray,
+                others: list[np.ndarray] = (), expect: PhysicalCard | None = None, measured: bool = False,
+                shows: int | None = None) -> Found | None:
+        """What a ``reading`` of the card in ``quad`` tells the table (see :meth:`_read`);
+        ``shows``: the card showed that corner alone (:meth:`_read_shown`)."""
         if expect is not None and reading.card != expect:
             return None
         settled = region.is_still(region.cells(quad))
         if reading.card is None and not settled:
             return None  # beside a hand moving, only a read that names a card speaks
         self.reads += 1
-        seen = self._remember(quad, reading, region.number, others, settled)
+        seen = self._remember(quad, reading, region.number, others, settled, shows)
         centre = tuple(float(v) for v in quad.mean(axis=0))
         zone = region.locate(centre)
         if reading.face_down:
@@ -323,11 +463,12 @@ class FaceRecogniser:
             self._refuse(region, seen, f"I can't read the card {zone_words(zone)}: the {reading.card.face.name} "
                          f"already lies {zone_words(known.zone)}; lift it and lay it again")
             return None
-        self._lay(region, reading.card.id, quad, others)
+        self._lay(region, reading.card.id, quad, others, shows)
         if measured and region.to_table is not None:
             self.deck_size.note(quad, region.to_table)
         seen.confirmed = True
-        return Found(reading.card, _followed_by(quad), reading.confidence)
+        return Found(reading.card, _followed_by(quad, SHOWN_FOLLOWED if shows is not None else _MARKER_SHARE),
+                     reading.confidence)
 
     def _face_down(self, region: Region, quad: np.ndarray, seen: Seen, others: list[np.ndarray]) -> Found | None:
         """A card back read ``seen.count`` times in a row: once ``agree`` reads agree, a face-down
@@ -340,12 +481,13 @@ class FaceRecogniser:
         self._lay(region, card.id, quad, others)
         return Found(card, _followed_by(quad))
 
-    def _lay(self, region: Region, key: str, quad: np.ndarray, others: list[np.ndarray]) -> None:
+    def _lay(self, region: Region, key: str, quad: np.ndarray, others: list[np.ndarray], shows: int | None = None) -> None:
         """Card ``key`` (named, or face down) lies in ``quad``: its cells are explained and it is
         laid on the backdrop, except what another card of the patch reaches (that card may lie
-        on top, and stays to be read)."""
+        on top, and stays to be read). A card that showed one corner alone (``shows``) lies
+        under whatever it overlaps but that corner."""
         region.explain(self._own_cells(region, quad, others))
-        self.backdrop.lay(key, region.frame.grey(), quad, others)
+        self.backdrop.lay(key, region.frame.grey(), quad, others, None if shows is None else corner_quad(quad, shows))
 
     @staticmethod
     def _own_cells(region: Region, quad: np.ndarray, others: list[np.ndarray]) -> np.ndarray:
@@ -363,16 +505,17 @@ class FaceRecogniser:
         return warp_upright(frame.colour((int(x0), int(y0), int(x1), int(y1))), quad - np.float32([x0, y0]))
 
     def _remember(self, quad: np.ndarray, reading: Reading, at: int = 0, others: list[np.ndarray] = (),
-                  settled: bool = True) -> Seen:
+                  settled: bool = True, shows: int | None = None) -> Seen:
         """The outline's record, updated with this reading: an outline read before is one whose
         centre lies within :data:`SAME_PLACE` of a card side of this one's. A read beside a hand
         moving (not ``settled``) counts towards agreement but names no card that would make a
         later read a contradiction."""
         centre = quad.mean(axis=0)
         reach = SAME_PLACE * float(np.linalg.norm(quad[1] - quad[0]))
-        near = [(float(np.linalg.norm(s.quad.mean(axis=0) - centre)), k) for k, s in self.seen.items()]
+        near = [(float(np.linalg.norm(s.quad.mean(axis=0) - centre)), k) for k, s in self.seen.items()
+                if (s.shows is None) == (shows is None)]  # a card read by one corner is a guess of its own
         near = [k for d, k in sorted(near) if d <= reach]
-        key = near[0] if near else tuple(int(v) for v in centre)
+        key = near[0] if near else (*(int(v) for v in centre), shows)
         old = self.seen.get(key)
         if old is not None and old.refused:
             old = None  # read again after being refused: the card was laid again, start afresh
@@ -389,7 +532,7 @@ class FaceRecogniser:
             same = old is not None and (old.card == reading.card and old.face_down == reading.face_down)
             card, confidence, count = reading.card, reading.confidence, old.count + 1 if same else 1
         seen = Seen(quad, card, confidence, count, reading.face_down, named=frozenset(named), at=at,
-                    others=list(others), misses=misses)
+                    others=list(others), misses=misses, shows=shows)
         self.seen.pop(key, None)
         self.seen[key] = seen
         while len(self.seen) > SEEN_KEPT:  # the oldest outlines are forgotten
@@ -419,10 +562,51 @@ def _sharp_edged(grey: np.ndarray, cells: np.ndarray, cell: int) -> np.ndarray:
     return kept
 
 
-def _followed_by(quad: np.ndarray) -> np.ndarray:
-    """The quad the pipeline follows a card of outline ``quad`` by (see :data:`_MARKER_SHARE`)."""
+def _fine_contour(contour: np.ndarray, fine: np.ndarray) -> np.ndarray:
+    """The outline of patch ``contour`` (crop px) as mask ``fine`` (the same arrivals, their
+    small gaps kept) draws it: its largest part within the patch."""
+    within = np.zeros(fine.shape, np.uint8)
+    cv2.drawContours(within, [contour], -1, 1, cv2.FILLED)
+    parts, _ = cv2.findContours(fine & within, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return max(parts, key=cv2.contourArea) if parts else contour
+
+
+def _corner_at(quad: np.ndarray, point: np.ndarray) -> int:
+    """Which corner (:data:`vision.faces.features.CORNERS`) of ``quad`` (ordered) lies at ``point``."""
+    return (0, 1, 3, 2)[int(np.argmin(np.linalg.norm(quad - point, axis=1)))]
+
+
+def _from_upright(quad: np.ndarray, points) -> np.ndarray:
+    """``points`` of the upright view of the card in ``quad`` (ordered), in frame px."""
+    to_frame = cv2.getPerspectiveTransform(np.float32([(0, 0), (UPRIGHT[0], 0), UPRIGHT, (0, UPRIGHT[1])]), quad)
+    return cv2.perspectiveTransform(np.float32(points).reshape(-1, 1, 2), to_frame).reshape(-1, 2)
+
+
+def index_centre(quad: np.ndarray, corner: int) -> np.ndarray:
+    """The middle of corner patch ``corner`` of the card in ``quad`` (ordered), in frame px."""
+    rows, cols = CORNERS[corner]
+    return _from_upright(quad, [((cols.start + cols.stop) / 2, (rows.start + rows.stop) / 2)])[0]
+
+
+def corner_quad(quad: np.ndarray, corner: int) -> np.ndarray:
+    """The four corners of corner patch ``corner`` of the card in ``quad`` (ordered), reaching
+    the card's edges, in frame px."""
+    rows, cols = CORNERS[corner]
+    x0, x1 = (0, cols.stop) if cols.start <= INSET else (cols.start, UPRIGHT[0])
+    y0, y1 = (0, rows.stop) if rows.start <= INSET else (rows.start, UPRIGHT[1])
+    return _from_upright(quad, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+
+
+def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), (float(point[0]), float(point[1])), False) > 0
+
+
+def _followed_by(quad: np.ndarray, share: float = _MARKER_SHARE) -> np.ndarray:
+    """The quad the pipeline follows a card of outline ``quad`` by (see :data:`_MARKER_SHARE`):
+    a card that showed one corner alone, by a small quad about its middle
+    (:data:`SHOWN_FOLLOWED`), since the cards lying on it are no part of it."""
     centre = quad.mean(axis=0)
-    return (centre + (quad - centre) * _MARKER_SHARE).astype(np.float32)
+    return (centre + (quad - centre) * share).astype(np.float32)
 
 
 def recogniser(config) -> FaceRecogniser:

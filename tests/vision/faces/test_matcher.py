@@ -68,3 +68,17 @@ def test_a_lookalike_deck_is_never_read_as_another_face(enrolments, deck, design
     for card in deck.cards[::2]:
         reading = read(matcher, render_card("penguins", element_id(card.face), 180))
         assert reading.card in (None, card)
+
+
+@pytest.mark.slow
+def test_a_card_shows_its_name_alone_only_in_corners_where_no_two_cards_look_alike(enrolments, deck, tmp_path):
+    """A fanned card is read by the one corner it shows (docs/faces.md). The standard design
+    prints rank and suit together in its top-left and bottom-right corners: those name a card.
+    Oxygen prints the rank in one corner and the suit in another: no corner of it names a card
+    alone (the 3H's rank corner is the 3D's), so a card of it showing one corner is never named."""
+    from vision.faces.designs import write_deck_images
+    from vision.faces.enrol import enrol_from_images
+
+    assert Matcher(enrolments["standard"]).index_corners == (0, 3)
+    oxygen = enrol_from_images(write_deck_images("oxygen", tmp_path / "oxygen", deck.faces), deck, "oxygen")
+    assert Matcher(oxygen).index_corners == ()

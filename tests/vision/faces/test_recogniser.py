@@ -406,3 +406,35 @@ def test_a_card_laid_against_a_known_card_keeps_the_strip_beside_it(enrolments):
     _, (pipeline, recogniser, events, said) = _scene(enrolments["dondorf"], script, DesignArt("dondorf"), 4.8,
                                             effects=effects, seed=196, view=1.313, jpeg=73)
     assert ("placed", "AH") in [(e.kind, e.card.id) for e in events]
+
+
+def _fan(cards: list[str], step: float, turn: float, t: float = 0.3, lift: float = 1.5) -> list[Place]:
+    """A hand fanned to the right in the centre, laid at once: each card ``step`` mm right of the
+    one below and ``turn`` degrees more turned, those away from the middle ``lift`` mm lower."""
+    middle = (len(cards) - 1) / 2
+    return [Place(round(t + 0.001 * k, 3), card, "centre", x=(k - middle) * step, y=lift * abs(k - middle) ** 2,
+                  angle=(k - middle) * turn) for k, card in enumerate(cards)]
+
+
+@pytest.mark.parametrize("design, cards, step, turn", [
+    ("standard", ["JC", "6D", "7D", "6H", "2S"], 16.0, 5.0),
+    ("dondorf", ["4D", "8C", "6C", "9C", "AH", "JC"], 14.0, 6.5),
+    ("nicu-white", ["10S", "3H", "QC", "8D"], 19.0, 3.5)])
+def test_a_fanned_hand_laid_at_once_is_named_card_by_card_from_the_corners_that_show(enrolments, design, cards, step, turn):
+    """Of every card but the top one only a strip by its left edge shows, its top-left index
+    whole: the patch is no card's shape, and no two long sides of it meet square but the top
+    card's. Each card is found by the corner it shows and named by its index alone."""
+    _, (pipeline, recogniser, events, said) = _scene(enrolments[design], _fan(cards, step, turn), DesignArt(design), 2.5,
+                                                    jpeg=85)
+    assert sorted(e.card.id for e in events if e.kind == "placed") == sorted(cards)
+    assert {e.kind for e in events} == {"placed"}
+
+
+def test_a_card_whose_indices_are_mostly_covered_is_never_named(enrolments):
+    """The 9C lies on the 9S, laid together, a few millimetres off it: of the 9S a strip along
+    its top and one along its right side show, a sliver of each index. Guesses at its corners
+    look like a nine's, and its twin lies on it: the 9S is named by nothing that shows, never
+    as another card, and the 9C, whole on top, is."""
+    script = [Place(0.3, "9S", "centre", x=0, y=0, angle=0), Place(0.301, "9C", "centre", x=-5, y=7, angle=2)]
+    _, (pipeline, recogniser, events, said) = _scene(enrolments["standard"], script, DesignArt("standard"), 2.5, jpeg=85)
+    assert [(e.kind, e.card.id) for e in events] == [("placed", "9C")]
