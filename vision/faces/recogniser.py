@@ -25,6 +25,7 @@ import numpy as np
 
 from engine.decks import PhysicalCard
 from vision.faces.features import UPRIGHT, corner_masks, describe, face_shown, order_quad, turned, warp_upright
+from vision.faces.index_reader import STANDARD_INDEX, IndexReader, reads_standard_index
 from vision.faces.finder import (Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, quad_mask, refine_quad,
                                  true_to_size)
 from vision.faces.matcher import Matcher, Reading
@@ -86,13 +87,17 @@ def zone_words(zone: str | None) -> str:
 class FaceRecogniser:
     """Recognises unmarked cards by their faces against an enrolled deck.
 
-    :param enrolment: the deck's references (:class:`vision.faces.store.Enrolment`).
+    :param enrolment: the deck's references (:class:`vision.faces.store.Enrolment`), or for a
+        standard-index deck nobody enrolled the corner index model's reader
+        (:class:`vision.faces.index_reader.IndexReader`).
     :param agree: reads in a row that must name the same card.
     :param unknown_after: unreadable reads of one card before the table is told.
     """
 
-    def __init__(self, enrolment: Enrolment, *, agree: int = 2, unknown_after: int = 4) -> None:
-        self.enrolment, self.matcher = enrolment, Matcher(enrolment)
+    def __init__(self, enrolment: Enrolment | IndexReader, *, agree: int = 2, unknown_after: int = 4) -> None:
+        self.enrolment = enrolment
+        # A deck nobody enrolled is read by its corner indices alone (vision.faces.index_reader).
+        self.matcher = None if isinstance(enrolment, IndexReader) else Matcher(enrolment)
         self.agree, self.unknown_after = agree, unknown_after
         self.traits = Traits(
             # A card's footprint (:mod:`vision.footprints`) reaches most of the card, its white
@@ -232,8 +237,11 @@ class FaceRecogniser:
         for other in [*others, *self.backdrop.neighbours(quad)]:
             hidden |= quad_mask(hidden.shape, cv2.perspectiveTransform(other.reshape(-1, 1, 2).astype(np.float32), to_upright))
         visible, shown = corner_masks(hidden), face_shown(hidden)
-        reading = self.matcher.read((describe(upright, visible), describe(turned(upright), visible[::-1])),
-                                    (visible, visible[::-1]), (shown, shown[::-1, ::-1]))
+        if self.matcher is None:
+            reading = self.enrolment.read(upright, visible)
+        else:
+            reading = self.matcher.read((describe(upright, visible), describe(turned(upright), visible[::-1])),
+                                        (visible, visible[::-1]), (shown, shown[::-1, ::-1]))
         if others and reading.card is not None and reading.confidence < GUESSED_SURE:
             reading = Reading(None, reading.confidence, why=f"a card fitted in a patch of cards, read unsurely as {reading.card.id}")
         if expect is not None and reading.card != expect:
@@ -351,13 +359,18 @@ def _followed_by(quad: np.ndarray) -> np.ndarray:
 
 def recogniser(config) -> FaceRecogniser:
     """The face recogniser for a ``[vision]`` config: its enrolled deck (``faces``), checked
-    against the config's ``deck``.
+    against the config's ``deck``, or the corner index model for ``faces = "standard-index"``.
 
     :raises OSError: when the enrolment file is missing.
     :raises InvalidInput: when it is not an enrolment, or of another deck.
     """
     from engine.errors import InvalidInput
 
+    if reads_standard_index(config.faces):
+        if config.deck != "standard":
+            raise InvalidInput(f'faces = "{STANDARD_INDEX}" reads a standard 52-card deck, but [vision] deck is '
+                               f"{config.deck!r}: enrol that deck (cardtable enroll faces)")
+        return FaceRecogniser(IndexReader(deck=config.deck))
     enrolment = Enrolment.load(config.faces)
     if enrolment.deck.name != config.deck:
         raise InvalidInput(f"{config.faces} enrols a {enrolment.deck.title}, but [vision] deck is {config.deck!r}")
