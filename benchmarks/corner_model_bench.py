@@ -24,6 +24,7 @@ refused, wrong sightings.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import statistics
 import sys
@@ -110,6 +111,7 @@ def run_scene(seed: int, design: str, fps: int = 10) -> dict:
     from vision_bench import ground_truth, scene_script, score
 
     cv2.setNumThreads(1)
+    logging.getLogger("vision").setLevel(logging.ERROR)  # the table's sentences are counted, not printed
     view, tilt, effects, quality, face_down = faces_bench.faces_conditions(seed)
     script, duration = scene_script("mixed", seed, "standard", foreign=False)
     script, zones = faces_bench.scaled_script(script, DEFAULT_ZONES, view)
