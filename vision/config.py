@@ -15,7 +15,8 @@ as TOML gave it, with the list that collects the config's problems::
     resolution = [1920, 1080]
     fps = 30
     recognition = "markers"      # markers | faces (unmarked cards, by their printed faces)
-    faces = "standard"           # the enrolled deck: a name from 'cardtable enroll faces', or a file
+    faces = "standard"           # the enrolled deck: a name from 'cardtable enroll faces', or a file;
+                                 # "standard-index": a standard deck nobody enrolled, read by its corner indices
     [vision.zones]
     seat1 = [[-220, 120], [220, 120], [220, 258], [-220, 258]]
 
@@ -46,6 +47,7 @@ from engine.errors import InvalidInput
 from engine.outside_files import special_kind
 from vision.calibration import Calibration, load_calibration
 from vision.decoders import DECODER_NAMES
+from vision.faces.index_reader import STANDARD_INDEX, reads_standard_index
 from vision.faces.store import enrolment_path
 from vision.markers import MARKER_KINDS
 from vision.recognisers import recogniser_names
@@ -202,6 +204,8 @@ def _faces(section: Mapping, deck: str, base_dir: Path, problems: list[str]) -> 
     if not isinstance(value, str) or not value.strip() or not value.isprintable():
         problems.append(f"vision.faces: expected the name of an enrolled deck or its file, got {shown(value)}")
         return None
+    if value == STANDARD_INDEX:           # a standard-index deck nobody enrolled: no file
+        return Path(STANDARD_INDEX)
     try:
         return enrolment_path(value, base_dir)
     except RuntimeError as err:           # ~someone who has no home here
@@ -281,7 +285,7 @@ def check_here(config: VisionConfig, problems: list[str], steps: list[str], cont
     """This machine's files for a camera table: the enrolled faces (when the cards are recognised
     by them) and the calibration, which is loaded, checked against the resolution and returned."""
     where = f"--config {context.path}"
-    faces = config.faces if config.recognition == "faces" else None
+    faces = config.faces if config.recognition == "faces" and not reads_standard_index(config.faces) else None
     if faces is not None and (kind := special_kind(faces)) is not None:
         problems.append(f"vision.faces: {faces} is not a regular file ({kind}); name the enrolled deck's file")
     elif faces is not None and not faces.exists():

@@ -57,7 +57,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     read.add_argument("photo", metavar="PHOTO", help="a photo of the table (jpg, png, ...)")
     enrolled = read.add_mutually_exclusive_group()
     enrolled.add_argument("--config", metavar="FILE", help="table config (TOML) whose [vision] faces names the deck")
-    enrolled.add_argument("--faces", metavar="NAME", help="the enrolled deck: a name from 'cardtable enroll faces', or a file")
+    enrolled.add_argument("--faces", metavar="NAME", help="the enrolled deck: a name from 'cardtable enroll faces', or a file; "
+                          "standard-index: a standard deck nobody enrolled, read by its corner indices")
     read.add_argument("--json", action="store_true", help="one JSON object per card")
     read.set_defaults(func=run_read)
 
@@ -171,16 +172,17 @@ def _open_window(resolution):
 
 def run_read(args: argparse.Namespace) -> int:
     """Name every face-up card of one photo: its outline, its card (or unknown) and how sure."""
+    from vision.faces.index_reader import IndexReader, reads_standard_index
     from vision.faces.matcher import Matcher
     from vision.faces.still import read_cards
     from vision.faces.store import Enrolment, enrolment_path
 
     if args.faces is not None:
-        path = enrolment_path(args.faces)
+        path = args.faces if reads_standard_index(args.faces) else enrolment_path(args.faces)
     else:
         config, _ = read_config(args.config)
         path = config.faces or enrolment_path(config.deck)
-    matcher = Matcher(Enrolment.load(path))
+    matcher = IndexReader() if reads_standard_index(path) else Matcher(Enrolment.load(path))
     image = cv2.imread(args.photo, cv2.IMREAD_COLOR)
     if image is None:
         raise InvalidInput(f"cannot read the photo {args.photo}: give a jpg or png file")

@@ -26,6 +26,7 @@ import numpy as np
 from engine.decks import PhysicalCard
 from vision.faces.features import (CORNERS, INSET, UPRIGHT, corner_features, corner_masks, describe, face_shown, order_quad,
                                    turned, warp_upright)
+from vision.faces.index_reader import STANDARD_INDEX, IndexReader, reads_standard_index
 from vision.faces.finder import (Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, quad_mask, refine_quad,
                                  shown_corners, true_to_size)
 from vision.faces.matcher import Matcher, Reading
@@ -108,13 +109,17 @@ def zone_words(zone: str | None) -> str:
 class FaceRecogniser:
     """Recognises unmarked cards by their faces against an enrolled deck.
 
-    :param enrolment: the deck's references (:class:`vision.faces.store.Enrolment`).
+    :param enrolment: the deck's references (:class:`vision.faces.store.Enrolment`), or for a
+        standard-index deck nobody enrolled the corner index model's reader
+        (:class:`vision.faces.index_reader.IndexReader`).
     :param agree: reads in a row that must name the same card.
     :param unknown_after: unreadable reads of one card before the table is told.
     """
 
-    def __init__(self, enrolment: Enrolment, *, agree: int = 2, unknown_after: int = 4) -> None:
-        self.enrolment, self.matcher = enrolment, Matcher(enrolment)
+    def __init__(self, enrolment: Enrolment | IndexReader, *, agree: int = 2, unknown_after: int = 4) -> None:
+        self.enrolment = enrolment
+        # A deck nobody enrolled is read by its corner indices alone (vision.faces.index_reader).
+        self.matcher = None if isinstance(enrolment, IndexReader) else Matcher(enrolment)
         self.agree, self.unknown_after = agree, unknown_after
         self.traits = Traits(
             # A card's footprint (:mod:`vision.footprints`) reaches most of the card, its white
@@ -218,7 +223,7 @@ class FaceRecogniser:
         backdrop over a guess of the table under it (:meth:`Backdrop.guess_under`) and followed
         like any card."""
         grey, named = region.frame.grey(), []
-        for quad, reading in read_cards(region.frame.colour(), self.matcher):
+        for quad, reading in read_cards(region.frame.colour(), self.enrolment if self.matcher is None else self.matcher):
             quad = order_quad(quad if region.to_table is None else true_to_size(quad, region.to_table, self.deck_size.sizes))
             if reading.face_down:
                 centre = tuple(float(v) for v in quad.mean(axis=0))
@@ -265,10 +270,12 @@ class FaceRecogniser:
         corner looks like an enrolled card's (:data:`SHOWN_LIKENESS`) are read, by that corner
         alone and surely (:data:`GUESSED_SURE`); the guesses at one corner must agree, and a
         card named at two places is named by neither guess, and a card named already by its
-        outline (``named_here`` this frame, or a card ``fitted`` in the patch) by no guess. Whatever was guessed or fitted in the patch may lie on a card named so,
-        but what its index shows on lies under it."""
+        outline (``named_here`` this frame, or a card ``fitted`` in the patch) by no guess.
+        Whatever was guessed or fitted in the patch may lie on a card named so, but what its
+        index shows on lies under it. (A deck nobody enrolled has no enrolled corner
+        to compare with: its cards are named whole.)"""
         hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float32)
-        if not region.is_still(region.cells(hull)):
+        if self.matcher is None or not region.is_still(region.cells(hull)):
             return []  # a hand moving: a card shows its corner once it lies still
         grey = region.frame.grey()
         guesses = []  # (corner point, quad, the corner that shows, how like a card's corner it is)
@@ -419,8 +426,11 @@ class FaceRecogniser:
         if shows is not None:
             visible &= np.arange(4) == shows
             shown = np.zeros_like(shown)
-        reading = self.matcher.read((describe(upright, visible), describe(turned(upright), visible[::-1])),
-                                    (visible, visible[::-1]), (shown, shown[::-1, ::-1]))
+        if self.matcher is None:       # a deck nobody enrolled: read by its corner indices
+            reading = self.enrolment.read(upright, visible)
+        else:
+            reading = self.matcher.read((describe(upright, visible), describe(turned(upright), visible[::-1])),
+                                        (visible, visible[::-1]), (shown, shown[::-1, ::-1]))
         if shows is not None and reading.card is not None and reading.score < SHOWN_LEAST:
             # A corner partly under the next card (its index beside this one's) can read as
             # another card: only a corner like the enrolled one all over names it.
@@ -611,13 +621,18 @@ def _followed_by(quad: np.ndarray, share: float = _MARKER_SHARE) -> np.ndarray:
 
 def recogniser(config) -> FaceRecogniser:
     """The face recogniser for a ``[vision]`` config: its enrolled deck (``faces``), checked
-    against the config's ``deck``.
+    against the config's ``deck``, or the corner index model for ``faces = "standard-index"``.
 
     :raises OSError: when the enrolment file is missing.
     :raises InvalidInput: when it is not an enrolment, or of another deck.
     """
     from engine.errors import InvalidInput
 
+    if reads_standard_index(config.faces):
+        if config.deck != "standard":
+            raise InvalidInput(f'faces = "{STANDARD_INDEX}" reads a standard 52-card deck, but [vision] deck is '
+                               f"{config.deck!r}: enrol that deck (cardtable enroll faces)")
+        return FaceRecogniser(IndexReader(deck=config.deck))
     enrolment = Enrolment.load(config.faces)
     if enrolment.deck.name != config.deck:
         raise InvalidInput(f"{config.faces} enrols a {enrolment.deck.title}, but [vision] deck is {config.deck!r}")

@@ -28,6 +28,7 @@ import numpy as np
 
 from vision.faces.features import CORNERS, describe, order_quad, turned, warp_upright
 from vision.faces.finder import outward_sides, refine_quad, sides_meet
+from vision.faces.index_reader import IndexReader
 
 #: The longest side, in pixels, cards are looked for at; and each card's own part of the
 #: picture, where its outline is found again (see :func:`to_full`).
@@ -414,10 +415,13 @@ def find_cards(image: np.ndarray, *, work: int = WORK) -> list[np.ndarray]:
 def read_cards(image: np.ndarray, matcher, *, work: int = WORK) -> list[tuple[np.ndarray, object]]:
     """Every card of a picture, read: (outline in ``image``'s pixels, the
     :class:`vision.faces.matcher.Reading` of its upright view both ways round), largest first
-    (cards looked for at ``work`` pixels across at most, see :func:`find_cards`)."""
+    (cards looked for at ``work`` pixels across at most, see :func:`find_cards`). ``matcher``: an
+    enrolled deck's :class:`vision.faces.matcher.Matcher`, or for a deck nobody enrolled the
+    corner index model's :class:`vision.faces.index_reader.IndexReader`."""
     colour = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     found = []
     for quad in find_cards(colour, work=work):
         view = warp_upright(colour, quad)
-        found.append((quad, matcher.read((describe(view), describe(turned(view))))))
+        by_index = isinstance(matcher, IndexReader)
+        found.append((quad, matcher.read(view) if by_index else matcher.read((describe(view), describe(turned(view))))))
     return found

@@ -1,0 +1,380 @@
+"""Training and test corners for the corner index model (:mod:`vision.faces.index_reader`):
+card corners as the table camera sees them, each labelled with its rank (or "no index") and suit.
+
+Cards come from two sources:
+
+- the KDE card designs Debian installs (:mod:`vision.faces.designs`) whose corners carry a
+  standard index (:data:`STANDARD_DESIGNS`; oxygen's three and xskat-german do not);
+- cards drawn here (:func:`font_card`): the index of a real deck (rank above suit, in red or
+  black, at the sizes and places real decks print it, now and then the French or German letters
+  1/V/B/D/R), in each font installed here (``fc-list``), with a pip or a court card's frame beside it.
+
+Each card is then seen as the camera sees it (:func:`camera_corner`): 150-260 px long at 1080p,
+in perspective and turned a little, its outline found a pixel or two off, with lens blur,
+sensor noise, light falling off, a colour cast, glare and JPEG; and warped upright as the
+recogniser warps it (:func:`vision.faces.features.warp_upright`), the model's corner cut by
+:func:`vision.faces.index_reader.corner_input`. Corners with no index (card backs, jokers, the
+middle of a card, the table, a corner mostly covered) are labelled "no index".
+
+The split: :data:`HELD_OUT` designs and :data:`HELD_OUT_FONT` are never trained on; the model is
+calibrated and measured on them. Everything is drawn from seeded generators: the same seed gives
+the same corners.
+"""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from engine.cards import parse_card
+from vision.faces.designs import RENDER_WIDTH, element_id, render_card
+from vision.faces.features import warp_upright
+from vision.faces.index_reader import INPUT, RANKS, SUITS, corner_input
+
+#: The KDE designs whose corners carry a standard index (rank above one of the four suits).
+STANDARD_DESIGNS = ("ancient-egyptians", "dondorf", "gm-paris", "jolly-royal", "konqi-modern", "nicu-ornamental",
+                    "nicu-white", "penguins", "standard", "tigullio-international", "xskat-french")
+#: Designs never trained on: calibrated and measured on (nicu-white with nicu-ornamental, so no
+#: design of that family is seen in training).
+HELD_OUT = ("gm-paris", "jolly-royal", "nicu-ornamental", "nicu-white", "penguins")
+TRAIN_DESIGNS = tuple(d for d in STANDARD_DESIGNS if d not in HELD_OUT)
+#: Designs whose corners show no standard index: every corner of theirs is "no index".
+NON_STANDARD = ("oxygen", "oxygen-air", "oxygen-white", "xskat-german")
+#: A font never trained on (its file name).
+HELD_OUT_FONT = "DejaVuSerif-Bold.ttf"
+#: Label of the rank head for "no index here".
+NONE_RANK = len(RANKS) - 1
+CARD_SIZE = (RENDER_WIDTH, round(RENDER_WIDTH * 88 / 63))
+_SUIT_GLYPHS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+#: The letters real decks print for the ace and the court cards, besides A, J, Q, K.
+_FOREIGN = {"A": ("1",), "J": ("V", "B"), "Q": ("D",), "K": ("R",)}
+_RED = {"H", "D"}
+
+
+@dataclass(frozen=True)
+class Corner:
+    """One sample: the model's input (``INPUT`` height x width, float32), its rank label (an
+    index of :data:`RANKS`), its suit label (of :data:`SUITS`; -1 for no index), and where it
+    came from (a design or a font file)."""
+
+    pixels: np.ndarray
+    rank: int
+    suit: int
+    source: str
+
+
+def fonts(held_out: bool = False) -> list[Path]:
+    """The font files installed here that draw the four suit symbols (``fc-list``), less the
+    held-out font (or only it)."""
+    listed = subprocess.run(["fc-list", ":charset=2660 2663 2665 2666", "file"], capture_output=True,
+                            text=True, check=False).stdout
+    files = sorted({Path(line.split(":")[0]) for line in listed.splitlines() if line.strip()})
+    files = [f for f in files if f.suffix.lower() in (".ttf", ".otf") and "Math" not in f.name]
+    return [f for f in files if (f.name == HELD_OUT_FONT) == held_out]
+
+
+@functools.lru_cache(maxsize=256)
+def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(path, size)
+
+
+def _glyph(text: str, font: Path, height: int, colour: tuple[int, int, int], squeeze: float) -> np.ndarray:
+    """``text`` drawn in ``font`` ``height`` pixels tall (its ink), ``squeeze`` times as wide:
+    an RGBA image cropped to its ink."""
+    size = max(int(height * 1.5), 8)
+    face = _font(str(font), size)
+    left, top, right, bottom = face.getbbox(text)
+    image = Image.new("L", (right - left + 4, bottom - top + 4), 0)
+    ImageDraw.Draw(image).text((2 - left, 2 - top), text, font=face, fill=255)
+    ink = np.asarray(image)
+    ys, xs = np.nonzero(ink > 20)
+    if len(xs) == 0:
+        return np.zeros((height, height // 2, 4), np.uint8)
+    ink = ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    w = max(1, round(ink.shape[1] * height / ink.shape[0] * squeeze))
+    ink = cv2.resize(ink, (w, height), interpolation=cv2.INTER_AREA)
+    rgba = np.zeros((*ink.shape, 4), np.uint8)
+    rgba[..., :3], rgba[..., 3] = colour, ink
+    return rgba
+
+
+def _paste(card: np.ndarray, glyph: np.ndarray, x: int, y: int) -> None:
+    """Lay ``glyph`` (RGBA) on ``card`` (BGR) with its top-left at x, y (clipped to the card)."""
+    h, w = glyph.shape[:2]
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, card.shape[1]), min(y + h, card.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    part = glyph[y0 - y:y1 - y, x0 - x:x1 - x]
+    alpha = part[..., 3:4].astype(np.float32) / 255
+    bgr = part[..., 2::-1].astype(np.float32)
+    card[y0:y1, x0:x1] = (card[y0:y1, x0:x1] * (1 - alpha) + bgr * alpha).astype(np.uint8)
+
+
+def font_card(rank: str, suit: str, font: Path, rng: np.random.Generator, suit_font: Path | None = None) -> np.ndarray:
+    """A card face (BGR, :data:`CARD_SIZE`) with the index of ``rank`` ``suit`` in its top-left
+    corner, laid out as a real deck's, in ``font`` (the suit symbol in ``suit_font``, default the
+    same)."""
+    w, h = CARD_SIZE
+    paper = rng.uniform(225, 255) - rng.uniform(0, 18, 3) * (rng.random() < 0.3)
+    card = np.empty((h, w, 3), np.uint8)
+    card[:] = np.clip(paper, 0, 255).astype(np.uint8)
+    if suit in _RED:
+        colour = tuple(int(v) for v in (rng.uniform(150, 235), rng.uniform(0, 40), rng.uniform(0, 50)))
+    else:
+        dark = rng.uniform(0, 50)
+        colour = (int(dark), int(dark), int(dark + rng.uniform(0, 30) * (rng.random() < 0.2)))
+    text = rank
+    if rank in _FOREIGN and rng.random() < 0.2:
+        text = str(rng.choice(_FOREIGN[rank]))
+    rank_h = int(h * rng.uniform(0.055, 0.16))
+    squeeze = rng.uniform(0.55, 0.8) if text == "10" else rng.uniform(0.75, 1.15)
+    label = _glyph(text, font, rank_h, colour, squeeze)
+    pip_h = int(min(rank_h * rng.uniform(0.55, 1.0), h * rng.uniform(0.05, 0.1)))
+    pip = _glyph(_SUIT_GLYPHS[suit], suit_font or font, pip_h, colour, rng.uniform(0.85, 1.15))
+    column = w * rng.uniform(0.065, 0.15)  # the index's centre line, from the card's left edge
+    top = int(h * rng.uniform(0.02, 0.06))
+    _paste(card, label, int(column - label.shape[1] / 2), top)
+    below = top + rank_h + int(h * rng.uniform(0.0, 0.03))
+    _paste(card, pip, int(column - pip.shape[1] / 2), below)
+    _decorate(card, suit, rank, font, colour, rng)
+    if rng.random() < 0.4:  # a border printed around the face
+        inset = int(w * rng.uniform(0.015, 0.04))
+        cv2.rectangle(card, (inset, inset), (w - inset, h - inset), colour if rng.random() < 0.5 else (40, 40, 40),
+                      int(rng.integers(1, 3)))
+    return card
+
+
+def _decorate(card: np.ndarray, suit: str, rank: str, font: Path, colour, rng: np.random.Generator) -> None:
+    """What lies beside the index on a real card: a pip of a number card, or a court card's frame."""
+    w, h = CARD_SIZE
+    if rank in ("J", "Q", "K") and rng.random() < 0.8:
+        x0, y0 = int(w * rng.uniform(0.2, 0.27)), int(h * rng.uniform(0.1, 0.18))
+        cv2.rectangle(card, (x0, y0), (w - x0, h - y0), colour, int(rng.integers(1, 4)))
+        art = rng.integers(0, 255, (6, 4, 3)).astype(np.uint8)
+        inside = cv2.resize(art, (w - 2 * x0 - 8, h - 2 * y0 - 8), interpolation=cv2.INTER_CUBIC)
+        card[y0 + 4:h - y0 - 4, x0 + 4:w - x0 - 4] = inside
+    elif rank not in ("J", "Q", "K") and rng.random() < 0.8:
+        size = int(h * rng.uniform(0.09, 0.14))
+        pip = _glyph(_SUIT_GLYPHS[suit], font, size, colour, 1.0)
+        _paste(card, pip, int(w * rng.uniform(0.22, 0.3)), int(h * rng.uniform(0.1, 0.2)))
+
+
+def _table(shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """A patch of table (felt, wood or cloth), BGR."""
+    base = rng.uniform(20, 200, 3)
+    noise = cv2.resize(rng.normal(0, rng.uniform(3, 25), (max(shape[0] // 8, 2), max(shape[1] // 8, 2), 3)),
+                       (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+    return np.clip(base + noise, 0, 255).astype(np.uint8)
+
+
+def camera_corner(card: np.ndarray, rng: np.random.Generator, *, cover: bool = False) -> np.ndarray:
+    """The model's input for the top-left corner of ``card`` (a BGR face of any size) seen by the
+    table camera (the module docstring): ``cover`` lays something (another card, a hand) over
+    most of the corner."""
+    return corner_input(camera_upright(card, rng, cover=cover, whole=False))
+
+
+def camera_upright(card: np.ndarray, rng: np.random.Generator, *, cover: bool = False, whole: bool = True,
+                   length: float | None = None) -> np.ndarray:
+    """``card`` (a BGR face of any size) as the table camera sees it, ``length`` px long (default
+    150-260 at random), warped upright as the recogniser warps it (:data:`vision.faces.features.UPRIGHT` px); with
+    ``whole`` False only its top-left part is drawn (the rest repeats its edge)."""
+    length = rng.uniform(150, 260) if length is None else length
+    w, h = length * 63 / 88, length
+    margin = 12
+    tilt = rng.uniform(-0.04, 0.04, (4, 2)) * (w, h)  # perspective and the outline of a camera off vertical
+    angle = np.radians(rng.uniform(-6, 6))
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    rect = np.float32([(0, 0), (w, 0), (w, h), (0, h)]) + tilt
+    centre = np.float32([w / 2, h / 2])
+    quad = ((rect - centre) @ rot.T + centre + margin).astype(np.float32)
+    # Only the corner's part of the picture is read: unless ``whole``, the picture is made that far alone.
+    reach = quad.max(axis=0) + margin if whole else np.repeat((quad[0] + 0.5 * (quad[2] - quad[0])).max() + margin, 2)
+    size = (int(reach[0]), int(reach[1]))
+    src = np.float32([(0, 0), (card.shape[1], 0), (card.shape[1], card.shape[0]), (0, card.shape[0])])
+    view = _table((size[1], size[0]), rng)
+    cv2.warpPerspective(card, cv2.getPerspectiveTransform(src, quad), size, dst=view,
+                        flags=cv2.INTER_AREA, borderMode=cv2.BORDER_TRANSPARENT)
+    if cover:
+        _cover(view, quad, rng)
+    view = _camera(view, quad, rng)
+    found = quad + np.clip(rng.normal(0, 1.0, (4, 2)), -2.5, 2.5).astype(np.float32)  # the outline a pixel or two off
+    return warp_upright(view, found)
+
+
+def _cover(view: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> None:
+    """Lay a card or a hand over most of the top-left corner of the card in ``quad``."""
+    corner = quad[0]
+    along, down = quad[1] - quad[0], quad[3] - quad[0]
+    reach = rng.uniform(0.35, 0.6)
+    start = corner - 0.2 * along - 0.2 * down
+    poly = np.float32([start, start + (reach + 0.2) * along + rng.uniform(-0.1, 0.1) * down,
+                       start + (reach + 0.2) * (along + down), start + (reach + 0.2) * down]).astype(np.int32)
+    colour = (rng.uniform(60, 200), rng.uniform(90, 210), rng.uniform(140, 240)) if rng.random() < 0.5 \
+        else tuple(rng.uniform(200, 255, 3))
+    cv2.fillConvexPoly(view, poly, tuple(float(c) for c in colour))
+
+
+def _camera(view: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A real camera's picture of ``view``: light falling off, a colour cast, glare, lens and
+    motion blur, sensor noise and JPEG."""
+    h, w = view.shape[:2]
+    image = view.astype(np.float32)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    slope = rng.uniform(-0.4, 0.4, 2) / np.float32([w, h])
+    light = rng.uniform(0.55, 1.15) * (1 + slope[0] * (xs - w / 2) + slope[1] * (ys - h / 2))
+    image *= light[..., None] * rng.uniform(0.85, 1.15, 3)
+    if rng.random() < 0.3:  # glare: a bright soft spot, often over the corner
+        cx, cy = quad[0] + rng.uniform(-10, 60, 2)
+        radius = rng.uniform(8, 40)
+        spot = np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * radius ** 2))
+        image += spot[..., None] * rng.uniform(40, 160)
+    sigma = rng.uniform(0, 1.3)
+    if sigma > 0.3:
+        image = cv2.GaussianBlur(image, (0, 0), sigma)
+    if rng.random() < 0.15:  # a little motion
+        length = int(rng.integers(2, 5))
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1 / length
+        rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
+        image = cv2.filter2D(image, -1, cv2.warpAffine(kernel, rot, (length, length)))
+    image += rng.normal(0, rng.uniform(0, 7), image.shape)
+    image = np.clip(image, 0, 255).astype(np.uint8)
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 95))])
+    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+
+
+def _card_label(rank: str, suit: str) -> tuple[int, int]:
+    return RANKS.index(rank), SUITS.index(suit)
+
+
+def _faces():
+    for suit in SUITS:
+        for rank in RANKS[:-1]:
+            yield rank, suit
+
+
+@functools.lru_cache(maxsize=1024)
+def _design_card(design: str, rank: str, suit: str) -> np.ndarray:
+    return render_card(design, element_id(parse_card(rank + suit)))
+
+
+def design_corners(designs, per_card: int, rng: np.random.Generator, *, cover_share: float = 0.0) -> list[Corner]:
+    """``per_card`` camera corners of each of the 52 cards of each design; a ``cover_share`` of
+    them mostly covered (labelled no index)."""
+    out = []
+    for design in designs:
+        for rank, suit in _faces():
+            card = _design_card(design, rank, suit)
+            for _ in range(per_card):
+                covered = rng.random() < cover_share
+                r, s = (NONE_RANK, -1) if covered else _card_label(rank, suit)
+                out.append(Corner(camera_corner(card, rng, cover=covered), r, s, design))
+    return out
+
+
+def font_corners(font_files, per_card: int, rng: np.random.Generator) -> list[Corner]:
+    """``per_card`` camera corners of each of the 52 cards drawn in each font (each drawn afresh:
+    its layout, colours and decoration differ every time)."""
+    every = fonts()
+    out = []
+    for font in font_files:
+        for rank, suit in _faces():
+            for _ in range(per_card):
+                suit_font = font if rng.random() < 0.5 or not every else every[int(rng.integers(len(every)))]
+                card = font_card(rank, suit, font, rng, suit_font)
+                out.append(Corner(camera_corner(card, rng), *_card_label(rank, suit), font.name))
+    return out
+
+
+def no_index_corners(designs, count: int, rng: np.random.Generator) -> list[Corner]:
+    """``count`` corners that show no index: backs and jokers of ``designs``, every card of a
+    design without a standard index, the middle of a card turned into the corner's place, and
+    bare table."""
+    sources: list[np.ndarray] = []
+    for design in designs:
+        for element in ("back", "red_joker", "black_joker"):
+            try:
+                sources.append(render_card(design, element))
+            except Exception:  # a design without jokers
+                continue
+    out = []
+    for i in range(count):
+        kind = i % 4
+        if kind == 0 and sources:
+            card = sources[int(rng.integers(len(sources)))]
+        elif kind == 1:  # the middle of a card, where the corner would be
+            design = designs[int(rng.integers(len(designs)))]
+            rank, suit = RANKS[int(rng.integers(13))], SUITS[int(rng.integers(4))]
+            face = _design_card(design, rank, suit)
+            fh, fw = face.shape[:2]
+            x, y = int(rng.uniform(0.25, 0.5) * fw), int(rng.uniform(0.25, 0.5) * fh)
+            card = cv2.resize(face[y:, x:], (fw, fh))
+        elif kind == 2:  # a blank card, or a card with only a faint border
+            card = np.full((CARD_SIZE[1], CARD_SIZE[0], 3), int(rng.uniform(200, 255)), np.uint8)
+            if rng.random() < 0.5:
+                inset = int(rng.integers(4, 20))
+                cv2.rectangle(card, (inset, inset), (CARD_SIZE[0] - inset, CARD_SIZE[1] - inset),
+                              tuple(float(c) for c in rng.uniform(0, 200, 3)), int(rng.integers(1, 4)))
+        else:
+            card = _table((CARD_SIZE[1], CARD_SIZE[0]), rng)
+        out.append(Corner(camera_corner(card, rng), NONE_RANK, -1, "no index"))
+    return out
+
+
+def non_standard_corners(designs, per_card: int, rng: np.random.Generator) -> list[Corner]:
+    """Camera corners of designs without a standard index, all labelled no index."""
+    out = []
+    for design in designs:
+        for rank, suit in _faces():
+            card = _design_card(design, rank, suit)
+            out.extend(Corner(camera_corner(card, rng), NONE_RANK, -1, design) for _ in range(per_card))
+    return out
+
+
+def training_set(seed: int = 1, *, per_design_card: int = 20, per_font_card: int = 8,
+                 no_index: int = 6000) -> list[Corner]:
+    """The training corners: the training designs, every font but the held-out one, corners with
+    no index (of the training designs and two of the non-standard ones)."""
+    rng = np.random.default_rng(seed)
+    return (design_corners(TRAIN_DESIGNS, per_design_card, rng, cover_share=0.08)
+            + font_corners(fonts(), per_font_card, rng)
+            + no_index_corners(TRAIN_DESIGNS, no_index, rng)
+            + non_standard_corners(("oxygen", "xskat-german"), 2, rng))
+
+
+def held_out_set(seed: int, per_card: int = 6) -> list[Corner]:
+    """Corners nobody trained on: the held-out designs and font, with corners of no index from
+    the held-out designs and the other non-standard designs."""
+    rng = np.random.default_rng(seed)
+    return (design_corners(HELD_OUT, per_card, rng)
+            + font_corners(fonts(held_out=True), per_card, rng)
+            + no_index_corners(HELD_OUT, 52 * per_card, rng)
+            + non_standard_corners(("oxygen-air", "oxygen-white"), max(per_card // 3, 1), rng))
+
+
+def arrays(corners: list[Corner]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Inputs (n x 1 x height x width), rank labels and suit labels of ``corners``."""
+    pixels = np.stack([c.pixels for c in corners]).reshape(-1, 1, INPUT[1], INPUT[0]).astype(np.float32)
+    return pixels, np.array([c.rank for c in corners]), np.array([c.suit for c in corners])
+
+
+if __name__ == "__main__":  # a contact sheet of samples, to look at
+    import sys
+
+    samples = training_set(int(sys.argv[1]) if len(sys.argv) > 1 else 1, per_design_card=1, per_font_card=1, no_index=40)
+    rng = np.random.default_rng(0)
+    picked = [samples[i] for i in rng.choice(len(samples), 160, replace=False)]
+    tiles = [cv2.cvtColor(np.clip(c.pixels * 50 + 128, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR) for c in picked]
+    for tile, c in zip(tiles, picked):
+        cv2.putText(tile, f"{RANKS[c.rank] or '-'}{SUITS[c.suit] if c.suit >= 0 else ''}", (1, INPUT[1] - 3),
+                    cv2.FONT_HERSHEY_PLAIN, 0.7, (0, 0, 255), 1)
+    rows = [np.hstack(tiles[i:i + 20]) for i in range(0, len(tiles), 20)]
+    cv2.imwrite("corner_samples.png", cv2.resize(np.vstack(rows), None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST))
+    print(f"{len(samples)} corners; corner_samples.png")

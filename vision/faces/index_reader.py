@@ -1,0 +1,174 @@
+"""Reading a deck nobody enrolled: a card named from its corner index (rank and suit) by a small
+trained model, the same for every standard-index deck.
+
+The corner index is nearly standard: A, 2-10, J, Q, K (or 1, V/B, D, R) above one of four suit
+symbols, printed in the top-left corner and, turned round, the bottom-right. A small
+convolutional network (``models/corner_index.onnx``, trained by ``tools/train_corner_model.py``
+on corners drawn from card designs and fonts with a camera's distortions, run through OpenCV's DNN
+module, so no new runtime dependency) reads the top-left corner of a card's upright view
+(:func:`corner_input`) into a rank (or "no index here") and a suit, each with a probability.
+
+A card is named (:meth:`IndexReader.read`) from both of its index corners, as laid and turned
+round: each corner visible is read; a corner reads a card when both its rank and its suit are
+at least :attr:`IndexReader.threshold` sure (calibrated on designs held out of training so
+that none of them is named wrong); a corner whose likeliest card is another card than the
+other corner's makes the card unknown, never a guess, and so does ink of the other colour than
+the suit read (black ink for a heart: the model reads grey, the colour checks it). The answer is a
+:class:`vision.faces.matcher.Reading`, as the enrolled matcher's, so the recogniser treats both
+alike. A card back or a design whose corners show no standard index is unknown (there is no
+back to compare with: a face-down card is refused like an unreadable one).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.decks import get_deck
+from vision.faces.features import UPRIGHT, redness, turned
+from vision.faces.matcher import BLACK, RED, Reading
+
+#: The name a config's ``[vision] faces`` gives to read a standard-index deck nobody enrolled.
+STANDARD_INDEX = "standard-index"
+MODEL_DIR = Path(__file__).parent / "models"
+MODEL = MODEL_DIR / "corner_index.onnx"
+#: The share of the upright view's width and height, from its top-left corner, that the model
+#: reads: room for the biggest indices (nicu-white's rank is 14 % of the card's height).
+CORNER_SHARE = (0.40, 0.40)
+#: The model's input, (width, height) pixels: that corner shrunk to 0.8 (1.6 px/mm, about what
+#: the camera sees of a card 150 px long).
+INPUT = (40, 56)
+#: The rank head's classes (the last: no index here) and the suit head's, in the model's order.
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", None)
+SUITS = ("S", "H", "D", "C")
+RED_SUITS = ("H", "D")
+#: A corner with less contrast than this (grey levels, standard deviation) shows no print.
+LEAST_CONTRAST = 6.0
+
+
+def corner_input(upright: np.ndarray) -> np.ndarray:
+    """The model's input for the top-left corner of an upright card view (grey or BGR, of
+    :data:`UPRIGHT` pixels): the corner's grey, less its mean, over its spread, as float32 of
+    ``INPUT`` (height, width)."""
+    grey = upright if upright.ndim == 2 else cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY)
+    if grey.shape[:2] != (UPRIGHT[1], UPRIGHT[0]):
+        grey = cv2.resize(grey, UPRIGHT, interpolation=cv2.INTER_AREA)
+    corner = grey[:round(CORNER_SHARE[1] * UPRIGHT[1]), :round(CORNER_SHARE[0] * UPRIGHT[0])]
+    patch = cv2.resize(corner, INPUT, interpolation=cv2.INTER_AREA).astype(np.float32)
+    return (patch - patch.mean()) / max(float(patch.std()), LEAST_CONTRAST)
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    return shifted / shifted.sum(axis=-1, keepdims=True)
+
+
+class CornerModel:
+    """The trained corner model, through ``cv2.dnn``: ``probabilities(inputs)`` gives, for a batch
+    of :func:`corner_input` patches, the rank head's and the suit head's probabilities.
+
+    :raises OSError: when the model file is missing or OpenCV cannot read it.
+    """
+
+    def __init__(self, path: str | Path = MODEL) -> None:
+        path = Path(path)
+        if not path.exists():
+            raise OSError(f"the corner index model {path} is missing: reinstall cardtable, or train it with "
+                          "python tools/train_corner_model.py")
+        try:
+            self.net = cv2.dnn.readNetFromONNX(str(path))
+        except cv2.error as err:
+            raise OSError(f"OpenCV cannot read the corner index model {path}: {err}") from None
+        meta = json.loads(path.with_suffix(".json").read_text())
+        self.threshold = float(meta["threshold"])
+
+    def probabilities(self, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rank probabilities (n x 14: :data:`RANKS`) and suit probabilities (n x 4: :data:`SUITS`)."""
+        self.net.setInput(np.ascontiguousarray(inputs, np.float32).reshape(-1, 1, INPUT[1], INPUT[0]))
+        logits = self.net.forward().reshape(len(inputs), -1)
+        return softmax(logits[:, :len(RANKS)]), softmax(logits[:, len(RANKS):])
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_model() -> CornerModel:
+    """The model shipped with cardtable, loaded once."""
+    return CornerModel()
+
+
+class IndexReader:
+    """Names cards of any standard-index deck from their corner indices (the module docstring).
+
+    :param model: the corner model (default: the one shipped, :func:`shipped_model`).
+    :param deck: the deck whose cards are named (standard 52).
+    :param threshold: how sure each head must be (default the model's calibrated one).
+    """
+
+    def __init__(self, model: CornerModel | None = None, *, deck: str = "standard",
+                 threshold: float | None = None) -> None:
+        self.model = model or shipped_model()
+        self.deck = get_deck(deck)
+        self.threshold = self.model.threshold if threshold is None else threshold
+        self._cards = {card.id: card for card in self.deck.cards}
+
+    def corners(self, upright: np.ndarray) -> list[tuple[str | None, float]]:
+        """Each index corner of an upright view (top left as laid, then turned round) read: the
+        likeliest card id (None: no index there) and how sure (the lesser of rank and suit)."""
+        inputs = np.stack([corner_input(upright), corner_input(turned(upright))])
+        ranks, suits = self.model.probabilities(inputs)
+        read = []
+        for rank_p, suit_p in zip(ranks, suits):
+            rank, suit = RANKS[int(rank_p.argmax())], SUITS[int(suit_p.argmax())]
+            card = None if rank is None else rank + suit
+            read.append((card, float(min(rank_p.max(), suit_p.max()))))
+        return read
+
+    def read(self, upright: np.ndarray, visible: np.ndarray | None = None) -> Reading:
+        """The card in an upright view (as :func:`vision.faces.features.warp_upright` gives, grey
+        or BGR, any size: it is brought to :data:`UPRIGHT`), from the index corners ``visible``
+        (four booleans in :data:`vision.faces.features.CORNERS` order, default all): the top left
+        and the bottom right are read."""
+        if upright is None or upright.ndim not in (2, 3) or min(upright.shape[:2]) < 8:
+            return Reading(None, 0.0, why="no card view to read")
+        if upright.ndim == 3 and upright.shape[2] == 1:
+            upright = upright[:, :, 0]
+        elif upright.ndim == 3 and upright.shape[2] != 3:
+            return Reading(None, 0.0, why="a card view is grey or BGR")
+        if upright.dtype != np.uint8:
+            upright = np.clip(np.nan_to_num(upright.astype(np.float32)), 0, 255).astype(np.uint8)
+        shown = np.ones(4, bool) if visible is None else np.asarray(visible, bool)
+        read = [r for r, seen in zip(self.corners(upright), (shown[0], shown[3])) if seen]
+        if not read:
+            return Reading(None, 0.0, why="both index corners are hidden")
+        named = {card for card, _ in read if card is not None}
+        sure = [(card, p) for card, p in read if card is not None and p >= self.threshold]
+        if len(named) > 1:
+            return Reading(None, 0.0, why=f"the index corners read as different cards ({', '.join(sorted(named))})")
+        if not sure:
+            best = max(read, key=lambda r: r[1])
+            return Reading(None, best[1] * 0.5, why=f"no index read surely (best {best[0]} at {best[1]:.2f})")
+        card, confidence = max(sure, key=lambda r: r[1])
+        if upright.ndim == 3 and (clash := _ink_clash(upright, shown, card[-1])):
+            return Reading(None, confidence * 0.5, why=f"the index reads {card}, but {clash}")
+        return Reading(self._cards[card], confidence)
+
+
+def _ink_clash(upright_bgr: np.ndarray, visible: np.ndarray, suit: str) -> str:
+    """Why the ink of the index corners (the top left and bottom right, those ``visible``) cannot
+    be ``suit``'s colour, or "" when it can (or its colour is not clear: a grey view, a four-colour deck)."""
+    red = redness(upright_bgr, visible & np.array([True, False, False, True]))
+    if red is None:
+        return ""
+    if suit in RED_SUITS and red <= BLACK:
+        return "its ink is black"
+    if suit not in RED_SUITS and red >= RED:
+        return "its ink is red"
+    return ""
+
+
+def reads_standard_index(faces: str | Path | None) -> bool:
+    """Whether a config's ``faces`` setting asks for the deck nobody enrolled."""
+    return faces is not None and str(faces) == STANDARD_INDEX
