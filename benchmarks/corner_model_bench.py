@@ -41,7 +41,6 @@ from engine.decks import get_deck  # noqa: E402
 from tools import corner_data  # noqa: E402
 from vision.faces.designs import element_id, render_card  # noqa: E402
 from vision.faces.enrol import enrol_from_design  # noqa: E402
-from vision.faces.features import describe, turned  # noqa: E402
 from vision.faces.index_reader import IndexReader  # noqa: E402
 from vision.faces.matcher import Matcher  # noqa: E402
 from vision.faces.recogniser import FaceRecogniser  # noqa: E402
@@ -91,7 +90,7 @@ def cpu_per_card(reader: IndexReader, design: str, deck, rng, count: int = 60) -
         reader.read(upright)
         model_ms.append((time.perf_counter() - start) * 1000)
         start = time.perf_counter()
-        matcher.read((describe(upright), describe(turned(upright))))
+        matcher.read_view(upright)
         matcher_ms.append((time.perf_counter() - start) * 1000)
     return statistics.median(model_ms), statistics.median(matcher_ms)
 

@@ -235,7 +235,7 @@ def check_told_apart(enrolment: Enrolment, views: dict[str, np.ndarray]) -> None
     wrong, unsure = [], []
     for card_id, view in views.items():
         seen = as_the_camera_sees(view)
-        reading = matcher.read((describe(seen), describe(turned(seen))))
+        reading = matcher.read_view(seen)
         if reading.card is None:
             unsure.append(card_id)
         elif reading.card.id != card_id:

@@ -126,6 +126,11 @@ class IndexReader:
             read.append((card, float(min(rank_p.max(), suit_p.max()))))
         return read
 
+    def read_view(self, upright: np.ndarray, visible: np.ndarray | None = None, shown: np.ndarray | None = None) -> Reading:
+        """:meth:`read`, called as the enrolled matcher is (:meth:`vision.faces.matcher.Matcher.read_view`):
+        the face pixels ``shown`` do not matter to a reader of indices."""
+        return self.read(upright, visible)
+
     def read(self, upright: np.ndarray, visible: np.ndarray | None = None) -> Reading:
         """The card in an upright view (as :func:`vision.faces.features.warp_upright` gives, grey
         or BGR, any size: it is brought to :data:`UPRIGHT`), from the index corners ``visible``

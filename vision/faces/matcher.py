@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from engine.decks import PhysicalCard
-from vision.faces.features import CORNERS, FACE, Features, corner_patch, corner_search
+from vision.faces.features import CORNERS, FACE, Features, corner_patch, corner_search, describe, turned
 from vision.faces.store import Enrolment
 
 #: Cards scored again with each corner aligned, and how far (px of the upright view) it may shift.
@@ -134,6 +134,16 @@ class Matcher:
             norms = np.sqrt(np.maximum(self._corner_norms[:, k], 1e-12))
             best = max(best, float((refs @ view / norms).max()))
         return best
+
+    def read_view(self, upright: np.ndarray, visible: np.ndarray | None = None, shown: np.ndarray | None = None) -> Reading:
+        """Read the card of an ``upright`` view (:func:`vision.faces.features.warp_upright`), both
+        ways round, from the corners ``visible`` and the face pixels ``shown`` (default all): the
+        same call as the corner-index reader's (:meth:`vision.faces.index_reader.IndexReader.read_view`),
+        so a recogniser or the still reader holds either."""
+        if visible is None:
+            return self.read((describe(upright), describe(turned(upright))))
+        return self.read((describe(upright, visible), describe(turned(upright), visible[::-1])), (visible, visible[::-1]),
+                         None if shown is None else (shown, shown[::-1, ::-1]))
 
     def read(self, views: tuple[Features, Features], visible: tuple[np.ndarray, np.ndarray] | None = None,
              shown: tuple[np.ndarray, np.ndarray] | None = None) -> Reading:

@@ -24,8 +24,8 @@ import cv2
 import numpy as np
 
 from engine.decks import PhysicalCard
-from vision.faces.features import (CORNERS, INSET, UPRIGHT, corner_features, corner_masks, describe, face_shown, order_quad,
-                                   turned, warp_upright)
+from vision.faces.features import (CORNERS, INSET, UPRIGHT, corner_features, corner_masks, face_shown, order_quad,
+                                   warp_upright)
 from vision.faces.index_reader import STANDARD_INDEX, IndexReader, reads_standard_index
 from vision.faces.finder import (Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, quad_mask, refine_quad,
                                  shown_corners, true_to_size)
@@ -120,6 +120,8 @@ class FaceRecogniser:
         self.enrolment = enrolment
         # A deck nobody enrolled is read by its corner indices alone (vision.faces.index_reader).
         self.matcher = None if isinstance(enrolment, IndexReader) else Matcher(enrolment)
+        #: What reads a card's upright view: the enrolled deck's matcher, or the corner-index reader.
+        self.reader = enrolment if self.matcher is None else self.matcher
         self.agree, self.unknown_after = agree, unknown_after
         self.traits = Traits(
             # A card's footprint (:mod:`vision.footprints`) reaches most of the card, its white
@@ -223,7 +225,7 @@ class FaceRecogniser:
         backdrop over a guess of the table under it (:meth:`Backdrop.guess_under`) and followed
         like any card."""
         grey, named = region.frame.grey(), []
-        for quad, reading in read_cards(region.frame.colour(), self.enrolment if self.matcher is None else self.matcher):
+        for quad, reading in read_cards(region.frame.colour(), self.reader):
             quad = order_quad(quad if region.to_table is None else true_to_size(quad, region.to_table, self.deck_size.sizes))
             if reading.face_down:
                 centre = tuple(float(v) for v in quad.mean(axis=0))
@@ -426,11 +428,7 @@ class FaceRecogniser:
         if shows is not None:
             visible &= np.arange(4) == shows
             shown = np.zeros_like(shown)
-        if self.matcher is None:       # a deck nobody enrolled: read by its corner indices
-            reading = self.enrolment.read(upright, visible)
-        else:
-            reading = self.matcher.read((describe(upright, visible), describe(turned(upright), visible[::-1])),
-                                        (visible, visible[::-1]), (shown, shown[::-1, ::-1]))
+        reading = self.reader.read_view(upright, visible, shown)
         if shows is not None and reading.card is not None and reading.score < SHOWN_LEAST:
             # A corner partly under the next card (its index beside this one's) can read as
             # another card: only a corner like the enrolled one all over names it.

@@ -26,9 +26,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.faces.features import CORNERS, describe, order_quad, turned, warp_upright
+from vision.faces.features import CORNERS, order_quad, warp_upright
 from vision.faces.finder import outward_sides, refine_quad, sides_meet
-from vision.faces.index_reader import IndexReader
 
 #: The longest side, in pixels, cards are looked for at; and each card's own part of the
 #: picture, where its outline is found again (see :func:`to_full`).
@@ -422,6 +421,5 @@ def read_cards(image: np.ndarray, matcher, *, work: int = WORK) -> list[tuple[np
     found = []
     for quad in find_cards(colour, work=work):
         view = warp_upright(colour, quad)
-        by_index = isinstance(matcher, IndexReader)
-        found.append((quad, matcher.read(view) if by_index else matcher.read((describe(view), describe(turned(view))))))
+        found.append((quad, matcher.read_view(view)))
     return found
