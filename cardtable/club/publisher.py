@@ -74,7 +74,7 @@ class ClubPublisher:
                 break
             try:
                 if journal is None and self.journal_path.exists():
-                    journal = Journal(self.journal_path)
+                    journal = Journal(self.journal_path, read_only=True)
                 if item == "again":
                     self._sent.clear()
                     if self._view is not None:

@@ -98,7 +98,7 @@ def create_app(hub: ViewHub, *, journal_path: Path | None = None, owner: OwnerTo
     def read_journal(work):
         if journal_path is None or not Path(journal_path).exists():
             return None
-        with Journal(journal_path) as journal:
+        with Journal(journal_path, read_only=True) as journal:
             return work(journal)
 
     async def history_json(request: Request) -> Response:

@@ -511,6 +511,27 @@ def test_an_old_format_journal_is_upgraded_once_visibly_and_then_needs_the_key(t
     assert "damaged" in capsys.readouterr().out
 
 
+def test_the_history_page_and_the_club_read_an_old_journal_without_upgrading_it(tmp_path, written):
+    """A spectator's page and the club's publisher only read: opening the journal to write would
+    upgrade an older journal and write its key from a web request or the club's thread."""
+    from starlette.testclient import TestClient
+
+    from cardtable.club.publisher import ClubPublisher
+    from cardtable.club.spec import ClubSpec, parse_broker
+    from cardtable.web.app import ViewHub, create_app
+    from hardware.view import SeatView, TableView
+
+    path = _as_old_format(_copy(written, tmp_path / "journal.sqlite"))
+    before = path.read_bytes()
+    client = TestClient(create_app(ViewHub(), journal_path=path))
+    games = client.get("/history.json").json()
+    assert len(games) == 1 and client.get(f"/history/{games[0]['id']}.json").status_code == 200
+    publisher = ClubPublisher(ClubSpec(parse_broker("mqtt://127.0.0.1:9"), "club", "T1"), path)
+    publisher.show(TableView("Cribbage", (SeatView("Ann", 0), SeatView("Bob", 0)), "Ann to play"))
+    publisher.close()                                     # after the view queued is published
+    assert not Path(f"{path}.key").exists() and path.read_bytes() == before
+
+
 @pytest.mark.slow
 def test_undo_and_replay_after_opening_check_only_the_new_rows(tmp_path, monkeypatch):
     """Incremental verification: once a journal of many games is checked, an undo, a replay and
