@@ -120,4 +120,6 @@ async function showCurrent() {
       names: [...document.querySelectorAll("#names input")].map((i) => i.value), options: readOptions(),
     });
   });
+  // the buttons are off in the page as sent: a click before the token is here would go nowhere
+  document.querySelectorAll("#undo, #end, #start button").forEach((b) => { b.disabled = false; });
 })();

@@ -138,3 +138,25 @@ def test_the_owners_pages_need_the_pin(browser, demo_page, tmp_path):
     spectator = browser.new_page(bypass_csp=True)
     spectator.goto(demo_page.url + "/")
     assert "owner" not in spectator.content().lower()
+
+
+def test_the_owners_buttons_wait_until_the_page_can_send(browser, demo_page):
+    """A click on Undo before the page has its token used to do nothing at all (the button was
+    there, its handler was not yet): the buttons are off until the page can send a request."""
+    page = browser.new_page(bypass_csp=True)
+    page.goto(demo_page.url + "/owner")
+    page.fill("input[name=pin]", "2468")
+    held = []
+    page.route("**/owner/status.json", lambda route: held.append(route))
+    page.click("button[type=submit]")
+    page.wait_for_selector("#undo")
+    deadline = time.monotonic() + patience(10)
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the owner's page never asked for its status"
+    for button in ("#undo", "#end", "#start button[type=submit]"):
+        assert page.locator(button).is_disabled()
+    held[0].continue_()
+    page.click("#undo")                              # waits for the button to be on
+    page.wait_for_function("document.getElementById('answer').textContent.length > 1")
+    assert page.locator("#answer").inner_text() != "\u2026"
