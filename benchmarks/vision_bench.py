@@ -11,7 +11,7 @@ Scenes come in six kinds (:data:`KINDS`, :func:`scene_script`), each run on as m
 - **off cards**: two pairs laid partly on each other, each top card pushed off the one below to
   another zone under the hand, then a lower card after it;
 - **piles**: three to five counted cards in the centre pushed together under hands into a fanned
-  pile in a seat's zone, then picked up at once;
+  pile in a seat's zone, squared up (each marker still showing), then picked up at once;
 - **wood flicker**: the mixed scene on a wooden table, exposure flicker of 8-15 % and light
   drifting unevenly across the table by 10-25 %;
 - **laid table**: the camera starts on a table where four cards lie (``present``), two of them
@@ -47,6 +47,12 @@ at 1080p, ArUco decks at 720p.
     .venv/bin/python benchmarks/vision_bench.py              # 4 QR scenes of each kind + 6 ArUco, ~15 min on 2 busy cores
     .venv/bin/python benchmarks/vision_bench.py --quick      # 1 QR scene of each kind + 2 ArUco, ~4 min
     .venv/bin/python benchmarks/vision_bench.py --seed 755159 --kinds "long slides"   # scenes again
+    .venv/bin/python benchmarks/vision_bench.py --profile --kinds "long slides" --scenes 2 --aruco-scenes 0
+
+``--profile`` also prints where the pipeline's process time goes, by class of frame (not looked
+at, quiet, settling, a hand moving, around an arrival): reading the file, the eighth and whole
+JPEG decodes, the change map, the region views, the decoder (and its calls per frame),
+footprints, tracker (:class:`Probe`).
 """
 
 from __future__ import annotations
@@ -60,6 +66,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -178,7 +185,9 @@ def off_cards(rng: random.Random, cards: list[str], zones: list[str]) -> tuple[l
 
 def piles(rng: random.Random, cards: list[str], zones: list[str]) -> tuple[list, float]:
     """Three to five counted cards in the centre pushed together under hands into a fanned pile
-    in a seat's zone (each marker still showing), then the pile picked up at once."""
+    in a seat's zone, squared up (turned by 1.5 degrees at most: each marker still showing; a
+    card turned further at 57 mm from the next has its marker's corner under it), then the pile
+    picked up at once."""
     count = rng.randint(3, 5)
     moves, t = [], 0.3
     for card in cards[:count]:
@@ -190,7 +199,7 @@ def piles(rng: random.Random, cards: list[str], zones: list[str]) -> tuple[list,
     x0 = cx - 57 * (count - 1) / 2
     for i, card in enumerate(cards[:count]):
         moves.append(Slide(round(t, 2), card, zone, duration, covered=True, x=round(x0 + 57 * i + rng.uniform(-3, 3), 1),
-                           y=round(cy + rng.uniform(-6, 6), 1)))
+                           y=round(cy + rng.uniform(-6, 6), 1), angle=round(rng.uniform(-1.5, 1.5), 1)))
     t += duration + 1.2
     moves += [Remove(round(t, 2), card) for card in cards[:count]]
     return moves, t + rng.choice([1.0, 2.5])
@@ -267,6 +276,67 @@ def mixed_script(rng: random.Random, cards: list[str], zones: list[str]) -> tupl
         t += 1.4
     moves.append(Remove(round(t, 2), rng.choice(remaining)))
     return moves, t + (1.0 if rng.random() < 0.5 else 2.5)
+
+
+#: The parts of the pipeline's cost on a frame that ``--profile`` tells apart.
+PARTS = ("read file", "decode small", "decode full", "decode colour", "change map", "region views", "decoder",
+         "footprints", "tracker", "other")
+#: The classes of frame ``--profile`` tells apart: not looked at; nothing changed for half a
+#: second; nothing changed since the frame before, but something did less than half a second ago;
+#: a hand (or a card it carries) moving; from 0.3 s before a card lands to 0.6 s after.
+CLASSES = ("skipped", "quiet", "settling", "hand moving", "arrival")
+#: A frame whose scene has not changed for this long is quiet, not settling.
+SETTLED = 0.5
+_DECODES = {cv2.IMREAD_GRAYSCALE: "decode full", cv2.IMREAD_COLOR: "decode colour"}
+
+
+class Probe:
+    """Process time of each part (:data:`PARTS`) of the pipeline's work on one frame, each part's
+    own (a JPEG decoded inside a region's read counts as the decode, not as the read), and the
+    decoder calls. The parts' methods are wrapped on the instances the pipeline uses (the frame
+    decode on :class:`Frame`, in this worker process only); nothing else changes."""
+
+    def __init__(self, pipeline: Pipeline) -> None:
+        self.parts: dict[str, float] = defaultdict(float)
+        self.calls, self.active, self._stack = 0, False, []
+        self._wrap(Frame, "_decode", lambda frame, flags, size: _DECODES.get(flags, "decode small"))
+        for name in ("observe", "regions", "pending"):
+            self._wrap(pipeline.changes, name, "change map")
+        self._wrap(pipeline.recogniser, "read", "region views")
+        decoder = getattr(pipeline.recogniser, "decoder", None)
+        if decoder is not None:
+            self._wrap(decoder, "decode", "decoder", count=True)
+        for name in ("_judge", "_follow"):
+            self._wrap(pipeline, name, "footprints")
+        self._wrap(pipeline.tracker, "update", "tracker")
+
+    def _wrap(self, owner: object, name: str, part, count: bool = False) -> None:
+        original = getattr(owner, name)
+
+        def timed(*args, **kwargs):
+            if not self.active:
+                return original(*args, **kwargs)
+            start = time.process_time()
+            self._stack.append(0.0)
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent, inner = time.process_time() - start, self._stack.pop()
+                self.parts[part if isinstance(part, str) else part(*args, **kwargs)] += spent - inner
+                self.calls += count
+                if self._stack:
+                    self._stack[-1] += spent
+
+        setattr(owner, name, timed)
+
+    def frame(self, total: float, read: float) -> dict:
+        """This frame's figures (``total`` its process time, ``read`` of it the file's), and a
+        fresh start for the next."""
+        parts = {**self.parts, "read file": read}
+        parts["other"] = total - sum(parts.values())
+        out, self.calls = {"parts": parts, "calls": self.calls}, 0
+        self.parts = defaultdict(float)
+        return out
 
 
 class NaiveLoop:
@@ -364,7 +434,7 @@ def score(truth: list, observed: list) -> dict:
 
 
 def run_scene(job: tuple) -> dict:
-    kind, seed, deck, marker, resolution, fps, loops, live = job
+    kind, seed, deck, marker, resolution, fps, loops, live, profile = job
     cv2.setNumThreads(1)
     foreign = marker == "qr" and seed % 4 == 1
     script, duration = scene_script(kind, seed, deck, foreign)
@@ -375,9 +445,10 @@ def run_scene(job: tuple) -> dict:
     pipeline = Pipeline(config, calibration=calibration)
     naive = {name: NaiveLoop(name, deck, pipeline.zones) for name in loops}
     live_pipeline = Pipeline(config, calibration=calibration) if live else None
+    probe = Probe(pipeline) if profile else None
     folder = Path(tempfile.mkdtemp(prefix="vision-bench-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
     try:
-        kinds, previous, recorded = [], None, []
+        kinds, classes, previous, changed_at, recorded = [], [], None, 0.0, []
         arrivals = [m.t for m in script if isinstance(m, Place)]
         for i in range(int(duration * fps)):
             now = i / fps
@@ -388,11 +459,15 @@ def run_scene(job: tuple) -> dict:
             (folder / f"{i:06d}.jpg").write_bytes(data)
             recorded.append(data if live else None)
             scene = camera.scene.snapshot(now)
-            kinds.append("quiet" if scene == previous else
-                         "arrival" if any(t - 0.3 <= now < t + 0.6 for t in arrivals) else "other")
+            arrival = any(t - 0.3 <= now < t + 0.6 for t in arrivals)
+            kinds.append("quiet" if scene == previous else "arrival" if arrival else "other")
+            changed_at = changed_at if scene == previous else now
+            classes.append("arrival" if arrival else "hand moving" if changed_at == now else
+                           "settling" if now - changed_at < SETTLED else "quiet")
             previous = scene
         cpu = {name: [] for name in ["pipeline", *naive, *(["live"] if live else [])]}
         events = {name: [] for name in cpu}
+        profiled = []
         with ImageFolderSource(folder, fps) as source:
             index = 0
             while True:
@@ -400,8 +475,15 @@ def run_scene(job: tuple) -> dict:
                 got = source.read()
                 if got is None:
                     break
+                read, skipped = time.process_time() - start, pipeline.stats.skipped
+                if probe:
+                    probe.active = True
                 events["pipeline"] += table_events(pipeline.process(*got))
                 cpu["pipeline"].append(time.process_time() - start)
+                if probe:
+                    probe.active = False
+                    profiled.append({**probe.frame(cpu["pipeline"][-1], read),
+                                     "class": "skipped" if pipeline.stats.skipped > skipped else classes[index]})
                 for name, loop in naive.items():
                     start = time.process_time()
                     events[name] += loop.process(source.paths[index], got[1])
@@ -414,7 +496,7 @@ def run_scene(job: tuple) -> dict:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     truth = ground_truth(camera, script)
-    return {"kind": kind, "seed": seed, "cpu": cpu, "kinds": kinds,
+    return {"kind": kind, "seed": seed, "cpu": cpu, "kinds": kinds, "profile": profiled,
             "scores": {n: score(truth, ev) for n, ev in events.items()},
             "rest": any(isinstance(m, Hand) and m.still for m in script)}
 
@@ -475,6 +557,33 @@ def summarise(title: str, results: list[dict], names: list[str]) -> dict:
     return out
 
 
+def print_profile(title: str, results: list[dict]) -> None:
+    """Where the pipeline's process time goes (``--profile``), by class of frame
+    (:data:`CLASSES`): each class's share of the frames and of the time, the mean ms per frame of
+    each part (:data:`PARTS`), decoder calls per frame, and the share of frames decoded whole."""
+    frames = [f for r in results for f in r["profile"]]
+    if not frames:
+        return
+    total = sum(sum(f["parts"].values()) for f in frames)
+    short = {"read file": "read", "decode small": "dec/8", "decode full": "dec full", "decode colour": "dec col",
+             "change map": "changes", "region views": "views", "decoder": "decoder", "footprints": "footprt",
+             "tracker": "tracker", "other": "other"}
+    print(f"\nprofile, {title}: {len(results)} scenes, {len(frames)} frames; ms of process time per frame, "
+          f"mean, by class of frame; calls: decoder calls per frame; whole: frames decoded whole")
+    print(f"{'class':<12} {'frames':>7} {'time':>5} {'ms':>6} " + " ".join(f"{short[p]:>8}" for p in PARTS)
+          + f" {'calls':>6} {'whole':>6}")
+    for name in CLASSES:
+        rows = [f for f in frames if f["class"] == name]
+        if not rows:
+            continue
+        spent = [sum(f["parts"].values()) for f in rows]
+        parts = [statistics.fmean(f["parts"].get(p, 0.0) for f in rows) * 1000 for p in PARTS]
+        whole = sum(f["parts"].get("decode full", 0.0) > 0 for f in rows) / len(rows)
+        print(f"{name:<12} {len(rows) / len(frames):>7.0%} {sum(spent) / total:>5.0%} {statistics.fmean(spent) * 1000:>6.2f} "
+              + " ".join(f"{v:>8.2f}" for v in parts)
+              + f" {statistics.fmean(f['calls'] for f in rows):>6.2f} {whole:>6.0%}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a short run: one QR scene of each kind, 2 ArUco scenes")
@@ -485,6 +594,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--live-every", type=int, default=3, help="time the live MJPG source on every Nth scene")
     parser.add_argument("--fps", type=float, default=15.0, help="frames per second of the scenes (default 15)")
     parser.add_argument("--seed", type=int, help="the first scene's seed (default: drawn afresh, and printed)")
+    parser.add_argument("--profile", action="store_true",
+                        help="also print where the pipeline's time goes, by class of frame (QR scenes)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="scenes run in parallel")
     args = parser.parse_args(argv)
     if args.quick:
@@ -497,8 +608,9 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(args.scenes):
             n = len(qr_jobs)
             qr_jobs.append((kind, base + 1000 * k + i, "standard", "qr", "1080p", args.fps,
-                            ("zxing", "pyzbar") if n % args.pyzbar_every == 0 else ("zxing",), n % args.live_every == 0))
-    aruco_jobs = [("mixed", base + 10_000 + i, "its15", "aruco", "720p", args.fps, (), False)
+                            ("zxing", "pyzbar") if n % args.pyzbar_every == 0 else ("zxing",), n % args.live_every == 0,
+                            args.profile))
+    aruco_jobs = [("mixed", base + 10_000 + i, "its15", "aruco", "720p", args.fps, (), False, False)
                   for i in range(args.aruco_scenes)]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         qr = list(pool.map(run_scene, qr_jobs))
@@ -530,6 +642,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {kind:<13} recall {least:7.2%}  false {out['pipeline']['false']:>2}  refused {out['pipeline']['refused']:>2}  "
               f"CPU {out['pipeline']['mean']:5.2f} ms against {out['zxing']['mean']:5.2f} ms ({ratios[kind]:.2f}x)  "
               f"quiet {out['pipeline']['quiet']:.2f} ms")
+    if args.profile:
+        print_profile("QR deck at 1080p, all scenes", qr)
+        for kind in args.kinds:
+            print_profile(f"QR deck at 1080p, {kind}", [r for r in qr if r["kind"] == kind])
     worst = max(per_kind, key=lambda kind: (1 - min(per_kind[kind]["pipeline"]["each"].values(), default=1.0),
                                             per_kind[kind]["pipeline"]["false"], ratios[kind]))
     print(f"  worst scene kind: {worst}")

@@ -78,6 +78,10 @@ class ChangeMap:
         self._ref: np.ndarray | None = None
         self._moved_at: np.ndarray | None = None
         self._ref_before: np.ndarray | None = None
+        self._first: np.ndarray | None = None
+        #: The table when the camera started: the first frame's estimate of it bare, and the first frame.
+        self.start: np.ndarray | None = None
+        self._painted_before: np.ndarray | None = None
         self.still: np.ndarray | None = None
         self.gain = 1.0
         self._terms: np.ndarray | None = None
@@ -96,8 +100,10 @@ class ChangeMap:
         if self._ref is None or self._ref.shape != small.shape:
             # First frame: the reference is the table as it would be bare; what lies on it is dirty.
             self._painted = np.zeros(small.shape, bool)
-            self._prev, self._ref, self.small = small, self._table_estimate(small), small
+            self._prev, self._ref, self.small, self._first = small, self._table_estimate(small), small, small
             self._ref_before = self._ref.copy()
+            self._painted_before = self._painted.copy()
+            self.start = np.stack([self._ref_before, small])
             self._moved_at = np.full(small.shape, -np.inf, np.float32)
             self.still = np.ones(small.shape, bool)
             self._tries = np.zeros(small.shape, np.int32)
@@ -108,13 +114,15 @@ class ChangeMap:
             self.changed = self._differs(small)
             self.dirty = self.changed.copy()
             self.moving = np.zeros(small.shape, bool)
+            self._busy = np.zeros(small.shape, bool)
             return
         self._frame += 1
         small = self._level(small)
         # Opening drops lone noisy cells; a hand moves whole blocks of cells.
         raw = self._unlike(small, self._prev)
-        moving = cv2.dilate(cv2.morphologyEx(raw, cv2.MORPH_OPEN, self._pair), self._kernel)
-        self.moving = moving.view(bool)
+        # (OpenCV's MORPH_OPEN with an even kernel keeps each block one cell down and to the
+        # right of where it changed; the faces recogniser's reads are tuned on these cells.)
+        self.moving = cv2.dilate(cv2.morphologyEx(raw, cv2.MORPH_OPEN, self._pair), self._kernel).view(bool)
         self._moved_at[self.moving] = now
         self.still = ~self.moving & (now - self._moved_at >= self.settle - 1e-6)
         self._prev, self.small = small, small
@@ -125,11 +133,20 @@ class ChangeMap:
         self.changed = self._differs(small)
         self.dirty = self.changed & self.still
         self._ref_before = self._ref.copy()
+        self._painted_before = self._painted.copy()
 
     def _differs(self, small: np.ndarray) -> np.ndarray:
         """Cells that differ from the reference; the same opening as for motion keeps sensor
         noise from making lone cells dirty on a quiet frame."""
         return cv2.morphologyEx(self._unlike(small, self._ref), cv2.MORPH_OPEN, self._pair).view(bool)
+
+    def denoise(self, mask: np.ndarray) -> np.ndarray:
+        """The cells of ``mask`` (boolean or 0/1) in a block of 2 x 2 of them, where they are:
+        lone cells that differ are sensor noise, compression or a grey level of light left over,
+        not a change."""
+        # An opening whose dilation mirrors its erosion (MORPH_OPEN would shift the blocks).
+        blocks = cv2.erode(mask.view(np.uint8), self._pair, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        return cv2.dilate(blocks, self._pair, anchor=(1, 1)).view(bool)
 
     def _unlike(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Cells (uint8 0/1) where ``a`` and ``b`` differ by more than ``threshold``, except
@@ -218,11 +235,13 @@ class ChangeMap:
         was slid from, while the hand that slides it is still beside it). A still patch read in vain
         (:meth:`failed`) that shows the same is left alone for as many frames as it has been read
         (``backoff``)."""
+        self._busy = np.zeros(self.dirty.shape, bool)
         if not self.dirty.any():
             return []
         grown = cv2.dilate(self.dirty.view(np.uint8), np.ones((2 * margin + 1, 2 * margin + 1), np.uint8))
         count, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
-        busy = set(np.unique(labels[~self.still]).tolist())
+        busy = set(np.unique(labels[~self.still]).tolist()) - {0}
+        self._busy = np.isin(labels, list(busy)) if busy else np.zeros(labels.shape, bool)
         solid = self._solid(self.dirty) if self.backoff else self.dirty
         spread, least = (2, NEW_CELLS) if self.backoff else (1, 1)
         fresh = solid & ~(self._tried_ok & (cv2.absdiff(self.small, self._tried) <= spread * self.threshold))
@@ -254,14 +273,16 @@ class ChangeMap:
         # if it were read in every frame.
         return reads == 0 or waited >= reads or int(self._tries[cells].max(initial=0)) + waited >= self.attempts
 
-    def pending(self) -> bool:
+    def pending(self, *, busy: bool = True) -> bool:
         """True when some dirty patch is likely to be read in the next frame (some of it never
-        tried, or its back-off ends): the next frame will most likely read a region."""
-        solid = self._solid(self.dirty)
+        tried, or its back-off ends): the next frame will most likely read a region. Without
+        ``busy``, only the patches where nothing moved in this frame's :meth:`regions` count."""
+        dirty = self.dirty if busy else self.dirty & ~self._busy
+        solid = self._solid(dirty)
         if not solid.any():
             return False
         # (A cell a busy read left, never a still read's try, is read when something new rests.)
-        return bool((solid & ~self._tried_ok).any()) or self._due(self.dirty & (self._reads > 0), ahead=1)
+        return bool((solid & ~self._tried_ok).any()) or self._due(dirty & (self._reads > 0), ahead=1)
 
     @property
     def quiet(self) -> bool:
@@ -277,8 +298,15 @@ class ChangeMap:
 
     def reference(self, cells: np.ndarray) -> np.ndarray:
         """What the cells (flat indices) showed when they were last explained before this frame
-        (a card read this frame explains its surroundings, which may hold a neighbour just laid)."""
-        return self._ref_before.ravel()[cells]
+        (a card read this frame explains its surroundings, which may hold a neighbour just laid),
+        as two rows, either of which may be what a card laid there since hid: the reference and,
+        where that is still the first frame's estimate of the bare table (what stood out painted
+        over, and nothing explained since), what the first frame showed there (a glare spot is
+        the table, though it stands out; a card lying there at the start is not)."""
+        before = self._ref_before.ravel()[cells]
+        # Where the reference is still the first frame's estimate, the first frame itself may be
+        # the table: a glare spot the estimate painted over, not yet given up.
+        return np.stack([before, np.where(self._painted_before.ravel()[cells], self._first.ravel()[cells], before)])
 
     def is_clean(self, mask: np.ndarray) -> bool:
         """True when no cell of ``mask`` (a boolean mask or flat cell indices) changed since it

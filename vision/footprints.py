@@ -6,8 +6,9 @@ reference the change map kept for them, the table or the card it was laid on). E
 not read again is
 
 - **seen** while its footprint still shows it, counting only the cells that lie still;
-- **gone** when its footprint lies still and shows what was there before the card came, or the
-  marker of another card (or, for a card that lay there when the camera started, whose table
+- **gone** when its footprint lies still and shows what was there before the card came (or the
+  table as it was when the camera started: a card dealt partly onto another hid that card, and
+  a fan picked up whole takes both), or the marker of another card (or, for a card that lay there when the camera started, whose table
   underneath is only estimated, anything that is not the card); and nothing that moved from the card's place is still moving in view
   (the hand that carries it away, the card itself sliding: once that motion ends, a card that
   went with it has been read where it landed, and its new place makes it one ``moved``);
@@ -53,27 +54,37 @@ HELD_SHARE = 0.5
 #: at the edge of the view) does not hold a card taken away. (A card present at start, whose
 #: place is clear as soon as it does not show the card, is held as long as the hand rests.)
 HELD_LIMIT = 3.0
+#: Seconds a hand hovering over a card stops moving at most (it wobbles, it trembles): a trail
+#: last seen on the card's place that has been quiet this long has left it.
+HOVER_PAUSE = 0.12
 #: Cells a moving thing may be from where it was in the frame before and still be the same
-#: hand: its travel in a frame, or the gap of a palm that shows only at its edges (a palm of
-#: nearly the table's grey) between its fingers and its heel.
+#: hand, at least: its travel in a frame.
 REACH = 5
+#: ... and in sides of the card's marker: a hand's length, from the heel of the palm to the
+#: fingertips (about 170 mm, four 42 mm markers). A palm of nearly the table's grey (over light
+#: wood in a lamp's glare) shows only at its edges, and a flat palm pushing a card along hardly
+#: changes from one frame to the next: only its fingertips move, up to a hand's length from the
+#: card's old place, where the trail was.
+HAND_REACH = 4.0
 SEEN, COVERED, GONE = "seen", "covered", "gone"
 
 
 def matches(values: np.ndarray, reference: np.ndarray | None, still: np.ndarray | None = None) -> bool:
     """True when most cells of ``values`` show what ``reference`` showed (of those ``still``,
-    when given: a cell where something moves shows nothing for sure)."""
+    when given: a cell where something moves shows nothing for sure). ``reference`` may hold
+    rows of what each cell may have shown (:meth:`ChangeMap.reference`): a cell matches either."""
     if reference is None or not len(values):
         return False
-    close = np.abs(values.astype(np.int16) - reference.astype(np.int16)) <= MATCH_LEVELS
+    close = (np.abs(values.astype(np.int16) - np.atleast_2d(reference).astype(np.int16)) <= MATCH_LEVELS).any(axis=0)
     return bool((close if still is None else close & still).mean() >= MATCH_SHARE)
 
 
 @dataclass(eq=False)
 class Footprint:
     """What a known card's marker cells (flat indices into the change map, ``cells``) showed
-    with the card on them (``look``) and before it came (``under``; None when the two cannot be
-    told apart, as for a card already there in the first frame), the card's ``outline`` and its
+    with the card on them (``look``) and before it came (``under``: rows of what each cell may
+    have shown, see :meth:`ChangeMap.reference`; None when the two cannot be told apart, as for
+    a card already there in the first frame), the card's ``outline`` and its
     surroundings (``area``) where motion may carry it away (boolean cell masks)."""
 
     cells: np.ndarray
@@ -84,36 +95,56 @@ class Footprint:
     #: ``under`` is an estimate (the card lay there when the camera started): a still place
     #: that no longer shows the card is clear once nothing that moved is held there.
     guessed: bool = False
+    #: How far (cells) from the trail something moving is the same hand (:data:`HAND_REACH`).
+    reach: int = REACH
     trail: np.ndarray | None = None
     #: Every cell the trail has covered, and what each showed before the trail came.
     path: np.ndarray | None = None
     path_under: np.ndarray | None = None
+    #: The trail was last seen within a hand's length of the card's place (the hand may be over it).
+    over: bool = False
+    #: ... and touched the edge of the view (where a hand leaves the table).
+    at_edge: bool = False
+    #: ... and was centred on the card's surroundings (the hand stopped on the card).
+    on: bool = False
+    #: The trail has reached beyond the card's surroundings: something larger than the card
+    #: moved there (a hand, its arm), not the card alone vanishing between two frames.
+    beyond: bool = False
+    #: The cells within a hand's length of the card's place (made when first needed).
+    around: np.ndarray | None = field(default=None, repr=False)
     quiet_since: float | None = None
     clear_since: float | None = None
     state: str = field(default=SEEN)
 
     @classmethod
     def lay(cls, changes: ChangeMap, cells: np.ndarray, outline: np.ndarray, area: np.ndarray,
-            under: np.ndarray | None, guessed: bool = False) -> "Footprint":
+            under: np.ndarray | None, guessed: bool = False, side: float = 0.0) -> "Footprint":
         """The footprint of a card just read on ``cells``; ``under`` is what they showed before
-        (``guessed``: an estimate of the table, for a card there when the camera started)."""
+        (``guessed``: an estimate of the table, for a card there when the camera started);
+        ``side``: its marker's side in cells."""
         look = changes.small.ravel()[cells].copy()
-        return cls(cells, look, None if matches(look, under) else under, outline, area, guessed)
+        # What looks like the card itself tells nothing (a card already there in the first frame).
+        rows = [] if under is None else [row for row in np.atleast_2d(under) if not matches(look, row)]
+        reach = max(REACH, round(HAND_REACH * side))
+        return cls(cells, look, np.stack(rows) if rows else None, outline, area, guessed, reach=reach)
 
     def judge(self, changes: ChangeMap, now: float, labels: "MotionLabels", others: list["Footprint"],
-              linger: float = 0.0) -> str:
+              linger: float = 0.0, table: np.ndarray | None = None) -> str:
         """Decide this frame's state (see the module docstring) and return it. ``linger``: seconds
         a decoder takes, after the motion ends, to name a card where it landed (so a card slid
-        away is one ``moved``, not gone then placed)."""
+        away is one ``moved``, not gone then placed). ``table``: the cells where a card counts
+        as on the table (inside a zone; None: everywhere)."""
         values = changes.small.ravel()[self.cells]
         # Only cells lying still show the card: a plain card slid along its length keeps its
         # old place white for a while (the card's other half, a white card below) as it goes.
         if matches(values, self.look, changes.still.ravel()[self.cells]):
             self.trail = self.path = self.path_under = self.quiet_since = self.clear_since = None
+            self.over = self.beyond = False
             self.state = SEEN
             return SEEN
         self._follow_trail(changes, now, labels)
-        clear = changes.is_still(self.cells) and (self.guessed or matches(values, self.under) or self._overlaid(others))
+        clear = changes.is_still(self.cells) and (self.guessed or matches(values, self._hidden(changes))
+                                                  or self._overlaid(others))
         if not clear:
             self.clear_since = None
             self.state = COVERED
@@ -123,42 +154,78 @@ class Footprint:
             gone = now - self.clear_since >= TRAIL_LIMIT
         else:
             quiet = now - self.quiet_since
-            expired = quiet >= HELD_LIMIT and not self.guessed   # a present card: only the hold guards it
-            gone = quiet >= changes.settle + linger and (expired or not self._held(changes, others))
+            # (A present card is held as long as something new rests where the trail stopped.)
+            resting = (quiet < HELD_LIMIT or self.guessed) and self._held(changes, others, table)
+            # A hand of the table's grey over the card makes its place look clear, and shows
+            # only where it moves (its fingers, up to a hand's length away), not in every frame:
+            # when the trail was last seen that near the card's place, the hand has left it
+            # only once nothing moved for a hand's pause; a hand that stopped moving on the card
+            # (its last motion centred on the card's surroundings), inside the view (a hand
+            # leaves the table at its edge), rests on it: it is held as by a hand that shows.
+            resting |= self.on and not self.at_edge and quiet < HELD_LIMIT
+            hovering = self.over and quiet < HOVER_PAUSE
+            gone = quiet >= changes.settle + linger and not (resting or hovering)
         self.state = GONE if gone else COVERED
         return self.state
 
+    def _hidden(self, changes: ChangeMap) -> np.ndarray:
+        """What the footprint's place may show once the card is gone, each cell either: what it
+        hid, or the table as it was at the start (a card dealt partly onto another hid that card,
+        and a fan picked up whole takes both)."""
+        start = changes.start.reshape(2, -1)[:, self.cells]
+        return start if self.under is None else np.vstack([self.under, start])
+
     def _follow_trail(self, changes: ChangeMap, now: float, labels: "MotionLabels") -> None:
-        near = self.area if self.trail is None else (self.area | labels.grow(self.trail))
+        near = self.area if self.trail is None else (self.area | labels.grow(self.trail, self.reach))
         moving = labels.touching(near)
         if moving.any():
             self.trail, self.quiet_since = moving, None
+            if self.around is None:
+                self.around = labels.grow(self.outline, self.reach)
+            self.over = bool((moving & self.around).any())
+            self.at_edge = bool(moving[0].any() or moving[-1].any() or moving[:, 0].any() or moving[:, -1].any())
+            self.beyond |= np.count_nonzero(moving & ~self.area) >= HELD_SHARE * len(self.cells)
+            ys, xs = np.nonzero(moving)
+            # (Motion that never left the card's surroundings is the card itself taken away
+            # between two frames, with no hand in view: nothing rests on its place.)
+            self.on = self.beyond and bool(self.area[int(ys.mean()), int(xs.mean())])
             if self.path is None:
-                self.path, self.path_under = np.zeros(moving.shape, bool), np.zeros(moving.shape, np.uint8)
+                self.path, self.path_under = np.zeros(moving.shape, bool), np.zeros((2, *moving.shape), np.uint8)
             joined = np.flatnonzero(moving & ~self.path)
             self.path.ravel()[joined] = True
-            self.path_under.ravel()[joined] = changes.reference(joined)
+            self.path_under.reshape(2, -1)[:, joined] = changes.reference(joined)
         elif self.quiet_since is None:
             self.quiet_since = now
         # The trail stays where it stopped: the hand resting there, moving off again, takes it on.
 
-    def _held(self, changes: ChangeMap, footprints: list["Footprint"]) -> bool:
+    def _held(self, changes: ChangeMap, footprints: list["Footprint"], table: np.ndarray | None) -> bool:
         """True while the place where the trail stopped (its path around where it was last)
         shows something new lying still (the hand that slid the card, resting on it): the card
-        may be under it. The places of known
-        cards do not count (cards taken together leave each other's places clear)."""
+        may be under it. The places of known cards do not count (cards taken together leave
+        each other's places clear), nor what lies outside ``table``: a card there is off the
+        table (the tracker counts it as not seen), so nothing there holds one (a sliver of a
+        card swept off the table, left at the edge of the view)."""
         if self.path is None or self.trail is None:
             return False
         # Where the trail was last, on its path: not the far places the hand passed long ago.
-        cells = np.flatnonzero(self.path & cv2.dilate(self.trail.view(np.uint8), np.ones((7, 7), np.uint8)).view(bool))
-        new = np.abs(changes.small.ravel()[cells].astype(np.int16) - self.path_under.ravel()[cells]) > MATCH_LEVELS
-        new &= changes.still.ravel()[cells]
+        near = self.path & cv2.dilate(self.trail.view(np.uint8), np.ones((7, 7), np.uint8)).view(bool)
+        # Lone cells unlike before are noise, as for the change map: a hand is a block of them.
+        # New: unlike what the path showed before the trail came, and unlike the table at the start
+        # (the place of a card nobody could read, taken away with the others, shows the table).
+        candidates = np.flatnonzero(near & changes.still)
+        if len(candidates) < HELD_SHARE * len(self.cells):
+            return False
+        before = np.vstack([self.path_under.reshape(2, -1)[:, candidates], changes.start.reshape(2, -1)[:, candidates]])
+        new = np.zeros(near.shape, bool)
+        new.ravel()[candidates] = (np.abs(changes.small.ravel()[candidates].astype(np.int16) - before) > MATCH_LEVELS).all(axis=0)
+        new = changes.denoise(new)
         if np.count_nonzero(new) < HELD_SHARE * len(self.cells):
             return False
-        places = np.zeros(changes.small.size, bool)
         for footprint in footprints:
-            places |= footprint.outline.ravel()
-        return bool(np.count_nonzero(new & ~places[cells]) >= HELD_SHARE * len(self.cells))
+            new &= ~footprint.outline
+        if table is not None:
+            new &= table
+        return bool(np.count_nonzero(new) >= HELD_SHARE * len(self.cells))
 
     def _overlaid(self, others: list["Footprint"]) -> bool:
         """True when another card's marker, lying where this card's was, covers most of it."""
@@ -175,14 +242,15 @@ class MotionLabels:
     moved since the last frame, with something in it moving. A hand that pushes a card slowly
     moves only at its edges; its body keeps the trail whole from frame to frame. A palm of
     nearly the grey of the table under it (a hand over light wood in a lamp's glare) shows only
-    at its fingers and heel: what moves within :data:`REACH` cells of the trail is the same hand."""
+    at its fingers and heel: what moves within a hand's length of the trail (:data:`HAND_REACH`)
+    is the same hand."""
 
     def __init__(self, changes: ChangeMap) -> None:
         self._moving = changes.moving
         self._changed = changes.changed
         self._labels: np.ndarray | None = None
         self._live: np.ndarray | None = None
-        self._kernel = np.ones((2 * REACH + 1, 2 * REACH + 1), np.uint8)
+        self._kernels: dict[int, np.ndarray] = {}
 
     def touching(self, mask: np.ndarray) -> np.ndarray:
         """The moving patches that touch ``mask`` (a boolean cell mask)."""
@@ -195,6 +263,7 @@ class MotionLabels:
         touched = touched[touched != 0]
         return np.isin(self._labels, touched) if len(touched) else np.zeros(self._moving.shape, bool)
 
-    def grow(self, mask: np.ndarray) -> np.ndarray:
-        """``mask`` grown by :data:`REACH` cells: a hand moves a few cells between frames."""
-        return cv2.dilate(mask.view(np.uint8), self._kernel).view(bool)
+    def grow(self, mask: np.ndarray, reach: int) -> np.ndarray:
+        """``mask`` grown by ``reach`` cells (the same hand, see :data:`HAND_REACH`)."""
+        kernel = self._kernels.setdefault(reach, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
+        return cv2.dilate(mask.view(np.uint8), kernel).view(bool)

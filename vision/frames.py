@@ -107,6 +107,11 @@ class Frame:
         """(height, width), as a numpy array's shape begins."""
         return self.size[1], self.size[0]
 
+    @property
+    def whole(self) -> bool:
+        """The whole frame has been decoded (or converted) in grey, or was given so."""
+        return self._grey is not None
+
     def grey(self) -> np.ndarray:
         """The whole frame in grey (decoded or converted once).
 

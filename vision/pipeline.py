@@ -29,6 +29,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from engine.decks import PhysicalCard
@@ -55,6 +56,10 @@ SAY_AGAIN_AFTER = 3.0
 #: A code that is not one of this deck's cards is said at most this often.
 FOREIGN_AGAIN_AFTER = 10.0
 FOREIGN = "A code on the table is not one of this deck's cards: it is ignored"
+#: A table quiet for a while is looked at once every this many frames at most (every other frame
+#: after the first quiet frame, then every third): a hand that comes is seen this many frames
+#: later at most, and from then on more often.
+QUIET_EVERY = 3
 
 
 def table_events(inputs: list[TableEvent | Notice]) -> list[TableEvent]:
@@ -76,7 +81,7 @@ class PipelineStats:
     foreign_codes: int = 0
     duplicates: int = 0
     bad_frames: int = 0
-    #: Frames not looked at: every other frame while the table is quiet (see :meth:`Pipeline.process`).
+    #: Frames not looked at while nothing waits: a quiet table, a hand moving clear of cards (see :meth:`Pipeline.process`).
     skipped: int = 0
 
 
@@ -122,8 +127,8 @@ class Pipeline:
         self.reader = RegionReader(enlarge=traits.enlarge, cell=self.changes.cell)
         #: The last frame foresaw that this one reads a region (see :meth:`_events`).
         self._reading = True
-        #: The last frame looked at found the table quiet: this one is not looked at.
-        self._idle = False
+        #: Frames not to look at from now on (a quiet table), and quiet frames looked at in a row.
+        self._idle, self._quiet_looks = 0, 0
         self.known: dict[str, KnownCard] = {}
         #: How sure the recogniser was of each card it named, when it says (faces do).
         self.confidence: dict[str, float] = {}
@@ -132,6 +137,7 @@ class Pipeline:
         self._said: dict[str, float] = {}     # each sentence said, and when
         self.sightings: list[Sighting] = []
         self._size: tuple[int, int] | None = None
+        self._zone_cells: np.ndarray | None = None
         self._face_downs = 0
         #: Why the last frame that could not be used was refused.
         self.refusal = ""
@@ -148,9 +154,11 @@ class Pipeline:
         goes on as if it had not come. Nothing a frame holds makes this raise.
 
         While the table is quiet (the frame before showed nothing moving, nothing unlike its
-        reference, every card followed seen where it lies, no event waiting), every other frame
-        is not looked at, not even decoded (counted in ``stats.skipped``): a hand that comes, or
-        a card laid, is seen one frame later at most, and from then on every frame is looked at.
+        reference, every card followed seen where it lies, no event waiting), the next frame is
+        not looked at, not even decoded (counted in ``stats.skipped``), then two of every three
+        while it stays quiet: a hand that comes, or a card laid, is seen two frames later at most.
+        A hand that only moves over the table (nothing it passed lies still, every card seen
+        where it lies) is looked at every other frame; anything else, every frame.
         """
         events = self._events(frame, now)
         return [*events, *self._notices(now)]
@@ -172,7 +180,7 @@ class Pipeline:
 
     def _events(self, frame: Frame | np.ndarray, now: float) -> list[TableEvent]:
         if self._idle:
-            self._idle = False
+            self._idle -= 1
             self.stats.skipped += 1
             return []
         try:
@@ -201,8 +209,11 @@ class Pipeline:
                          for cid, k in self.known.items()}
             for found, under in self._read(self._region(frame, box, busy, known)):
                 self._note(detected, found, under)
-        self._reading = self.changes.pending() or (
-            any(busy for _, busy in boxes) and (self.stats.frames + 1) % self.traits.busy_every == 0)
+        # A region will most likely be read in the next frame: a still patch waits, or the next
+        # frame reads where something moves and something does (busy patches wait in between).
+        self._reading = self.changes.pending(busy=False) or (
+            (self.stats.frames + 1) % self.traits.busy_every == 0
+            and (any(busy for _, busy in boxes) or self.changes.pending()))
         for found, under in detected.values():
             self._follow(found, under)
         gone = self._judge(detected, now)
@@ -212,9 +223,29 @@ class Pipeline:
         for cid in gone:
             # What its place shows now is the table: the next card laid there hides that.
             self.changes.explain(self.known.pop(cid).footprint.outline & self.changes.still)
-        self._idle = (not events and not gone and self.changes.quiet and self.tracker.settled
-                      and all(k.footprint.state == SEEN for k in self.known.values()))
+        self._pace(bool(events or gone))
         return events
+
+    def _pace(self, decided: bool) -> None:
+        """How many of the next frames not to look at. While nothing waits (no event decided or
+        waiting, nothing to read: no cell unlike its reference lies still), a table where nothing
+        moves either and every card is seen where it lies, or covered by something lying still
+        (a resting hand), is looked at every other frame, then every :data:`QUIET_EVERY` frames
+        while it stays quiet; a hand that only moves over the table (nothing it passed lies
+        still, every card seen where it lies) every other frame, unless the recogniser reads
+        every frame where something moves (``Traits.busy_every`` 1: faces)."""
+        idle = not decided and self.tracker.settled and not self.changes.dirty.any()
+        # A card covered by something lying still (a resting hand) waits for it to move; one
+        # whose place is clear waits for its trail, which the next frame may end.
+        quiet = idle and self.changes.quiet and all(k.footprint.state == SEEN or k.footprint.clear_since is None
+                                                    for k in self.known.values())
+        self._quiet_looks = self._quiet_looks + 1 if quiet else 0
+        if quiet:
+            self._idle = min(self._quiet_looks, QUIET_EVERY - 1)
+        else:
+            # (Reads that must agree over frames, asking every frame where something moves, get them.)
+            self._idle = int(idle and self.traits.busy_every > 1
+                             and all(k.footprint.state == SEEN for k in self.known.values()))
 
     def face_down_card(self, centre: tuple[float, float], side: float) -> FaceDown:
         """The placeholder identity of a face-down card read at image point ``centre`` (its side
@@ -254,9 +285,17 @@ class Pipeline:
         for cid, known in self.known.items():
             if cid in detected:
                 continue
-            if known.footprint.judge(self.changes, now, labels, footprints, self.traits.linger) == GONE:
+            if known.footprint.judge(self.changes, now, labels, footprints, self.traits.linger, self._table()) == GONE:
                 gone.add(cid)
         return gone
+
+    def _table(self) -> np.ndarray | None:
+        """The change cells inside some zone (None without zones: the whole frame is the table)."""
+        if self._zone_cells is None and self.zones.polygons:
+            mask = np.zeros(self.changes.small.shape, np.uint8)
+            polygons = [np.round(p / self.changes.cell).astype(np.int32) for p in self.zones.image_polygons().values()]
+            self._zone_cells = cv2.fillPoly(mask, polygons, 1).view(bool)
+        return self._zone_cells
 
     def _boxes(self, shape: tuple[int, int]) -> list[tuple[Box, bool]]:
         """The regions to decode and whether each is busy (see :meth:`ChangeMap.regions`):
@@ -341,7 +380,8 @@ class Pipeline:
             # Moved: what its old place shows now, still, is the table (or the card it lay on).
             self.changes.vacate(known.footprint.outline & ~outline)
         area = self.changes.cells(extent(found.corners, SURROUNDINGS))
-        footprint = Footprint.lay(self.changes, cells, outline, area, under, guessed=present)
+        footprint = Footprint.lay(self.changes, cells, outline, area, under, guessed=present,
+                                  side=found.side / self.changes.cell)
         self.known[card.id] = KnownCard(card, found.corners, footprint, found.center, self.zones.locate(found.center),
                                         present)
 

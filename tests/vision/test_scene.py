@@ -60,3 +60,8 @@ def test_impossible_scripts_are_refused_in_words():
         scene_of("0.1 place QS kitchen\n")
     with pytest.raises(InvalidInput):
         scene_of("0.1 place ZZ seat1\n")
+
+
+def test_a_card_slid_to_a_place_lands_at_the_angle_given():
+    scene = scene_of("0.1 place QS centre angle=8\n1.0 slide QS seat3 0.5 covered x=30 y=-190 angle=-1.5")
+    assert scene.pose_at("QS", 2.0) == Pose(30.0, -190.0, -1.5)

@@ -35,12 +35,13 @@ def test_any_text_parses_or_raises_invalid_input(text):
 
 
 def test_cards_lying_before_the_camera_starts_and_covered_slides_to_a_place():
-    moves = parse_script("before place 9C centre x=5 y=6\n1 slide 9C seat4 1.5 covered x=300 y=10\n3 slide 9C seat1")
+    moves = parse_script("before place 9C centre x=5 y=6\n1 slide 9C seat4 1.5 covered x=300 y=10\n3 slide 9C seat1\n"
+                         "4 slide 9C seat3 covered x=0 y=-190 angle=1.5")
     assert moves == [Place(-10.0, "9C", "centre", 5.0, 6.0), Slide(1.0, "9C", "seat4", 1.5, True, 300.0, 10.0),
-                     Slide(3.0, "9C", "seat1", 0.6)]
+                     Slide(3.0, "9C", "seat1", 0.6), Slide(4.0, "9C", "seat3", 0.6, True, 0.0, -190.0, 1.5)]
 
 
-@pytest.mark.parametrize("line", ["before remove 9C", "1 slide 9C seat4 covered angle=3", "1 slide 9C seat4 x=oops"])
+@pytest.mark.parametrize("line", ["before remove 9C", "1 slide 9C seat4 covered speed=3", "1 slide 9C seat4 x=oops"])
 def test_bad_before_and_slide_lines_are_refused_naming_the_line(line):
     with pytest.raises(InvalidInput, match="script line|cannot read|before the camera"):
         parse_script(line)

@@ -26,17 +26,18 @@ class Table:
     """A scripted table, its camera and a pipeline with the product's defaults, played frame by frame."""
 
     def __init__(self, script: list, *, effects: Effects = HARD, seed: int = 3, view: float = 1.2,
-                 fps: float = 15, start: float = 0.0) -> None:
-        self.camera = SyntheticCamera("standard", "qr", script, seed=seed, view=view, effects=effects)
+                 fps: float = 15, start: float = 0.0, deck: str = "standard", marker: str = "qr",
+                 resolution: str = "1080p", quality: int = 80) -> None:
+        self.camera = SyntheticCamera(deck, marker, script, resolution=resolution, seed=seed, view=view, effects=effects)
         calibration = Calibration(np.linalg.inv(self.camera.homography), self.camera.resolution, 0.0)
-        self.pipeline = Pipeline(VisionConfig(zones=DEFAULT_ZONES), calibration=calibration)
-        self.fps, self.now, self.events, self.decodes = fps, start, [], []
+        self.pipeline = Pipeline(VisionConfig(deck=deck, marker=marker, zones=DEFAULT_ZONES), calibration=calibration)
+        self.fps, self.now, self.events, self.decodes, self.quality = fps, start, [], [], quality
 
     def run(self, until: float) -> list[tuple]:
         """Frames up to ``until`` seconds; every event so far as (kind, card, zone, from zone, time)."""
         while self.now < until - 1e-9:
             before = self.pipeline.stats.decodes
-            self.events += self.pipeline.process(recorded(self.camera, self.now), self.now)
+            self.events += self.pipeline.process(recorded(self.camera, self.now, self.quality), self.now)
             self.decodes.append(self.pipeline.stats.decodes - before)
             self.now += 1 / self.fps
         return [(e.kind, e.card.id, e.zone, e.from_zone, e.time) for e in self.events if isinstance(e, TableEvent)]

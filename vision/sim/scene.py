@@ -168,7 +168,7 @@ class Scene:
             self._keys[move.card].append(_Key(move.t, None))
             self._add_hand(move.t - _HAND_TRAVEL, move.t + _HAND_TRAVEL, (current.x, current.y))
         else:
-            target = self._off_table(current) if move.zone == OFF_TABLE else self._landing(move.zone, move.x, move.y)
+            target = self._off_table(current) if move.zone == OFF_TABLE else self._landing(move.zone, move.x, move.y, move.angle)
             self._keys[move.card][-1:] = [self._keys[move.card][-1], _Key(move.t, current, glide=True)]
             self._keys[move.card].append(_Key(move.t + move.duration, target))
             self._add_hand(move.t - _HAND_TRAVEL, move.t + move.duration + _HAND_TRAVEL,

@@ -7,7 +7,7 @@ One move a line, times in seconds from the start, ``#`` starts a comment::
     2.0 hand 2.0 over 10H            # a hand hovers over a card (or a zone) for 2 s
     3.0 hand 10 over QS still        # a hand rests on a card, still, for 10 s
     4.5 slide 10H centre 0.6         # slide a card to another zone, taking 0.6 s (default 0.6)
-    5.0 slide 10H seat4 1.5 covered  # the hand over the whole card as it slides (optional x=MM y=MM)
+    5.0 slide 10H seat4 1.5 covered  # the hand over the whole card as it slides (optional x=MM y=MM angle=DEG)
     5.5 slide QS off                 # sweep a card off the nearest edge of the table
     6.0 remove 10H                   # pick the card up
 
@@ -53,8 +53,8 @@ OFF_TABLE = "off"
 @dataclass(frozen=True)
 class Slide:
     """Slide ``card`` to ``zone`` (or :data:`OFF_TABLE`), starting at ``t`` and taking
-    ``duration`` seconds, to (x, y) mm if given (a pile pushed together); a ``covered`` slide
-    keeps the hand over the whole card (a card pushed along under a flat hand)."""
+    ``duration`` seconds, to (x, y) mm and ``angle`` degrees if given (a pile pushed together);
+    a ``covered`` slide keeps the hand over the whole card (a card pushed along under a flat hand)."""
 
     t: float
     card: str
@@ -63,6 +63,7 @@ class Slide:
     covered: bool = False
     x: float | None = None
     y: float | None = None
+    angle: float | None = None
 
 
 @dataclass(frozen=True)
@@ -120,13 +121,13 @@ def parse_move(line: str) -> Move:
         extra = rest[2:]
         duration = _number(extra.pop(0), "duration", line) if extra and "=" not in extra[0] and extra[0] != "covered" else 0.6
         covered = "covered" in extra
-        options = _options([w for w in extra if w != "covered"], ("x", "y"), line)
+        options = _options([w for w in extra if w != "covered"], ("x", "y", "angle"), line)
         return Slide(t, rest[0].upper(), rest[1], duration, covered, **options)
     if action == "hand" and len(rest) in (3, 4) and rest[1].lower() == "over" and rest[3:] in ([], ["still"]):
         return Hand(t, _number(rest[0], "duration", line), rest[2], still=len(rest) == 4)
     raise InvalidInput(
         f"cannot read script line {line!r}: expected 'T place CARD ZONE', 'T remove CARD', "
-        "'T slide CARD ZONE|off [SECONDS] [covered] [x=MM y=MM]' or 'T hand SECONDS over CARD|ZONE [still]'"
+        "'T slide CARD ZONE|off [SECONDS] [covered] [x=MM y=MM angle=DEG]' or 'T hand SECONDS over CARD|ZONE [still]'"
     )
 
 
