@@ -180,15 +180,8 @@ class Footprint:
         moving = labels.touching(near)
         if moving.any():
             self.trail, self.quiet_since = moving, None
-            if self.around is None:
-                self.around = labels.grow(self.outline, self.reach)
-            self.over = bool((moving & self.around).any())
-            self.at_edge = bool(moving[0].any() or moving[-1].any() or moving[:, 0].any() or moving[:, -1].any())
-            self.beyond |= np.count_nonzero(moving & ~self.area) >= HELD_SHARE * len(self.cells)
-            ys, xs = np.nonzero(moving)
-            # (Motion that never left the card's surroundings is the card itself taken away
-            # between two frames, with no hand in view: nothing rests on its place.)
-            self.on = self.beyond and bool(self.area[int(ys.mean()), int(xs.mean())])
+            if np.count_nonzero(moving & changes.moving) >= len(self.cells):
+                self._locate_hand(moving, labels)
             if self.path is None:
                 self.path, self.path_under = np.zeros(moving.shape, bool), np.zeros((2, *moving.shape), np.uint8)
             joined = np.flatnonzero(moving & ~self.path)
@@ -197,6 +190,22 @@ class Footprint:
         elif self.quiet_since is None:
             self.quiet_since = now
         # The trail stays where it stopped: the hand resting there, moving off again, takes it on.
+
+    def _locate_hand(self, moving: np.ndarray, labels: "MotionLabels") -> None:
+        """Where the hand is, from the trail's patches ``moving``, when a hand's worth of their
+        cells moved (at least the marker's): fewer are light flickering on the table's grain, a
+        grey level of sensor noise, and say nothing of where the hand went (a flicker in the
+        place a card was lifted from, the place itself unlike the reference, is no hand that
+        stopped on the card)."""
+        if self.around is None:
+            self.around = labels.grow(self.outline, self.reach)
+        self.over = bool((moving & self.around).any())
+        self.at_edge = bool(moving[0].any() or moving[-1].any() or moving[:, 0].any() or moving[:, -1].any())
+        self.beyond |= np.count_nonzero(moving & ~self.area) >= HELD_SHARE * len(self.cells)
+        ys, xs = np.nonzero(moving)
+        # (Motion that never left the card's surroundings is the card itself taken away
+        # between two frames, with no hand in view: nothing rests on its place.)
+        self.on = self.beyond and bool(self.area[int(ys.mean()), int(xs.mean())])
 
     def _held(self, changes: ChangeMap, footprints: list["Footprint"], table: np.ndarray | None) -> bool:
         """True while the place where the trail stopped (its path around where it was last)
