@@ -26,8 +26,12 @@ from vision.faces.store import Enrolment
 from vision.frames import Frame
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
-#: Two enrolled cards whose corners correlate this well cannot be told apart.
-ALIKE = 0.995
+#: Two pictures whose corners and whole faces both correlate this well are of one card. The
+#: corners alone do not say it: a design that prints a big pip beside the index, or the rank
+#: alone in a corner, has different cards alike there (xskat's 5C and 8C: 0.996, faces 0.64);
+#: two pictures of one card are alike all over (faces above 0.97 through a camera's blur and
+#: light, different cards of Debian's designs at most 0.96 where their corners are this alike).
+ALIKE, FACE_ALIKE = 0.995, 0.97
 
 
 def card_quad(image: np.ndarray) -> np.ndarray | None:
@@ -43,8 +47,9 @@ PHOTOGRAPH_AGAIN = ("photograph it again face up, whole, on a plain background t
                     "filling at least a third of the picture")
 
 
-def card_view(image: np.ndarray, file_name: str) -> np.ndarray:
-    """The upright colour view of the one card of a picture, checked (:func:`cut_out`).
+def card_view(image: np.ndarray, file_name: str, *, face: bool = True) -> np.ndarray:
+    """The upright colour view of the one card of a picture, checked (:func:`cut_out`; a back,
+    ``face`` False, may be plain: it holds no index).
 
     :raises InvalidInput: naming the file and saying what to do.
     """
@@ -53,10 +58,10 @@ def card_view(image: np.ndarray, file_name: str) -> np.ndarray:
     if quad is None:
         raise InvalidInput(f"I could not find the card in {file_name}: photograph it on a plain background, "
                            f"filling at least a third of the picture")
-    return cut_out(image, quad, f" in {file_name}", PHOTOGRAPH_AGAIN)
+    return cut_out(image, quad, f" in {file_name}", PHOTOGRAPH_AGAIN, index=face)
 
 
-def cut_out(image: np.ndarray, quad: np.ndarray, where: str, again: str) -> np.ndarray:
+def cut_out(image: np.ndarray, quad: np.ndarray, where: str, again: str, *, index: bool = True) -> np.ndarray:
     """The upright colour view of the card found at ``quad`` in ``image`` (BGR), checked as
     every enrolment checks a card, from pictures, from one photo of the deck or from the
     camera: its outline follows the card's edge all round
@@ -67,12 +72,13 @@ def cut_out(image: np.ndarray, quad: np.ndarray, where: str, again: str) -> np.n
 
     :param where: where the card was found, as said after "the card" (" in 10C.jpg", or "").
     :param again: what to do, said after what is wrong.
+    :param index: whether print must show in a corner (a back may be plain).
     :raises InvalidInput: saying what is wrong and ``again``.
     """
     if edge_followed(image, quad) < FOLLOWED:
         raise InvalidInput(f"I found the card{where} only askew or cut off its edges: {again}")
     view = warp_upright(image, order_quad(quad))
-    if inked_corners(view) < 1:
+    if index and inked_corners(view) < 1:
         raise InvalidInput(f"the card I found{where} shows no index in its corners: {again}")
     return view
 
@@ -127,12 +133,15 @@ def face_id(stem: str, deck: Deck) -> str:
 
 
 def check_unlike(enrolment: Enrolment, card_id: str, features: Features) -> None:
-    """Refuse a card that looks like one already enrolled (a second picture of the same card).
+    """Refuse a card that looks like one already enrolled, in its corners and its whole face (a
+    second picture of the same card); cards alike in their corners only are told apart, or not,
+    by :func:`check_told_apart`.
 
     :raises InvalidInput: naming both cards.
     """
     for other_id, other in enrolment.cards.items():
-        if other_id != card_id and float(features.corners @ other.corners) >= ALIKE:
+        if other_id != card_id and float(features.corners @ other.corners) >= ALIKE \
+                and float(features.face @ other.face) >= FACE_ALIKE:
             raise InvalidInput(f"the pictures of {card_id} and {other_id} look alike: is one of them "
                                f"a second picture of the same card?")
 
@@ -277,7 +286,7 @@ def enrol_from_images(folder: str | Path, deck: Deck, name: str, *, say=None) ->
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise OSError(f"cannot read the image {path}")
-        view = card_view(image, path.name)
+        view = card_view(image, path.name, face=card_id != "BACK")
         features = describe(view)
         if card_id == "BACK":
             enrolment.back = features

@@ -9,7 +9,7 @@ across), then described by:
   unit length: a dot product of two of them is their normalised correlation, and a blank corner
   weighs nothing;
 - ``face``: the whole face shrunk to :data:`FACE` pixels (pips, court art), likewise;
-- ``redness``: the share of the corner ink that is red (colour only; None from a grey image).
+- ``redness``: the share of the corner print that is red (colour only; None from a grey image).
 
 A card seen upside down is the upright view turned 180 degrees (:func:`turned`).
 """
@@ -31,6 +31,9 @@ INSET = 5
 #: The whole face, shrunk.
 FACE = (32, 45)
 _BLUR = 1.2
+#: Print is this share of the way from a corner's lightest part to its darkest, or darker, when
+#: the two differ by :data:`INK_CONTRAST` grey levels at least (else the corner is plain).
+INK_DEPTH, INK_CONTRAST = 0.4, 40
 
 
 @dataclass(frozen=True)
@@ -165,19 +168,23 @@ def corner_search(features: Features, corner: int, reach: int) -> np.ndarray:
 
 
 def redness(upright_bgr: np.ndarray, visible: np.ndarray | None = None) -> float | None:
-    """The share of the ink in the (``visible``) corner patches that is red, or None when a card
-    shows almost no ink there."""
+    """The share of the print in the (``visible``) corner patches that is red, or None when a card
+    shows almost no print there. The print is what is red, or clearly darker than the corner's
+    lightest part (:data:`INK_DEPTH` of the way from it to the darkest): the ink on a light card,
+    and on a card printed light on a dark ground (oxygen's) the ground, which carries its colour."""
     inks = []
     for (rows, cols), shown in zip(CORNERS, np.ones(4, bool) if visible is None else visible):
         if not shown:
             continue
         patch = upright_bgr[rows, cols].astype(np.int16)
         grey = patch.mean(axis=2)
-        ink = grey < np.median(grey) - 40
+        light, dark = np.percentile(grey, (95, 1))
+        b, g, r = np.moveaxis(patch, 2, 0)
+        other = np.maximum(g, b)
+        red = (r - other > 25) & (r > 1.3 * other)
+        ink = red | ((grey < light - INK_DEPTH * (light - dark)) if light - dark >= INK_CONTRAST else False)
         if ink.sum() >= 12:
-            b, g, r = patch[ink].T
-            other = np.maximum(g, b)
-            inks.append((r - other > 25) & (r > 1.3 * other))
+            inks.append(red[ink])
     if not inks:
         return None
     return float(np.concatenate(inks).mean())

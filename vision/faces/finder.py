@@ -24,6 +24,9 @@ Box = tuple[int, int, int, int]
 
 #: Grey levels a pixel must differ from the empty table by to be part of something new.
 DIFFERENCE = 28
+#: A card laid still shows as it was laid where its pixels lie within SHOWS_LEVELS grey levels of
+#: how they were (less their median difference, the light), for SHOWS_SHARE of them.
+SHOWS_LEVELS, SHOWS_SHARE = 16, 0.7
 #: How many times coarser than the frame the table under a card lying when the camera started
 #: is guessed (:func:`painted_in`), and compared with (:func:`arrivals`).
 COARSE = 8
@@ -104,6 +107,10 @@ class Backdrop:
         self._laid: dict[str, tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]] = {}
         self._quads: dict[str, np.ndarray] = {}
         self._unknown: np.ndarray | None = None  # where the empty table is a guess
+        #: The first frame in colour, blurred as the grey (see :meth:`colour_apart`), and where
+        #: it showed the table: nothing lying there when the camera started.
+        self._colour: np.ndarray | None = None
+        self._coloured: np.ndarray | None = None
 
     def ready(self, grey: np.ndarray) -> bool:
         """Take ``grey`` as the empty table if there is none of its size yet; True when one
@@ -113,7 +120,28 @@ class Backdrop:
         self.empty = cv2.GaussianBlur(grey, (3, 3), 0)
         self.grey, self._laid, self._quads = self.empty.copy(), {}, {}
         self._unknown = np.zeros(grey.shape, bool)
+        self._colour = self._coloured = None
         return False
+
+    def keep_colour(self, colour: np.ndarray) -> None:
+        """Keep the first frame (the empty table, ``colour``: BGR) in colour too, for
+        :meth:`colour_apart`."""
+        self._colour = cv2.GaussianBlur(colour, (3, 3), 0)
+        self._coloured = np.ones(colour.shape[:2], bool)
+
+    def colour_apart(self, colour: np.ndarray, grey: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray | None:
+        """The mask of region ``box`` (``colour``: its BGR pixels, ``grey``: its grey) that
+        differs in colour from the empty table by :data:`DIFFERENCE` in some channel and is no
+        darker in grey than half that, where the first frame showed the table and no card
+        named lies: a card's white on a light, coloured cloth is as light as the cloth in grey,
+        not in colour (a card's shadow is darker). None when the first frame was not kept in
+        colour."""
+        if self._colour is None:
+            return None
+        x0, y0, x1, y1 = box
+        apart = cv2.absdiff(cv2.GaussianBlur(colour, (3, 3), 0), self._colour[y0:y1, x0:x1]).max(axis=2) > DIFFERENCE
+        lighter = cv2.GaussianBlur(grey, (3, 3), 0).astype(np.int16) >= self.empty[y0:y1, x0:x1].astype(np.int16) - DIFFERENCE // 2
+        return apart & lighter & self._coloured[y0:y1, x0:x1] & ~self.laid(box)
 
     def guess_under(self, quad: np.ndarray) -> None:
         """A card lay in ``quad`` when the camera started: the table under it and its shadow is
@@ -134,6 +162,8 @@ class Backdrop:
         self.empty[py0:py1, px0:px1][hole] = painted_in(self.empty[py0:py1, px0:px1], hole)[hole]
         self.grey[py0:py1, px0:px1][hole] = self.empty[py0:py1, px0:px1][hole]
         self._unknown[py0:py1, px0:px1] |= hole
+        if self._coloured is not None:
+            self._coloured[py0:py1, px0:px1] &= ~hole
 
     def restore(self, guessed: np.ndarray, grey: np.ndarray) -> None:
         """Where the table was guessed under ``guessed`` (a mask of the frame) and no card named
@@ -196,10 +226,32 @@ class Backdrop:
         """The outlines of the cards named that overlap ``quad`` (not the card lying there
         itself): one of them may lie on the card in ``quad``, or under it."""
         centre, side = quad.mean(axis=0), float(np.linalg.norm(quad[1] - quad[0]))
-        (x0, y0), (x1, y1) = quad.min(axis=0), quad.max(axis=0)
-        return [q for q in self._quads.values()
-                if np.linalg.norm(q.mean(axis=0) - centre) > 0.25 * side
-                and q[:, 0].min() < x1 and q[:, 0].max() > x0 and q[:, 1].min() < y1 and q[:, 1].max() > y0]
+        return [q for q in self._quads.values() if np.linalg.norm(q.mean(axis=0) - centre) > 0.25 * side and _boxes_meet(q, quad)]
+
+    def laid_on(self, key: str) -> dict[str, np.ndarray]:
+        """The cards named after card ``key`` that overlap it, laid on it, by key: their
+        outlines (the cards are kept in the order they were laid)."""
+        quad = self._quads.get(key)
+        if quad is None:
+            return {}
+        later = list(self._quads)[list(self._quads).index(key) + 1:]
+        return {k: self._quads[k] for k in later if _boxes_meet(self._quads[k], quad)}
+
+    def shows(self, key: str, grey: np.ndarray, on_top: list[np.ndarray], least: float) -> bool:
+        """Whether frame ``grey`` still shows card ``key`` as it was laid where none of the
+        cards ``on_top`` (outlines) reach: over ``least`` of the card at least, its pixels within
+        :data:`SHOWS_LEVELS` grey levels of how it was laid (less their median difference,
+        the light of the frame) for :data:`SHOWS_SHARE` of them."""
+        if key not in self._laid:
+            return False
+        (x0, y0, x1, y1), mask, pixels = self._laid[key]
+        part = mask.copy()
+        for quad in on_top:
+            part &= ~quad_mask(part.shape, quad - (x0, y0))
+        if np.count_nonzero(part) < least * np.count_nonzero(mask):
+            return False
+        diff = cv2.GaussianBlur(grey[y0:y1, x0:x1], (3, 3), 0)[part].astype(np.int16) - pixels[part]
+        return bool(np.mean(np.abs(diff - np.median(diff)) <= SHOWS_LEVELS) >= SHOWS_SHARE)
 
     def laid(self, box: tuple[int, int, int, int]) -> np.ndarray:
         """The mask of region ``box`` (x0, y0, x1, y1) where a card named lies."""
@@ -255,7 +307,7 @@ def painted_in(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
 def new_patches(grey: np.ndarray, table: np.ndarray, dirty: np.ndarray) -> np.ndarray:
     """The mask of pixels of crop ``grey`` that differ from the ``table`` crop and lie in
     ``dirty`` (a mask of the same size)."""
-    return _cleaned((cv2.absdiff(cv2.GaussianBlur(grey, (3, 3), 0), table) > DIFFERENCE) & dirty)
+    return cleaned((cv2.absdiff(cv2.GaussianBlur(grey, (3, 3), 0), table) > DIFFERENCE) & dirty)
 
 
 def arrivals(grey: np.ndarray, table: np.ndarray, empty: np.ndarray, dirty: np.ndarray,
@@ -273,7 +325,13 @@ def arrivals(grey: np.ndarray, table: np.ndarray, empty: np.ndarray, dirty: np.n
     if guessed is not None and guessed.any():
         not_empty[guessed] = (cv2.absdiff(cv2.blur(soft, (2 * COARSE + 1,) * 2), empty) > DIFFERENCE)[guessed]
     not_empty &= dirty
-    return _cleaned(not_empty & (cv2.absdiff(soft, table) > DIFFERENCE), close), _cleaned(not_empty, close)
+    return cleaned(not_empty & (cv2.absdiff(soft, table) > DIFFERENCE), close), cleaned(not_empty, close)
+
+
+def _boxes_meet(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether the boxes of quads ``a`` and ``b`` overlap."""
+    return bool(a[:, 0].min() < b[:, 0].max() and a[:, 0].max() > b[:, 0].min()
+                and a[:, 1].min() < b[:, 1].max() and a[:, 1].max() > b[:, 1].min())
 
 
 def quad_mask(shape: tuple[int, int], quad: np.ndarray) -> np.ndarray:
@@ -283,7 +341,8 @@ def quad_mask(shape: tuple[int, int], quad: np.ndarray) -> np.ndarray:
     return mask.view(bool)
 
 
-def _cleaned(mask: np.ndarray, close: int = 9) -> np.ndarray:
+def cleaned(mask: np.ndarray, close: int = 9) -> np.ndarray:
+    """``mask`` (0/1) with gaps narrower than ``close`` px closed and specks opened away."""
     mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((close, close), np.uint8))
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 

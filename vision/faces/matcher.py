@@ -6,7 +6,9 @@ Independent signals, all of which must agree before a card is named (:meth:`Matc
   card, in both orientations, the best few again with each corner aligned; the best card's
   misfit against the second best's;
 - the whole face (pips, court art), whose best match must be the same card;
-- the colour of the ink (red or black), when the frame's colour is at hand.
+- the colour of the print (red or black), when the frame's colour is at hand: it takes the other
+  colour's cards out of the running, and when it says neither, a red card and a black one are
+  not told apart by the grey signals alone (the reading is unknown).
 
 The confidence grows as the best card's misfit shrinks against the second best's; a reading below :data:`THRESHOLD`, or
 with any signal disagreeing, is no card at all. The recogniser (vision.faces.recogniser) adds the last signal, agreement
@@ -59,8 +61,10 @@ FACE_RIVALS = 3
 #: The whole face of the named card, fully in view, correlates at least this well with its
 #: enrolled face (a card of another deck with the same corner does not).
 FACE_LEAST = 0.78
-#: Ink this red (share of the corner ink) is a red suit's, and this little a black suit's.
+#: Print this red (share of the corner print) is a red suit's, and this little a black suit's.
 RED, BLACK = 0.2, 0.05
+#: The shares of red print of a deck's red cards and its black cards lie this far apart at least.
+COLOUR_GAP = 0.2
 #: A face this close to the enrolled back is a face-down card.
 BACK_SCORE = 0.75
 
@@ -98,7 +102,10 @@ class Matcher:
         features = self._features = list(enrolment.cards.values())
         self._corners = np.stack([f.corners for f in features]).reshape(len(features), 4, -1)
         self._face = np.stack([f.face for f in features])
-        self._red = np.array([np.nan if f.redness is None else f.redness for f in features])
+        red = np.array([np.nan if f.redness is None else f.redness for f in features])
+        #: Each card's colour (1 red, 0 black, NaN not known) and the share of red print from
+        #: which a view is red (see :func:`colours`).
+        self._red, self._red_from = colours(red)
         self._corner_norms = np.einsum("nkp,nkp->nk", self._corners, self._corners)
         #: The corners that name a card alone: inked on every card (a pip near a corner of some
         #: cards is no index) and no two cards alike there (a design that prints the rank in
@@ -196,6 +203,9 @@ class Matcher:
                 order[:2] = [best, second]
             confidence = float(np.clip(abs(np.mean(apart)) / APART_SURE, 0, 1))
         score = float(scores[best])
+        if self._colour_unclear(best, second, views[side]):
+            return Reading(None, min(confidence, THRESHOLD / 2), turned=bool(side),
+                           why=f"the colour of the print does not tell the {self.cards[best].id} from the {self.cards[second].id}")
         why = self._disagreement(best, scores, views[side], faces[side] if whole else None)
         by_face = [int(i) for i in np.argsort(faces[side])[::-1][:FACE_RIVALS + 1] if i != best]
         face_says = None
@@ -257,23 +267,53 @@ class Matcher:
         return (total / weight if weight > 0 else 0.0), pairs
 
     def _by_colour(self, scores: np.ndarray, view: Features) -> np.ndarray:
-        """``scores`` with the cards of the other colour out of the running, when the view's ink
-        is clearly red or clearly black."""
-        if view.redness is None or BLACK < view.redness < RED:
+        """``scores`` with the cards of the other colour out of the running, when the view's print
+        is clearly red or clearly black (a card whose enrolled colour is not known stays in)."""
+        colour = self._colour(view.redness)
+        if colour is None:
             return scores
-        other = (self._red > RED) != (view.redness >= RED)
-        return np.where(other, -1.0, scores)
+        return np.where(~np.isnan(self._red) & (self._red != colour), -1.0, scores)
+
+    def _colour_unclear(self, best: int, second: int, view: Features) -> bool:
+        """Whether the best two cards are of different colours while the view's colour says
+        neither: the grey signals alone then decided between a red card and a black one, which
+        on a design whose suits differ mostly in colour (its pips alike in grey) they cannot."""
+        a, b = self._red[best], self._red[second]
+        return not np.isnan(a) and not np.isnan(b) and a != b and self._colour(view.redness) is None
+
+    def _colour(self, redness: float | None) -> bool | None:
+        """A view's print red (True) or black (False) by the share of it that is red, or None:
+        not measured, or in between (glare, a print partly hidden)."""
+        if redness is None or BLACK < redness < self._red_from:
+            return None
+        return redness >= self._red_from
 
     def _disagreement(self, best: int, scores: np.ndarray, view: Features, faces: np.ndarray | None) -> str:
         """Why the other signals do not name the same card as the corners ("" when they do)."""
-        red = self._red[best]
-        if view.redness is not None and not np.isnan(red) and (view.redness > RED) != (red > RED):
-            return "the colour of the ink does not match"
+        colour = self._colour(view.redness)
+        if colour is not None and not np.isnan(self._red[best]) and colour != self._red[best]:
+            return "the colour of the print does not match"
         if faces is not None and faces[best] < faces.max() - FACE_SLACK:
             return "the whole face looks like another card"
         if faces is not None and faces[best] < FACE_LEAST:
             return f"the whole face does not look like the enrolled one ({faces[best]:.2f})"
         return ""
+
+
+def colours(redness: np.ndarray) -> tuple[np.ndarray, float]:
+    """The colour of each enrolled card (1 red, 0 black, NaN where no print was found) from the
+    share of its print that is red, and the share from which a view is red. A deck's cards fall
+    in two groups, far apart: where the widest gap between the shares is :data:`COLOUR_GAP` or
+    more, the cards above its middle are red (the black cards of some designs carry a red
+    ornament in their corners, a fifth of the print), and a view is red from :data:`RED` or
+    a tenth above the black cards' most, whichever is more; else red is :data:`RED` or more."""
+    known = np.sort(redness[~np.isnan(redness)])
+    split, red_from = RED, RED
+    if len(known) >= 2 and np.diff(known).max() >= COLOUR_GAP:
+        gap = int(np.argmax(np.diff(known)))
+        split = (known[gap] + known[gap + 1]) / 2
+        red_from = max(RED, float(known[gap]) + 0.1)
+    return np.where(np.isnan(redness), np.nan, (redness > split).astype(float)), red_from
 
 
 def _misfit(view: np.ndarray, ref: np.ndarray, where: np.ndarray, shown: np.ndarray | None = None) -> float:

@@ -27,8 +27,8 @@ from engine.decks import PhysicalCard
 from vision.faces.features import (CORNERS, INSET, UPRIGHT, corner_features, corner_masks, face_shown, order_quad,
                                    warp_upright)
 from vision.faces.index_reader import STANDARD_INDEX, IndexReader, reads_standard_index
-from vision.faces.finder import (Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, quad_mask, refine_quad,
-                                 shown_corners, true_to_size)
+from vision.faces.finder import (Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, cleaned,
+                                 quad_mask, refine_quad, shown_corners, true_to_size)
 from vision.faces.matcher import Matcher, Reading
 from vision.faces.still import read_cards
 from vision.faces.store import Enrolment
@@ -72,6 +72,9 @@ SHOWN_SHIFTS, SHOWN_TRY = ((-6, 6), (-2, 2)), 0.35
 #: A card that showed one corner alone is followed by its outline shrunk this much about its
 #: middle: the cards on it are not its footprint, nor what is inside a card known.
 SHOWN_FOLLOWED = 0.12
+#: A card named that a card named later was laid on is still there while this share of it, at
+#: least, shows as it was laid (:meth:`FaceRecogniser._read_covered`).
+COVERED_SHOWS = 0.15
 #: The gaps (px) closed in the arrivals a card showing one corner is found in (see :func:`arrivals`).
 FINE_CLOSE = 3
 
@@ -140,6 +143,7 @@ class FaceRecogniser:
         self.deck_size = DeckSize()
         self.seen: dict[tuple, Seen] = {}
         self.reads = self.refusals = 0
+        self._laid_at: dict[str, int] = {}  # the number of the frame each card named was laid on the backdrop in
         self._frame = -1  # the number of the frame of the last region read
         #: The first frame's number, and the cards named lying then, each with its outline.
         self._lying: tuple[int, list[tuple[Found, np.ndarray]]] = (-1, [])
@@ -171,6 +175,7 @@ class FaceRecogniser:
         frame, box = region.frame, region.box
         grey = frame.grey()
         if not self.backdrop.ready(grey):
+            self.backdrop.keep_colour(frame.colour())
             self._first, self._provisional = grey.copy(), np.zeros(grey.shape, bool)
             self._lying = (region.number, self._on_the_table(region))
         if self._lying[0] == region.number:
@@ -180,19 +185,45 @@ class FaceRecogniser:
             self._frame = region.number
             self._forget_gone(region.known, grey)
             self._settle(region)
-        to_table = region.to_table
         # Where something moves (a hand passing) nothing is new yet, but a card found may reach
         # under it: the corners it hides are not read, those lying still are.
         moving = region.cell_pixels(~region.still) if region.busy else np.zeros((y1 - y0, x1 - x0), bool)
         crops = (grey[y0:y1, x0:x1], self.backdrop.grey[y0:y1, x0:x1], self.backdrop.empty[y0:y1, x0:x1],
                  self._arrived(region) & ~moving, self.backdrop.guessed(box))
         mask, reach = arrivals(*crops)
+        found, read, patches = self._read_patches(region, mask, reach, moving, crops)
+        if patches and not read and not found and not region.busy:
+            # Nothing card-shaped where something new lies still: a card on a light coloured
+            # cloth may be as light as the cloth in grey, not in colour.
+            apart = self.backdrop.colour_apart(frame.colour(box), crops[0], box)
+            if apart is not None:
+                apart &= ~moving
+                mask, reach = (cleaned(m.view(bool) | apart) for m in (mask, reach))
+                found, read, _ = self._read_patches(region, mask, reach, moving, crops, shown=False)
+        for seen in self._pending(region, read):
+            # A card read once, whose patch is now joined by a hand nearby: its outline read again.
+            got = self._read(region, seen.quad, mask, seen.others, expect=seen.card)
+            if got is not None:
+                found.append(got)
+        found += self._read_piles(region, read, {f.card.id for f in found})
+        return found + self._read_covered(region, {f.card.id for f in found})
+
+    def _read_patches(self, region: Region, mask: np.ndarray, reach: np.ndarray, moving: np.ndarray,
+                      crops: tuple, *, shown: bool = True) -> tuple[list[Found], list[np.ndarray], int]:
+        """The cards named in the patches of ``mask`` (what is new in the region; ``reach``:
+        what differs from the empty table; ``moving``: where something moves; ``crops``: what
+        :func:`vision.faces.finder.arrivals` was given), the centres of the outlines read, and
+        how many patches there were. ``shown``: cards showing one corner alone are looked for
+        too (not in colour: the cloth's checks there make patches whose straight stretches
+        guess cards, and one guess named a card that was not there)."""
+        grey, to_table, (x0, y0) = region.frame.grey(), region.to_table, region.box[:2]
         support = None
         if to_table is not None:  # where a card found may reach: anything new, the cards read, what moves
-            support = (reach.view(bool) | self.backdrop.laid(box) | moving, (x0, y0))
+            support = (reach.view(bool) | self.backdrop.laid(region.box) | moving, (x0, y0))
         found, read, fine = [], [], None
         offset = np.float32([x0, y0])
-        for contour, shaped in card_patches(mask):
+        patches = card_patches(mask)
+        for contour, shaped in patches:
             outline = None if shaped is None else shaped + offset
             cards = cards_of_patch(contour + offset.astype(np.int32), outline, to_table, self.deck_size.sizes, support=support)
             for i, quad in enumerate(cards):
@@ -205,17 +236,73 @@ class FaceRecogniser:
                 got = self._read(region, quad, mask, cards[:i] + cards[i + 1:], measured=measured)
                 if got is not None:
                     found.append(got)
-            if to_table is not None and not (len(cards) == 1 and cards[0] is outline):  # not one whole card
+            if shown and to_table is not None and not (len(cards) == 1 and cards[0] is outline):  # not one whole card
                 fine = fine if fine is not None else arrivals(*crops, close=FINE_CLOSE)[0]
                 found += self._read_shown(region, _fine_contour(contour, fine) + offset.astype(np.int32), cards, support, mask,
                                           {f.card.id for f in found})
             if not region.has_dirty():
                 break
-        for seen in self._pending(region, read):
-            # A card read once, whose patch is now joined by a hand nearby: its outline read again.
-            got = self._read(region, seen.quad, mask, seen.others, expect=seen.card)
+        return found, read, len(patches)
+
+    def _read_piles(self, region: Region, read: list[np.ndarray], named_here: set[str]) -> list[Found]:
+        """The cards laid squarely on a card named (a discard pile): the new card's white lies on
+        the white of the card below, so nothing of it is new but where their print differs, no
+        patch of it is card-shaped, and its corners would be taken as hidden. Where a card named
+        lies, its place changed and lies still again, and no card was read this frame, its
+        outline (moved onto the edges) is read again, all of it in view: when that names another
+        card surely (:data:`SURE_AT_ONCE`), that card lies on it, read as any card is (the record
+        of the card below, whose print no longer shows, is dropped)."""
+        found = []
+        x0, y0, x1, y1 = region.box
+        grey = region.frame.grey()
+        for key, seen in list(self.seen.items()):
+            card = seen.card
+            if card is None or not seen.confirmed or seen.shows is not None or card.id not in region.known:
+                continue
+            centre = seen.quad.mean(axis=0)
+            side = float(np.linalg.norm(seen.quad[1] - seen.quad[0]))
+            cells = region.cells(seen.quad)
+            if not (x0 <= centre[0] < x1 and y0 <= centre[1] < y1) or region.known[card.id].undisturbed \
+                    or any(np.linalg.norm(c - centre) <= SAME_PLACE * side for c in read) \
+                    or not region.dirty[cells].any() or not region.is_still(cells):
+                continue
+            quad = order_quad(refine_quad(grey, seen.quad))
+            reading = self.reader.read_view(self._upright(region.frame, quad))
+            if reading.card is None or reading.card == card or reading.card.id in named_here \
+                    or reading.confidence < SURE_AT_ONCE:
+                continue
+            self.seen.pop(key, None)
+            got = self._decide(region, quad, reading, np.ones(4, bool))
             if got is not None:
                 found.append(got)
+                named_here.add(got.card.id)
+        return found
+
+    def _read_covered(self, region: Region, named_here: set[str]) -> list[Found]:
+        """The cards named that another card named later was laid on (the next card of a fan
+        dealt one by one covers half of the one before, whose footprint then looks gone), found
+        again where they lie by what still shows of them, in the :data:`PENDING_FRAMES` after a
+        card was laid on them and once nothing moves over them (a card slid away later still
+        shows as it was laid where its plain face has moved a little): where no card laid on it
+        reaches, the frame still shows the card as it was laid (the table as explained,
+        :class:`vision.faces.finder.Backdrop`), over :data:`COVERED_SHOWS` of the card at least.
+        Such a card is still there, covered in part (the pipeline keeps it,
+        :mod:`vision.footprints`); one whose part in view changed is left to its footprint."""
+        found = []
+        x0, y0, x1, y1 = region.box
+        grey = region.frame.grey()
+        for seen in self.seen.values():
+            card = seen.card
+            known = None if card is None or card.id in named_here else region.known.get(card.id)
+            cx, cy = seen.quad.mean(axis=0)
+            if not seen.confirmed or known is None or known.undisturbed or not (x0 <= cx < x1 and y0 <= cy < y1):
+                continue
+            on_top = self.backdrop.laid_on(card.id)
+            lately = any(region.number - self._laid_at.get(key, -PENDING_FRAMES) <= PENDING_FRAMES for key in on_top)
+            if lately and region.is_still(region.cells(seen.quad)) and \
+                    self.backdrop.shows(card.id, grey, list(on_top.values()), COVERED_SHOWS):
+                found.append(Found(card, _followed_by(seen.quad, SHOWN_FOLLOWED if seen.shows is not None else _MARKER_SHARE),
+                                   seen.confidence))
         return found
 
     def _on_the_table(self, region: Region) -> list[tuple[Found, np.ndarray]]:
@@ -364,6 +451,7 @@ class FaceRecogniser:
         ``grey`` shows the table under those that lay there when the camera started), and
         their outlines' records, so the next card laid there starts afresh."""
         self.backdrop.keep_only(known, grey)
+        self._laid_at = {key: at for key, at in self._laid_at.items() if key in known}
         self.seen = {k: s for k, s in self.seen.items()
                      if not (s.confirmed and s.card is not None and s.card.id not in known)}
 
@@ -496,6 +584,7 @@ class FaceRecogniser:
         under whatever it overlaps but that corner."""
         region.explain(self._own_cells(region, quad, others))
         self.backdrop.lay(key, region.frame.grey(), quad, others, None if shows is None else corner_quad(quad, shows))
+        self._laid_at[key] = region.number
 
     @staticmethod
     def _own_cells(region: Region, quad: np.ndarray, others: list[np.ndarray]) -> np.ndarray:

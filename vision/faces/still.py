@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.faces.features import CORNERS, order_quad, warp_upright
+from vision.faces.features import CORNERS, UPRIGHT, order_quad, warp_upright
 from vision.faces.finder import outward_sides, refine_quad, sides_meet
 
 #: The longest side, in pixels, cards are looked for at; and each card's own part of the
@@ -279,6 +279,26 @@ def inked_corners(upright: np.ndarray) -> int:
     return sum(float(grey[rows, cols].std()) >= INKED for rows, cols in CORNERS)
 
 
+def corner_ink(upright: np.ndarray, quad: np.ndarray) -> list[tuple[float, float]]:
+    """Where the print of each corner of an upright card view that holds print lies (the middle
+    of its pixels darker than the corner's paper), in the pixels of the picture ``quad`` was
+    warped from. A card lying in a picture holds them all; a shape printed on a card (a court
+    card's portrait, a box in its art) leaves the indices outside it."""
+    grey = upright if upright.ndim == 2 else cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY)
+    w, h = UPRIGHT
+    back = cv2.getPerspectiveTransform(np.float32([(0, 0), (w, 0), (w, h), (0, h)]), np.asarray(quad, np.float32))
+    points = []
+    for rows, cols in CORNERS:
+        patch = grey[rows, cols].astype(np.float32)
+        if patch.std() < INKED:
+            continue
+        ys, xs = np.nonzero(patch < np.median(patch) - 2 * INKED)
+        if len(xs):
+            middle = np.float32([[[xs.mean() + cols.start, ys.mean() + rows.start]]])
+            points.append(tuple(float(v) for v in cv2.perspectiveTransform(middle, back)[0, 0]))
+    return points
+
+
 def symmetry(upright: np.ndarray) -> float:
     """How alike the opposite corners of an upright card view are, one turned 180 degrees onto
     the other (a card's index is printed so, and every card of a deck is turned alike): the
@@ -305,7 +325,9 @@ def whole_card(image: np.ndarray, outlines: list[Outline]) -> np.ndarray | None:
     shape printed on the face steps little) or fills :data:`CARD_ITSELF` of it (a card scanned
     on a light lid steps little too), and edged all round with plain paper
     (:func:`paper_edged`: a design whose opposite corners differ, the rank in one and the suit
-    in the other, or a shaded face); else None."""
+    in the other, or a shaded face); else None. An outline that leaves print of the picture's
+    corners outside it (:func:`corner_ink`) is a shape printed on the card, not a card in the
+    picture."""
     h, w = image.shape[:2]
     if not ASPECT[0] <= max(w, h) / min(w, h) <= ASPECT[1]:
         return None
@@ -313,6 +335,9 @@ def whole_card(image: np.ndarray, outlines: list[Outline]) -> np.ndarray | None:
     view = warp_upright(image, quad)
     if inked_corners(view) < 1:
         return None
+    ink = corner_ink(view, quad)
+    outlines = [o for o in outlines if all(cv2.pointPolygonTest(o.quad, point, False) >= 0 for point in ink)
+                and not printed_border(o.quad, w, h)]
     alike = symmetry(view)
     if alike < SYMMETRIC:
         # A card on a light scanner lid steps little but fills most of the picture.
@@ -321,6 +346,24 @@ def whole_card(image: np.ndarray, outlines: list[Outline]) -> np.ndarray | None:
     if outlines and symmetry(warp_upright(image, outlines[0].quad)) > alike + 0.1:
         return None
     return quad
+
+
+#: A card's border: a band along its edge, as wide on every side (within :data:`EVEN` of the
+#: card's short side), at most :data:`BORDER` of it (see :func:`printed_border`).
+BORDER, EVEN = 0.1, 0.025
+
+
+def printed_border(quad: np.ndarray, w: int, h: int) -> bool:
+    """Whether an outline in a ``w`` x ``h`` picture shaped like a card is framed by a band as
+    wide on every side, and narrow, running to the picture's edge all round: the border a
+    card's face is printed inside (a dark panel framed by light stock), the picture being the
+    card cut to its edge. A card lying on a background in a picture is rarely framed so
+    evenly by it: a scan's or a photo's margins differ from side to side, and a card lies a
+    little askew in them."""
+    quad = order_quad(np.float32(quad))
+    margins = np.concatenate([quad[[0, 3], 0], quad[[0, 1], 1], w - 1 - quad[[1, 2], 0], h - 1 - quad[[2, 3], 1]])
+    short = min(w, h)
+    return bool(margins.min() >= 0 and margins.max() <= BORDER * short and np.ptp(margins) <= EVEN * short)
 
 
 #: Share of a picture an outline in it fills that may be a card lying on it, however little

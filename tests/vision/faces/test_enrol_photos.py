@@ -208,3 +208,42 @@ def test_clean_images_of_a_design_whose_opposite_corners_differ_enrol(deck, tmp_
     enrolment = enrol_from_images(write_deck_images(design, tmp_path / design, deck.faces), deck, design)
     assert len(enrolment.cards) == 52
     assert _reads_as_itself(enrolment, design, deck) == []
+
+
+def _framed_card(rng, panel=(30, 30, 150)) -> np.ndarray:
+    """A card image cut to its edge (250 x 350 px, corners rounded onto white, as a renderer
+    draws it) whose face is a dark ``panel`` framed by the card's light border, an even 12 px
+    all round, the suit printed in the top-left corner and the rank in the top-right, so
+    that its opposite corners do not look alike (as oxygen prints its cards)."""
+    w, h, border, radius = 250, 350, 12, 12
+    card = np.full((h, w, 3), 255, np.uint8)
+    mask = np.zeros((h, w), np.uint8)
+    cv2.rectangle(mask, (radius, 0), (w - 1 - radius, h - 1), 255, -1)
+    cv2.rectangle(mask, (0, radius), (w - 1, h - 1 - radius), 255, -1)
+    for x, y in ((radius, radius), (w - 1 - radius, radius), (radius, h - 1 - radius), (w - 1 - radius, h - 1 - radius)):
+        cv2.circle(mask, (x, y), radius, 255, -1)
+    card[mask > 0] = 230
+    edge = cv2.morphologyEx(mask, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    card[edge > 0] = 70
+    cv2.rectangle(card, (border, border), (w - 1 - border, h - 1 - border), panel, -1)
+    diamond = np.int32([(45, 25), (62, 50), (45, 75), (28, 50)]) + rng.integers(-3, 4, 2)
+    cv2.fillConvexPoly(card, diamond, (235, 235, 235))
+    cv2.putText(card, "Q", (185, 65), cv2.FONT_HERSHEY_TRIPLEX, 1.6, (235, 235, 235), 3)
+    cv2.ellipse(card, (125, 190), (50, 90), 0, 0, 360, (200, 200, 200), -1)   # the court art
+    return card
+
+
+@pytest.mark.parametrize("source", ["drawn", "oxygen"])
+def test_a_card_cut_to_its_edge_whose_face_is_framed_by_its_border_is_taken_whole(source):
+    """The defect (issue 22): oxygen's QH, enrolled from its clean image, was taken not whole but
+    by the dark panel printed inside its light border (its opposite corners differ, so
+    nothing said the picture was the card), and the table named the QH the QD (42 wrong
+    sightings). A clear outline inside a picture of a card's shape, with an even narrow band
+    around it running to the picture's edge all round, is the card's printed border: the
+    picture is the card cut to its edge."""
+    picture = _framed_card(np.random.default_rng(1)) if source == "drawn" else render_card("oxygen", "queen_heart")
+    h, w = picture.shape[:2]
+    quad = card_quad(picture)
+    assert quad is not None
+    assert _overlap(quad, np.float32([(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)]), (w, h)) > 0.97
+

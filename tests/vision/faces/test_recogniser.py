@@ -408,11 +408,12 @@ def test_a_card_laid_against_a_known_card_keeps_the_strip_beside_it(enrolments):
     assert ("placed", "AH") in [(e.kind, e.card.id) for e in events]
 
 
-def _fan(cards: list[str], step: float, turn: float, t: float = 0.3, lift: float = 1.5) -> list[Place]:
-    """A hand fanned to the right in the centre, laid at once: each card ``step`` mm right of the
-    one below and ``turn`` degrees more turned, those away from the middle ``lift`` mm lower."""
+def _fan(cards: list[str], step: float, turn: float, t: float = 0.3, lift: float = 1.5, every: float = 0.001) -> list[Place]:
+    """A hand fanned to the right in the centre, laid at once (or dealt a card ``every`` seconds):
+    each card ``step`` mm right of the one below and ``turn`` degrees more turned, those away from
+    the middle ``lift`` mm lower."""
     middle = (len(cards) - 1) / 2
-    return [Place(round(t + 0.001 * k, 3), card, "centre", x=(k - middle) * step, y=lift * abs(k - middle) ** 2,
+    return [Place(round(t + every * k, 3), card, "centre", x=(k - middle) * step, y=lift * abs(k - middle) ** 2,
                   angle=(k - middle) * turn) for k, card in enumerate(cards)]
 
 
@@ -438,3 +439,16 @@ def test_a_card_whose_indices_are_mostly_covered_is_never_named(enrolments):
     script = [Place(0.3, "9S", "centre", x=0, y=0, angle=0), Place(0.301, "9C", "centre", x=-5, y=7, angle=2)]
     _, (pipeline, recogniser, events, said) = _scene(enrolments["standard"], script, DesignArt("standard"), 2.5, jpeg=85)
     assert [(e.kind, e.card.id) for e in events] == [("placed", "9C")]
+
+
+@pytest.mark.parametrize("design, cards, step, turn", [
+    ("dondorf", ["4D", "8C", "6C", "9C", "AH"], 20.0, 4.0),
+    ("nicu-white", ["10S", "3H", "QC", "8D", "5S"], 19.0, 3.5)])
+def test_a_fan_dealt_card_by_card_keeps_every_card_whose_index_shows(enrolments, design, cards, step, turn):
+    """Each card is named whole as it lands; the next one, laid on it, covers half of it, its
+    top-left index still showing. A card covered so by a card named on it is still there: no
+    card of the hand is removed, and each is named once."""
+    _, (pipeline, recogniser, events, said) = _scene(enrolments[design], _fan(cards, step, turn, every=0.7),
+                                                    DesignArt(design), 0.3 + 0.7 * len(cards) + 2.5, jpeg=85)
+    assert [(e.kind, e.card.id) for e in events] == [("placed", card) for card in cards]
+    assert set(pipeline.known) == set(cards)
