@@ -46,5 +46,10 @@ if [ "${1:-runtime}" = test ]; then
     # the node program that drives Playwright's browser tests links libatomic (Bookworm's
     # chromium does not bring it along)
     has_lib atomic || want libatomic1
+    # the fonts the corner index model's training and benchmark draw cards in (tools/corner_data.py)
+    [ -e /usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf ] || want fonts-dejavu-extra
+    [ -d /usr/share/fonts/truetype/liberation ] || want fonts-liberation
+    [ -d /usr/share/fonts/truetype/freefont ] || want fonts-freefont-ttf
+    [ -e /usr/share/fonts/opentype/urw-base35/C059-Bold.otf ] || want fonts-urw-base35
 fi
 echo $need

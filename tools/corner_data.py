@@ -5,19 +5,22 @@ Cards come from two sources:
 
 - the KDE card designs Debian installs (:mod:`vision.faces.designs`) whose corners carry a
   standard index (:data:`STANDARD_DESIGNS`; oxygen's three and xskat-german do not);
-- cards drawn here (:func:`font_card`): the index of a real deck (rank above suit, in red or
-  black, at the sizes and places real decks print it, now and then the French or German letters
-  1/V/B/D/R), in each font installed here (``fc-list``), with a pip or a court card's frame beside it.
+- cards drawn here (:func:`font_card`): the index of a real deck (rank above suit, now and then
+  suit beside rank, in red or black, at the sizes and places real decks print it, now and then
+  the French or German letters 1/V/B/D/R), in each font installed here (``fc-list``: DejaVu,
+  Liberation, FreeFont and URW's 35, :data:`FONT_PACKAGES`), with a pip or a court card's frame
+  beside it, and the same index turned round in the bottom-right corner.
 
 Each card is then seen as the camera sees it (:func:`camera_corner`): 150-260 px long at 1080p,
-in perspective and turned a little, its outline found a pixel or two off, with lens blur,
-sensor noise, light falling off, a colour cast, glare and JPEG; and warped upright as the
+in perspective and turned a little, its outline found a pixel or two off, now and then the next
+card of a fan lying over its far side, with lens blur, sensor noise, light falling off, a colour
+cast, glare and JPEG; and warped upright as the
 recogniser warps it (:func:`vision.faces.features.warp_upright`), the model's corner cut by
 :func:`vision.faces.index_reader.corner_input`. Corners with no index (card backs, jokers, the
 middle of a card, the table, a corner mostly covered) are labelled "no index".
 
-The split: :data:`HELD_OUT` designs and :data:`HELD_OUT_FONT` are never trained on; the model is
-calibrated and measured on them. Everything is drawn from seeded generators: the same seed gives
+The split: :data:`HELD_OUT` designs and :data:`HELD_OUT_FONTS` are never trained on; the model is
+calibrated (:func:`held_out_views`, whole cards) and measured on them. Everything is drawn from seeded generators: the same seed gives
 the same corners.
 """
 
@@ -34,7 +37,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine.cards import parse_card
 from vision.faces.designs import RENDER_WIDTH, element_id, render_card
-from vision.faces.features import warp_upright
+from vision.faces.features import turned, warp_upright
 from vision.faces.index_reader import INPUT, RANKS, SUITS, corner_input
 
 #: The KDE designs whose corners carry a standard index (rank above one of the four suits).
@@ -46,8 +49,12 @@ HELD_OUT = ("gm-paris", "jolly-royal", "nicu-ornamental", "nicu-white", "penguin
 TRAIN_DESIGNS = tuple(d for d in STANDARD_DESIGNS if d not in HELD_OUT)
 #: Designs whose corners show no standard index: every corner of theirs is "no index".
 NON_STANDARD = ("oxygen", "oxygen-air", "oxygen-white", "xskat-german")
-#: A font never trained on (its file name).
-HELD_OUT_FONT = "DejaVuSerif-Bold.ttf"
+#: Fonts never trained on (their file names): a bold serif of DejaVu's and URW's Century Schoolbook.
+HELD_OUT_FONTS = ("DejaVuSerif-Bold.ttf", "C059-Bold.otf")
+#: The Debian packages of the fonts cards are drawn in (deploy/system_packages.sh installs them).
+FONT_PACKAGES = ("fonts-dejavu-core", "fonts-dejavu-extra", "fonts-liberation", "fonts-freefont-ttf", "fonts-urw-base35")
+#: Fonts that draw symbols where letters are asked for, or no index a deck prints.
+_NOT_INDEX_FONTS = ("Math", "Symbol", "D050000L")
 #: Label of the rank head for "no index here".
 NONE_RANK = len(RANKS) - 1
 CARD_SIZE = (RENDER_WIDTH, round(RENDER_WIDTH * 88 / 63))
@@ -55,6 +62,18 @@ _SUIT_GLYPHS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 #: The letters real decks print for the ace and the court cards, besides A, J, Q, K.
 _FOREIGN = {"A": ("1",), "J": ("V", "B"), "Q": ("D",), "K": ("R",)}
 _RED = {"H", "D"}
+#: The "rank" :func:`font_card` draws a joker for.
+JOKER = "joker"
+
+
+@dataclass(frozen=True)
+class View:
+    """One card as the camera sees it, warped upright (:data:`vision.faces.features.UPRIGHT`
+    px, BGR), with the card it shows (None: no index there) and where it came from."""
+
+    upright: np.ndarray
+    card: str | None
+    source: str
 
 
 @dataclass(frozen=True)
@@ -69,14 +88,20 @@ class Corner:
     source: str
 
 
-def fonts(held_out: bool = False) -> list[Path]:
-    """The font files installed here that draw the four suit symbols (``fc-list``), less the
-    held-out font (or only it)."""
-    listed = subprocess.run(["fc-list", ":charset=2660 2663 2665 2666", "file"], capture_output=True,
-                            text=True, check=False).stdout
+@functools.lru_cache(maxsize=1)
+def _installed_fonts() -> tuple[Path, ...]:
+    """The font files installed here (``fc-list``) that draw the ranks (A, J, Q, K, D, R, V, B,
+    the digits) and the four suit symbols, TrueType or OpenType."""
+    listed = subprocess.run(["fc-list", ":charset=30-39 41 42 44 4a 4b 51 52 56 2660 2663 2665 2666", "file"],
+                            capture_output=True, text=True, check=False).stdout
     files = sorted({Path(line.split(":")[0]) for line in listed.splitlines() if line.strip()})
-    files = [f for f in files if f.suffix.lower() in (".ttf", ".otf") and "Math" not in f.name]
-    return [f for f in files if (f.name == HELD_OUT_FONT) == held_out]
+    return tuple(f for f in files if f.suffix.lower() in (".ttf", ".otf") and not any(n in f.name for n in _NOT_INDEX_FONTS))
+
+
+def fonts(held_out: bool = False) -> list[Path]:
+    """The font files installed here that draw an index (:func:`_installed_fonts`), less the
+    held-out fonts (or only them)."""
+    return [f for f in _installed_fonts() if (f.name in HELD_OUT_FONTS) == held_out]
 
 
 @functools.lru_cache(maxsize=256)
@@ -84,14 +109,14 @@ def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(path, size)
 
 
-def _glyph(text: str, font: Path, height: int, colour: tuple[int, int, int], squeeze: float) -> np.ndarray:
-    """``text`` drawn in ``font`` ``height`` pixels tall (its ink), ``squeeze`` times as wide:
-    an RGBA image cropped to its ink."""
+def _glyph(text: str, font: Path, height: int, colour: tuple[int, int, int], squeeze: float, bold: int = 0) -> np.ndarray:
+    """``text`` drawn in ``font`` ``height`` pixels tall (its ink), ``squeeze`` times as wide,
+    its strokes ``bold`` pixels thicker (at 1.5 times its height): an RGBA image cropped to its ink."""
     size = max(int(height * 1.5), 8)
     face = _font(str(font), size)
-    left, top, right, bottom = face.getbbox(text)
+    left, top, right, bottom = face.getbbox(text, stroke_width=bold)
     image = Image.new("L", (right - left + 4, bottom - top + 4), 0)
-    ImageDraw.Draw(image).text((2 - left, 2 - top), text, font=face, fill=255)
+    ImageDraw.Draw(image).text((2 - left, 2 - top), text, font=face, fill=255, stroke_width=bold, stroke_fill=255)
     ink = np.asarray(image)
     ys, xs = np.nonzero(ink > 20)
     if len(xs) == 0:
@@ -116,32 +141,28 @@ def _paste(card: np.ndarray, glyph: np.ndarray, x: int, y: int) -> None:
     card[y0:y1, x0:x1] = (card[y0:y1, x0:x1] * (1 - alpha) + bgr * alpha).astype(np.uint8)
 
 
-def font_card(rank: str, suit: str, font: Path, rng: np.random.Generator, suit_font: Path | None = None) -> np.ndarray:
+def font_card(rank: str, suit: str | None, font: Path, rng: np.random.Generator, suit_font: Path | None = None) -> np.ndarray:
     """A card face (BGR, :data:`CARD_SIZE`) with the index of ``rank`` ``suit`` in its top-left
-    corner, laid out as a real deck's, in ``font`` (the suit symbol in ``suit_font``, default the
-    same)."""
+    corner and, turned round, its bottom-right, laid out as a real deck's (the suit below the
+    rank, now and then beside it), in ``font`` (the suit symbol in ``suit_font``, default the same).
+    ``rank`` :data:`JOKER` (no suit) draws a joker: the word where the index would be (:func:`_joker_index`)."""
     w, h = CARD_SIZE
     paper = rng.uniform(225, 255) - rng.uniform(0, 18, 3) * (rng.random() < 0.3)
     card = np.empty((h, w, 3), np.uint8)
     card[:] = np.clip(paper, 0, 255).astype(np.uint8)
-    if suit in _RED:
+    if suit in _RED or (suit is None and rng.random() < 0.5):
         colour = tuple(int(v) for v in (rng.uniform(150, 235), rng.uniform(0, 40), rng.uniform(0, 50)))
     else:
         dark = rng.uniform(0, 50)
         colour = (int(dark), int(dark), int(dark + rng.uniform(0, 30) * (rng.random() < 0.2)))
-    text = rank
-    if rank in _FOREIGN and rng.random() < 0.2:
-        text = str(rng.choice(_FOREIGN[rank]))
-    rank_h = int(h * rng.uniform(0.055, 0.16))
-    squeeze = rng.uniform(0.55, 0.8) if text == "10" else rng.uniform(0.75, 1.15)
-    label = _glyph(text, font, rank_h, colour, squeeze)
-    pip_h = int(min(rank_h * rng.uniform(0.55, 1.0), h * rng.uniform(0.05, 0.1)))
-    pip = _glyph(_SUIT_GLYPHS[suit], suit_font or font, pip_h, colour, rng.uniform(0.85, 1.15))
-    column = w * rng.uniform(0.065, 0.15)  # the index's centre line, from the card's left edge
-    top = int(h * rng.uniform(0.02, 0.06))
-    _paste(card, label, int(column - label.shape[1] / 2), top)
-    below = top + rank_h + int(h * rng.uniform(0.0, 0.03))
-    _paste(card, pip, int(column - pip.shape[1] / 2), below)
+    index = card.copy()
+    if rank == JOKER:
+        _joker_index(index, font, colour, rng)
+    else:
+        _index(index, rank, suit, font, suit_font, colour, rng)
+    # The index, and the same turned round in the bottom-right corner (the card's two halves).
+    card[:h // 2] = index[:h // 2]
+    card[h - h // 2:] = index[:h // 2][::-1, ::-1]
     _decorate(card, suit, rank, font, colour, rng)
     if rng.random() < 0.4:  # a border printed around the face
         inset = int(w * rng.uniform(0.015, 0.04))
@@ -150,16 +171,61 @@ def font_card(rank: str, suit: str, font: Path, rng: np.random.Generator, suit_f
     return card
 
 
-def _decorate(card: np.ndarray, suit: str, rank: str, font: Path, colour, rng: np.random.Generator) -> None:
-    """What lies beside the index on a real card: a pip of a number card, or a court card's frame."""
+def _place(rng: np.random.Generator) -> tuple[float, int]:
+    """Where an index is printed: its centre line from the card's left edge, and its top (px)."""
+    return CARD_SIZE[0] * rng.uniform(0.065, 0.15), int(CARD_SIZE[1] * rng.uniform(0.02, 0.06))
+
+
+def _index(index: np.ndarray, rank: str, suit: str, font: Path, suit_font: Path | None, colour,
+           rng: np.random.Generator) -> None:
+    """Print a card's index on ``index`` (a face, BGR): the rank (now and then a foreign letter),
+    the suit symbol below it (now and then beside it)."""
     w, h = CARD_SIZE
-    if rank in ("J", "Q", "K") and rng.random() < 0.8:
-        x0, y0 = int(w * rng.uniform(0.2, 0.27)), int(h * rng.uniform(0.1, 0.18))
+    text = rank
+    if rank in _FOREIGN and rng.random() < 0.2:
+        text = str(rng.choice(_FOREIGN[rank]))
+    rank_h = int(h * np.exp(rng.uniform(np.log(0.055), np.log(0.18))))  # small indices as often as big ones
+    squeeze = rng.uniform(0.55, 0.8) if text == "10" else rng.uniform(0.75, 1.15)
+    bold = int(rng.integers(1, 3)) if rng.random() < 0.2 else 0
+    label = _glyph(text, font, rank_h, colour, squeeze, bold)
+    pip_h = int(min(rank_h * rng.uniform(0.5, 0.95), h * 0.13))
+    pip = _glyph(_SUIT_GLYPHS[suit], suit_font or font, pip_h, colour, rng.uniform(0.85, 1.15))
+    column, top = _place(rng)
+    if rng.random() < 0.15:  # the suit beside the rank
+        left = int(max(column - label.shape[1] / 2, 2))
+        _paste(index, label, left, top)
+        _paste(index, pip, left + label.shape[1] + int(w * rng.uniform(0.0, 0.03)), top + int(rng.uniform(0, 0.3) * rank_h))
+    else:
+        _paste(index, label, int(column - label.shape[1] / 2), top)
+        _paste(index, pip, int(column - pip.shape[1] / 2), top + rank_h + int(h * rng.uniform(0.0, 0.03)))
+
+
+def _joker_index(index: np.ndarray, font: Path, colour, rng: np.random.Generator) -> None:
+    """Print a joker's word where a card prints its index, as real decks do: J, O, K, E, R one
+    above the other (Bicycle's, nicu's), now and then the word turned to run down the card."""
+    column, top = _place(rng)
+    size = int(CARD_SIZE[1] * rng.uniform(0.035, 0.075))
+    if rng.random() < 0.25:
+        word = np.ascontiguousarray(np.rot90(_glyph("JOKER", font, size, colour, rng.uniform(0.8, 1.1)), -1))
+        _paste(index, word, int(column - word.shape[1] / 2), top)
+        return
+    gap = int(size * rng.uniform(0.1, 0.4))
+    for letter in "JOKER":
+        glyph = _glyph(letter, font, size, colour, rng.uniform(0.8, 1.15))
+        _paste(index, glyph, int(column - glyph.shape[1] / 2), top)
+        top += size + gap
+
+
+def _decorate(card: np.ndarray, suit: str | None, rank: str, font: Path, colour, rng: np.random.Generator) -> None:
+    """What lies beside the index on a real card: a pip of a number card, or a court card's (or a joker's) frame."""
+    w, h = CARD_SIZE
+    if rank in ("J", "Q", "K", JOKER) and rng.random() < 0.8:
+        x0, y0 = int(w * rng.uniform(0.2, 0.3)), int(h * rng.uniform(0.08, 0.18))
         cv2.rectangle(card, (x0, y0), (w - x0, h - y0), colour, int(rng.integers(1, 4)))
         art = rng.integers(0, 255, (6, 4, 3)).astype(np.uint8)
         inside = cv2.resize(art, (w - 2 * x0 - 8, h - 2 * y0 - 8), interpolation=cv2.INTER_CUBIC)
         card[y0 + 4:h - y0 - 4, x0 + 4:w - x0 - 4] = inside
-    elif rank not in ("J", "Q", "K") and rng.random() < 0.8:
+    elif suit is not None and rank not in ("J", "Q", "K") and rng.random() < 0.8:
         size = int(h * rng.uniform(0.09, 0.14))
         pip = _glyph(_SUIT_GLYPHS[suit], font, size, colour, 1.0)
         _paste(card, pip, int(w * rng.uniform(0.22, 0.3)), int(h * rng.uniform(0.1, 0.2)))
@@ -173,23 +239,24 @@ def _table(shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     return np.clip(base + noise, 0, 255).astype(np.uint8)
 
 
-def camera_corner(card: np.ndarray, rng: np.random.Generator, *, cover: bool = False) -> np.ndarray:
+def camera_corner(card: np.ndarray, rng: np.random.Generator, *, cover: bool = False, fan: bool = False) -> np.ndarray:
     """The model's input for the top-left corner of ``card`` (a BGR face of any size) seen by the
     table camera (the module docstring): ``cover`` lays something (another card, a hand) over
-    most of the corner."""
-    return corner_input(camera_upright(card, rng, cover=cover, whole=False))
+    most of the corner, ``fan`` the next card of a fan over the card's far side (the index shows)."""
+    return corner_input(camera_upright(card, rng, cover=cover, fan=fan, whole=False))
 
 
-def camera_upright(card: np.ndarray, rng: np.random.Generator, *, cover: bool = False, whole: bool = True,
-                   length: float | None = None) -> np.ndarray:
+def camera_upright(card: np.ndarray, rng: np.random.Generator, *, cover: bool = False, fan: bool = False,
+                   whole: bool = True, length: float | None = None) -> np.ndarray:
     """``card`` (a BGR face of any size) as the table camera sees it, ``length`` px long (default
     150-260 at random), warped upright as the recogniser warps it (:data:`vision.faces.features.UPRIGHT` px); with
-    ``whole`` False only its top-left part is drawn (the rest repeats its edge)."""
+    ``whole`` False only its top-left part is drawn (the rest repeats its edge); ``cover`` and
+    ``fan`` as :func:`camera_corner`'s."""
     length = rng.uniform(150, 260) if length is None else length
     w, h = length * 63 / 88, length
     margin = 12
-    tilt = rng.uniform(-0.04, 0.04, (4, 2)) * (w, h)  # perspective and the outline of a camera off vertical
-    angle = np.radians(rng.uniform(-6, 6))
+    tilt = rng.uniform(-0.05, 0.05, (4, 2)) * (w, h)  # perspective and the outline of a camera off vertical
+    angle = np.radians(rng.uniform(-8, 8))
     rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
     rect = np.float32([(0, 0), (w, 0), (w, h), (0, h)]) + tilt
     centre = np.float32([w / 2, h / 2])
@@ -203,6 +270,8 @@ def camera_upright(card: np.ndarray, rng: np.random.Generator, *, cover: bool = 
                         flags=cv2.INTER_AREA, borderMode=cv2.BORDER_TRANSPARENT)
     if cover:
         _cover(view, quad, rng)
+    if fan:
+        _fan_cover(view, quad, rng)
     view = _camera(view, quad, rng)
     found = quad + np.clip(rng.normal(0, 1.0, (4, 2)), -2.5, 2.5).astype(np.float32)  # the outline a pixel or two off
     return warp_upright(view, found)
@@ -221,6 +290,29 @@ def _cover(view: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> None
     cv2.fillConvexPoly(view, poly, tuple(float(c) for c in colour))
 
 
+def _fan_cover(view: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> None:
+    """Lay the next card of a fan over the far side of the card in ``quad``: its edge crosses the
+    card slanted, right of where any index is printed (0.38 of the card's width or more across
+    the index's height), with a thin shadow along it."""
+    top_x = rng.uniform(0.4, 0.75)
+    slant = rng.uniform(-0.3, 0.3)  # across the card's width, per card height
+    bottom_x = top_x + slant
+    if top_x + 0.5 * slant < 0.38:
+        bottom_x = top_x
+    corners = np.float32([(top_x, -0.1), (1.3, -0.1), (1.3, 1.1), (bottom_x, 1.1)])
+    to_view = cv2.getPerspectiveTransform(np.float32([(0, 0), (1, 0), (1, 1), (0, 1)]), quad.astype(np.float32))
+    poly = cv2.perspectiveTransform(corners[None], to_view)[0]
+    shade = tuple(float(c) for c in rng.uniform(20, 80, 3))
+    cv2.polylines(view, [np.round(poly[[0, 3]] - (2, 0)).astype(np.int32)], False, shade, int(rng.integers(1, 3)))
+    cv2.fillConvexPoly(view, np.round(poly).astype(np.int32), tuple(float(c) for c in rng.uniform(190, 255, 3)))
+    edge = np.round(poly[[0, 3]]).astype(np.int32)
+    if rng.random() < 0.6:  # the next card's printed border or its index, near its edge
+        inset = (quad[1] - quad[0]) * rng.uniform(0.03, 0.08)
+        cv2.polylines(view, [np.round(poly[[0, 3]] + inset).astype(np.int32)], False,
+                      tuple(float(c) for c in rng.uniform(0, 200, 3)), int(rng.integers(1, 3)))
+    cv2.polylines(view, [edge], False, tuple(float(c) for c in rng.uniform(120, 200, 3)), 1)
+
+
 def _camera(view: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A real camera's picture of ``view``: light falling off, a colour cast, glare, lens and
     motion blur, sensor noise and JPEG."""
@@ -235,7 +327,7 @@ def _camera(view: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> np.
         radius = rng.uniform(8, 40)
         spot = np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * radius ** 2))
         image += spot[..., None] * rng.uniform(40, 160)
-    sigma = rng.uniform(0, 1.3)
+    sigma = rng.uniform(0, 1.5)
     if sigma > 0.3:
         image = cv2.GaussianBlur(image, (0, 0), sigma)
     if rng.random() < 0.15:  # a little motion
@@ -244,9 +336,9 @@ def _camera(view: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> np.
         kernel[length // 2, :] = 1 / length
         rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
         image = cv2.filter2D(image, -1, cv2.warpAffine(kernel, rot, (length, length)))
-    image += rng.normal(0, rng.uniform(0, 7), image.shape)
+    image += rng.normal(0, rng.uniform(0, 9), image.shape)
     image = np.clip(image, 0, 255).astype(np.uint8)
-    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 95))])
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(45, 95))])
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
 
 
@@ -265,9 +357,24 @@ def _design_card(design: str, rank: str, suit: str) -> np.ndarray:
     return render_card(design, element_id(parse_card(rank + suit)))
 
 
+#: The share of training corners with the next card of a fan over the card's far side.
+FAN_SHARE = 0.15
+#: The share of a design's training corners drawn with its index bigger (:func:`zoomed`).
+ZOOM_SHARE = 0.3
+
+
+def zoomed(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``face`` with its top-left part blown up to the whole card, 1 to 1.5 times: the index
+    bigger and further in, as decks with big indices print it (only the top-left corner is read)."""
+    h, w = face.shape[:2]
+    zoom = rng.uniform(1.0, 1.5)
+    return cv2.resize(face[:round(h / zoom), :round(w / zoom)], (w, h), interpolation=cv2.INTER_LINEAR)
+
+
 def design_corners(designs, per_card: int, rng: np.random.Generator, *, cover_share: float = 0.0) -> list[Corner]:
     """``per_card`` camera corners of each of the 52 cards of each design; a ``cover_share`` of
-    them mostly covered (labelled no index)."""
+    them mostly covered (labelled no index), a :data:`FAN_SHARE` under the next card of a fan, a
+    :data:`ZOOM_SHARE` with the index bigger."""
     out = []
     for design in designs:
         for rank, suit in _faces():
@@ -275,21 +382,27 @@ def design_corners(designs, per_card: int, rng: np.random.Generator, *, cover_sh
             for _ in range(per_card):
                 covered = rng.random() < cover_share
                 r, s = (NONE_RANK, -1) if covered else _card_label(rank, suit)
-                out.append(Corner(camera_corner(card, rng, cover=covered), r, s, design))
+                face = zoomed(card, rng) if rng.random() < ZOOM_SHARE else card
+                out.append(Corner(camera_corner(face, rng, cover=covered, fan=rng.random() < FAN_SHARE), r, s, design))
     return out
+
+
+def drawn_card(rank: str, suit: str, font: Path, rng: np.random.Generator) -> np.ndarray:
+    """:func:`font_card`, its suit symbol now and then in another font installed here."""
+    every = fonts()
+    suit_font = font if rng.random() < 0.5 or not every else every[int(rng.integers(len(every)))]
+    return font_card(rank, suit, font, rng, suit_font)
 
 
 def font_corners(font_files, per_card: int, rng: np.random.Generator) -> list[Corner]:
     """``per_card`` camera corners of each of the 52 cards drawn in each font (each drawn afresh:
-    its layout, colours and decoration differ every time)."""
-    every = fonts()
+    its layout, colours and decoration differ every time), a :data:`FAN_SHARE` under a fan's next card."""
     out = []
     for font in font_files:
         for rank, suit in _faces():
             for _ in range(per_card):
-                suit_font = font if rng.random() < 0.5 or not every else every[int(rng.integers(len(every)))]
-                card = font_card(rank, suit, font, rng, suit_font)
-                out.append(Corner(camera_corner(card, rng), *_card_label(rank, suit), font.name))
+                card = drawn_card(rank, suit, font, rng)
+                out.append(Corner(camera_corner(card, rng, fan=rng.random() < FAN_SHARE), *_card_label(rank, suit), font.name))
     return out
 
 
@@ -297,13 +410,7 @@ def no_index_corners(designs, count: int, rng: np.random.Generator) -> list[Corn
     """``count`` corners that show no index: backs and jokers of ``designs``, every card of a
     design without a standard index, the middle of a card turned into the corner's place, and
     bare table."""
-    sources: list[np.ndarray] = []
-    for design in designs:
-        for element in ("back", "red_joker", "black_joker"):
-            try:
-                sources.append(render_card(design, element))
-            except Exception:  # a design without jokers
-                continue
+    sources = [render_card(d, e) for d in designs for e in ("back", "red_joker", "black_joker") if _has(d, e)]
     out = []
     for i in range(count):
         kind = i % 4
@@ -338,7 +445,7 @@ def non_standard_corners(designs, per_card: int, rng: np.random.Generator) -> li
     return out
 
 
-def training_set(seed: int = 1, *, per_design_card: int = 20, per_font_card: int = 8,
+def training_set(seed: int = 1, *, per_design_card: int = 20, per_font_card: int = 2,
                  no_index: int = 6000) -> list[Corner]:
     """The training corners: the training designs, every font but the held-out one, corners with
     no index (of the training designs and two of the non-standard ones)."""
@@ -349,14 +456,62 @@ def training_set(seed: int = 1, *, per_design_card: int = 20, per_font_card: int
             + non_standard_corners(("oxygen", "xskat-german"), 2, rng))
 
 
-def held_out_set(seed: int, per_card: int = 6) -> list[Corner]:
-    """Corners nobody trained on: the held-out designs and font, with corners of no index from
-    the held-out designs and the other non-standard designs."""
+def held_out_views(seed: int, per_card: int = 6) -> list[View]:
+    """Whole cards nobody trained on, as the camera sees them: ``per_card`` views of each card of
+    the held-out designs and fonts, and views that show no index (backs and jokers of the
+    held-out designs, blank cards, bare table, the cards of the non-standard designs not trained on)."""
     rng = np.random.default_rng(seed)
-    return (design_corners(HELD_OUT, per_card, rng)
-            + font_corners(fonts(held_out=True), per_card, rng)
-            + no_index_corners(HELD_OUT, 52 * per_card, rng)
-            + non_standard_corners(("oxygen-air", "oxygen-white"), max(per_card // 3, 1), rng))
+    out = []
+    for source in HELD_OUT + tuple(f.name for f in fonts(held_out=True)):
+        out.extend(View(camera_upright(card, rng), card_id, source) for card_id, card in source_cards(source, per_card, rng))
+    backs = [render_card(d, e) for d in HELD_OUT for e in ("back", "red_joker", "black_joker") if _has(d, e)]
+    for i in range(52 * per_card // 2):
+        if i % 3 == 0:
+            card = backs[int(rng.integers(len(backs)))]
+        elif i % 3 == 1:
+            card = np.full((CARD_SIZE[1], CARD_SIZE[0], 3), int(rng.uniform(200, 255)), np.uint8)
+        else:
+            card = _table((CARD_SIZE[1], CARD_SIZE[0]), rng)
+        out.append(View(camera_upright(card, rng), None, "no index"))
+    for design in ("oxygen-air", "oxygen-white"):
+        out.extend(View(camera_upright(card, rng), None, design) for _, card in source_cards(design, max(per_card // 3, 1), rng))
+    return out
+
+
+#: The source of :func:`source_cards` that gives jokers nobody trained on: the held-out designs'
+#: and jokers drawn in the held-out fonts.
+JOKERS = "jokers"
+
+
+def source_cards(source: str, per_card: int, rng: np.random.Generator):
+    """(card id, face) pairs: each of the 52 cards of ``source`` (a design, or a font file's
+    name: drawn afresh each time) ``per_card`` times; for :data:`JOKERS`, as many jokers (card id None)."""
+    drawn = {f.name: f for f in _installed_fonts()}
+    if source == JOKERS:
+        designed = [render_card(d, e) for d in HELD_OUT for e in ("red_joker", "black_joker") if _has(d, e)]
+        held = fonts(held_out=True)
+        for n in range(52 * per_card):
+            yield None, designed[n % len(designed)] if n % 2 else font_card(JOKER, None, held[n // 2 % len(held)], rng)
+        return
+    for rank, suit in _faces():
+        for _ in range(per_card):
+            face = drawn_card(rank, suit, drawn[source], rng) if source in drawn else _design_card(source, rank, suit)
+            yield rank + suit, face
+
+
+def _has(design: str, element: str) -> bool:
+    try:
+        render_card(design, element)
+    except Exception:  # a design without jokers
+        return False
+    return True
+
+
+def view_corners(views: list[View]) -> tuple[np.ndarray, np.ndarray]:
+    """The model's inputs for both index corners of each view (2n x height x width: as laid,
+    then turned round, view by view) and each corner's label (the card id, or None)."""
+    pixels = np.stack([corner_input(u) for v in views for u in (v.upright, turned(v.upright))])
+    return pixels.astype(np.float32), np.array([v.card for v in views for _ in range(2)], dtype=object)
 
 
 def arrays(corners: list[Corner]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

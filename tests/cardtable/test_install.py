@@ -58,10 +58,12 @@ def needed(tmp_path):
     return run
 
 
-BOOKWORM = "python3-venv libzbar0 fonts-dejavu-core espeak-ng alsa-utils mosquitto chromium kdegames-card-data-kf5 librsvg2-bin libatomic1"
+#: the fonts the corner index model's tests draw cards in (the test need's last names)
+FONTS = "fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35"
+BOOKWORM = f"python3-venv libzbar0 fonts-dejavu-core espeak-ng alsa-utils mosquitto chromium kdegames-card-data-kf5 librsvg2-bin libatomic1 {FONTS}"
 #: trixie renamed two (the 64-bit time_t move and KDE 6); apt-cache still shows libzbar0 as a
 #: purely virtual name, with no candidate of its own.
-TRIXIE = "python3-venv libzbar0t64 fonts-dejavu-core espeak-ng alsa-utils mosquitto chromium kdegames-card-data librsvg2-bin libatomic1"
+TRIXIE = f"python3-venv libzbar0t64 fonts-dejavu-core espeak-ng alsa-utils mosquitto chromium kdegames-card-data librsvg2-bin libatomic1 {FONTS}"
 
 
 def test_the_system_package_check_names_what_is_missing_as_apt_here_calls_it(needed):

@@ -8,12 +8,15 @@ on corners drawn from card designs and fonts with a camera's distortions, run th
 module, so no new runtime dependency) reads the top-left corner of a card's upright view
 (:func:`corner_input`) into a rank (or "no index here") and a suit, each with a probability.
 
-A card is named (:meth:`IndexReader.read`) from both of its index corners, as laid and turned
-round: each corner visible is read; a corner reads a card when both its rank and its suit are
-at least :attr:`IndexReader.threshold` sure (calibrated on designs held out of training so
-that none of them is named wrong); a corner whose likeliest card is another card than the
-other corner's makes the card unknown, never a guess, and so does ink of the other colour than
-the suit read (black ink for a heart: the model reads grey, the colour checks it). The answer is a
+A card is named (:meth:`IndexReader.read`, :func:`decide`) from both of its index corners, as
+laid and turned round, judged as a whole card: each corner visible is read; the card is named
+when one corner alone reads it at least :attr:`IndexReader.threshold` sure (the lesser of its
+rank's and its suit's probability), or when both corners read the same card, each at least
+:attr:`IndexReader.agree_threshold` sure (two corners agreeing are surer than one: both are
+calibrated on designs and fonts held out of training so that none of them is named wrong). A
+corner whose likeliest card is another card than the other corner's makes the card unknown,
+never a guess, and so does ink of the other colour than the suit read (black ink for a heart:
+the model reads grey, the colour checks it). The answer is a
 :class:`vision.faces.matcher.Reading`, as the enrolled matcher's, so the recogniser treats both
 alike. A card back or a design whose corners show no standard index is unknown (there is no
 back to compare with: a face-down card is refused like an unreadable one).
@@ -37,11 +40,12 @@ STANDARD_INDEX = "standard-index"
 MODEL_DIR = Path(__file__).parent / "models"
 MODEL = MODEL_DIR / "corner_index.onnx"
 #: The share of the upright view's width and height, from its top-left corner, that the model
-#: reads: room for the biggest indices (nicu-white's rank is 14 % of the card's height).
-CORNER_SHARE = (0.40, 0.40)
-#: The model's input, (width, height) pixels: that corner shrunk to 0.8 (1.6 px/mm, about what
-#: the camera sees of a card 150 px long).
-INPUT = (40, 56)
+#: reads: room for the biggest indices with a margin for an outline found a little off
+#: (nicu-white's rank is 14 % of the card's height and its suit ends 43 % down).
+CORNER_SHARE = (0.45, 0.48)
+#: The model's input, (width, height) pixels: that corner shrunk to about 0.77 (1.5 px/mm, about
+#: what the camera sees of a card 150 px long).
+INPUT = (44, 64)
 #: The rank head's classes (the last: no index here) and the suit head's, in the model's order.
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", None)
 SUITS = ("S", "H", "D", "C")
@@ -85,6 +89,7 @@ class CornerModel:
             raise OSError(f"OpenCV cannot read the corner index model {path}: {err}") from None
         meta = json.loads(path.with_suffix(".json").read_text())
         self.threshold = float(meta["threshold"])
+        self.agree_threshold = float(meta.get("agree_threshold", self.threshold))
 
     def probabilities(self, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Rank probabilities (n x 14: :data:`RANKS`) and suit probabilities (n x 4: :data:`SUITS`)."""
@@ -104,14 +109,18 @@ class IndexReader:
 
     :param model: the corner model (default: the one shipped, :func:`shipped_model`).
     :param deck: the deck whose cards are named (standard 52).
-    :param threshold: how sure each head must be (default the model's calibrated one).
+    :param threshold: how sure one corner alone must be (default the model's calibrated one).
+    :param agree_threshold: how sure each of two corners reading the same card must be (default
+        the model's calibrated one, never above ``threshold``).
     """
 
     def __init__(self, model: CornerModel | None = None, *, deck: str = "standard",
-                 threshold: float | None = None) -> None:
+                 threshold: float | None = None, agree_threshold: float | None = None) -> None:
         self.model = model or shipped_model()
         self.deck = get_deck(deck)
         self.threshold = self.model.threshold if threshold is None else threshold
+        agree = self.model.agree_threshold if agree_threshold is None else agree_threshold
+        self.agree_threshold = min(agree, self.threshold)
         self._cards = {card.id: card for card in self.deck.cards}
 
     def corners(self, upright: np.ndarray) -> list[tuple[str | None, float]]:
@@ -146,22 +155,33 @@ class IndexReader:
             upright = np.clip(np.nan_to_num(upright.astype(np.float32)), 0, 255).astype(np.uint8)
         shown = np.ones(4, bool) if visible is None else np.asarray(visible, bool)
         read = [r for r, seen in zip(self.corners(upright), (shown[0], shown[3])) if seen]
-        if not read:
-            return Reading(None, 0.0, why="both index corners are hidden")
-        named = {card for card, _ in read if card is not None}
-        sure = [(card, p) for card, p in read if card is not None and p >= self.threshold]
-        if len(named) > 1:
-            return Reading(None, 0.0, why=f"the index corners read as different cards ({', '.join(sorted(named))})")
-        if not sure:
-            best = max(read, key=lambda r: r[1])
-            return Reading(None, best[1] * 0.5, why=f"no index read surely (best {best[0]} at {best[1]:.2f})")
-        card, confidence = max(sure, key=lambda r: r[1])
-        if upright.ndim == 3 and (clash := _ink_clash(upright, shown, card[-1])):
+        card, confidence, why = decide(read, self.threshold, self.agree_threshold)
+        if card is None:
+            return Reading(None, confidence, why=why)
+        if upright.ndim == 3 and (clash := ink_clash(upright, shown, card[-1])):
             return Reading(None, confidence * 0.5, why=f"the index reads {card}, but {clash}")
         return Reading(self._cards[card], confidence)
 
 
-def _ink_clash(upright_bgr: np.ndarray, visible: np.ndarray, suit: str) -> str:
+def decide(read: list[tuple[str | None, float]], threshold: float, agree_threshold: float) -> tuple[str | None, float, str]:
+    """The card named by the corners ``read`` (each: the likeliest card id or None, how sure),
+    judged as a whole card (the module docstring): (card id, confidence, "") or (None, a
+    confidence below any threshold, why not)."""
+    if not read:
+        return None, 0.0, "both index corners are hidden"
+    named = {card for card, _ in read if card is not None}
+    if len(named) > 1:
+        return None, 0.0, f"the index corners read as different cards ({', '.join(sorted(named))})"
+    sure = [(card, p) for card, p in read if card is not None and p >= threshold]
+    if sure:
+        return *max(sure, key=lambda r: r[1]), ""
+    if len(read) == 2 and all(card is not None for card, _ in read) and min(p for _, p in read) >= agree_threshold:
+        return read[0][0], min(p for _, p in read), ""
+    best = max(read, key=lambda r: r[1])
+    return None, best[1] * 0.5, f"no index read surely (best {best[0]} at {best[1]:.2f})"
+
+
+def ink_clash(upright_bgr: np.ndarray, visible: np.ndarray, suit: str) -> str:
     """Why the ink of the index corners (the top left and bottom right, those ``visible``) cannot
     be ``suit``'s colour, or "" when it can (or its colour is not clear: a grey view, a four-colour deck)."""
     red = redness(upright_bgr, visible & np.array([True, False, False, True]))
