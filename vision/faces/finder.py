@@ -27,6 +27,10 @@ DIFFERENCE = 28
 #: A card laid still shows as it was laid where its pixels lie within SHOWS_LEVELS grey levels of
 #: how they were (less their median difference, the light), for SHOWS_SHARE of them.
 SHOWS_LEVELS, SHOWS_SHARE = 16, 0.7
+#: ... and the light there is at most this many times brighter or darker than when it was laid
+#: (flicker, daylight, a camera's exposure): a place that went from a card's white to the
+#: felt's dark is uniform too, but it is no change of light.
+SHOWS_LIGHT = 1.5
 #: How many times coarser than the frame the table under a card lying when the camera started
 #: is guessed (:func:`painted_in`), and compared with (:func:`arrivals`).
 COARSE = 8
@@ -241,7 +245,8 @@ class Backdrop:
         """Whether frame ``grey`` still shows card ``key`` as it was laid where none of the
         cards ``on_top`` (outlines) reach: over ``least`` of the card at least, its pixels within
         :data:`SHOWS_LEVELS` grey levels of how it was laid (less their median difference,
-        the light of the frame) for :data:`SHOWS_SHARE` of them."""
+        the light of the frame, which may have changed :data:`SHOWS_LIGHT` times at most) for
+        :data:`SHOWS_SHARE` of them."""
         if key not in self._laid:
             return False
         (x0, y0, x1, y1), mask, pixels = self._laid[key]
@@ -250,7 +255,11 @@ class Backdrop:
             part &= ~quad_mask(part.shape, quad - (x0, y0))
         if np.count_nonzero(part) < least * np.count_nonzero(mask):
             return False
-        diff = cv2.GaussianBlur(grey[y0:y1, x0:x1], (3, 3), 0)[part].astype(np.int16) - pixels[part]
+        now, then = cv2.GaussianBlur(grey[y0:y1, x0:x1], (3, 3), 0)[part].astype(np.int16), pixels[part].astype(np.int16)
+        light = (float(np.median(now)) + 1) / (float(np.median(then)) + 1)
+        if not 1 / SHOWS_LIGHT <= light <= SHOWS_LIGHT:
+            return False
+        diff = now - then
         return bool(np.mean(np.abs(diff - np.median(diff)) <= SHOWS_LEVELS) >= SHOWS_SHARE)
 
     def laid(self, box: tuple[int, int, int, int]) -> np.ndarray:
