@@ -78,7 +78,6 @@ class ChangeMap:
         self._ref: np.ndarray | None = None
         self._moved_at: np.ndarray | None = None
         self._ref_before: np.ndarray | None = None
-        self._first: np.ndarray | None = None
         #: The table when the camera started: the first frame's estimate of it bare, and the first frame.
         self.start: np.ndarray | None = None
         self._painted_before: np.ndarray | None = None
@@ -100,7 +99,7 @@ class ChangeMap:
         if self._ref is None or self._ref.shape != small.shape:
             # First frame: the reference is the table as it would be bare; what lies on it is dirty.
             self._painted = np.zeros(small.shape, bool)
-            self._prev, self._ref, self.small, self._first = small, self._table_estimate(small), small, small
+            self._prev, self._ref, self.small = small, self._table_estimate(small), small
             self._ref_before = self._ref.copy()
             self._painted_before = self._painted.copy()
             self.start = np.stack([self._ref_before, small])
@@ -306,7 +305,7 @@ class ChangeMap:
         before = self._ref_before.ravel()[cells]
         # Where the reference is still the first frame's estimate, the first frame itself may be
         # the table: a glare spot the estimate painted over, not yet given up.
-        return np.stack([before, np.where(self._painted_before.ravel()[cells], self._first.ravel()[cells], before)])
+        return np.stack([before, np.where(self._painted_before.ravel()[cells], self.start[1].ravel()[cells], before)])
 
     def is_clean(self, mask: np.ndarray) -> bool:
         """True when no cell of ``mask`` (a boolean mask or flat cell indices) changed since it

@@ -8,8 +8,9 @@ not read again is
 - **seen** while its footprint still shows it, counting only the cells that lie still;
 - **gone** when its footprint lies still and shows what was there before the card came (or the
   table as it was when the camera started: a card dealt partly onto another hid that card, and
-  a fan picked up whole takes both), or the marker of another card (or, for a card that lay there when the camera started, whose table
-  underneath is only estimated, anything that is not the card); and nothing that moved from the card's place is still moving in view
+  a fan picked up whole takes both), or the marker of another card (or, for a card that lay
+  there when the camera started, whose table underneath is only estimated, anything that is not
+  the card); and nothing that moved from the card's place is still moving in view
   (the hand that carries it away, the card itself sliding: once that motion ends, a card that
   went with it has been read where it landed, and its new place makes it one ``moved``);
 - **covered** otherwise: something that is not the table sits over it, still or moving (a hand
@@ -274,5 +275,6 @@ class MotionLabels:
 
     def grow(self, mask: np.ndarray, reach: int) -> np.ndarray:
         """``mask`` grown by ``reach`` cells (the same hand, see :data:`HAND_REACH`)."""
-        kernel = self._kernels.setdefault(reach, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
-        return cv2.dilate(mask.view(np.uint8), kernel).view(bool)
+        if reach not in self._kernels:
+            self._kernels[reach] = np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)
+        return cv2.dilate(mask.view(np.uint8), self._kernels[reach]).view(bool)
