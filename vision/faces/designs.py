@@ -102,6 +102,15 @@ def _render(svg: Path, element: str, zoom: float, out: Path) -> np.ndarray:
     return image[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
 
 
+def write_image(path: Path, image: np.ndarray) -> None:
+    """Write ``image`` to ``path`` whole or not at all: another process reading the cache (two
+    test workers, a demo beside the tests) never sees half a file."""
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp{path.suffix}")
+    if not cv2.imwrite(str(tmp), image):
+        raise OSError(f"cannot write {path}")
+    os.replace(tmp, path)
+
+
 def render_card(design: str, element: str, width: int = RENDER_WIDTH) -> np.ndarray:
     """One card of ``design`` (an element id, see :func:`element_id`) as a BGR image ``width``
     pixels wide, transparent corners on white; cached on disk.
@@ -122,7 +131,7 @@ def render_card(design: str, element: str, width: int = RENDER_WIDTH) -> np.ndar
             tmp.unlink(missing_ok=True)
         alpha = card[:, :, 3:4].astype(np.float32) / 255
         flat = (card[:, :, :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
-        cv2.imwrite(str(path), flat)
+        write_image(path, flat)
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         raise OSError(f"cannot read the cached card {path}")
@@ -135,7 +144,7 @@ def write_deck_images(design: str, folder: str | Path, cards, width: int = RENDE
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     for card in cards:
-        cv2.imwrite(str(folder / f"{card}.png"), render_card(design, element_id(card), width))
+        write_image(folder / f"{card}.png", render_card(design, element_id(card), width))
     return folder
 
 

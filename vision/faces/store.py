@@ -74,7 +74,7 @@ class Enrolment:
                                           for i in ids], np.float32)
         if self.back is not None:
             arrays["back_corners"], arrays["back_face"] = self.back.corners, self.back.face
-        tmp = path.with_name(path.name + ".tmp.npz")
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp.npz")
         np.savez_compressed(tmp, **arrays)
         os.replace(tmp, path)
         return path
