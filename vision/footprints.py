@@ -267,11 +267,15 @@ class MotionLabels:
         if not self._moving.any():
             return np.zeros(self._moving.shape, bool)
         if self._labels is None:
-            _, self._labels = cv2.connectedComponents((self._moving | self._changed).view(np.uint8), connectivity=8)
-            self._live = np.unique(self._labels[self._moving])
-        touched = np.intersect1d(np.unique(self._labels[mask]), self._live)
-        touched = touched[touched != 0]
-        return np.isin(self._labels, touched) if len(touched) else np.zeros(self._moving.shape, bool)
+            count, self._labels = cv2.connectedComponents((self._moving | self._changed).view(np.uint8), connectivity=8)
+            # Which labels hold something moving, as a table indexed by label (0, the rest, never).
+            self._live = np.zeros(count, bool)
+            self._live[self._labels[self._moving]] = True
+            self._live[0] = False
+        touched = np.zeros(len(self._live), bool)
+        touched[self._labels[mask]] = True
+        touched &= self._live
+        return touched[self._labels] if touched.any() else np.zeros(self._moving.shape, bool)
 
     def grow(self, mask: np.ndarray, reach: int) -> np.ndarray:
         """``mask`` grown by ``reach`` cells (the same hand, see :data:`HAND_REACH`)."""
