@@ -50,6 +50,11 @@ LEVEL_SPREAD = 0.1
 #: (6 x 6 cells at 2.5 pixels a module). A resting hand settling, a trembling edge, light creeping
 #: change fewer; a card coming to rest, or the last of a marker coming out from under a hand, more.
 NEW_CELLS = 12
+#: Standard deviation (grey levels) of the cell means around a cell, at least, for the cell to
+#: count as something new to read with ``backoff``: a marker's cells at rest measured 17-20 at the
+#: 10th percentile (30 median) in the benchmark's 1080p scenes, felt and sensor noise 1-4, the
+#: still interior of hands pushing a pile 1-3 (a tenth above 6: fingers' edges).
+TEXTURE = 8
 
 
 class ChangeMap:
@@ -91,6 +96,7 @@ class ChangeMap:
         self._tries: np.ndarray | None = None
         self.dirty: np.ndarray | None = None
         self._kernel = np.ones((3, 3), np.uint8)
+        self._texture: np.ndarray | None = None
         self._pair = np.ones((2, 2), np.uint8)
 
     def observe(self, small: np.ndarray, now: float) -> None:
@@ -99,7 +105,7 @@ class ChangeMap:
         if self._ref is None or self._ref.shape != small.shape:
             # First frame: the reference is the table as it would be bare; what lies on it is dirty.
             self._painted = np.zeros(small.shape, bool)
-            self._prev, self._ref, self.small = small, self._table_estimate(small), small
+            self._prev, self._ref, self.small, self._texture = small, self._table_estimate(small), small, None
             self._ref_before = self._ref.copy()
             self._painted_before = self._painted.copy()
             self.start = np.stack([self._ref_before, small])
@@ -124,7 +130,7 @@ class ChangeMap:
         self.moving = cv2.dilate(cv2.morphologyEx(raw, cv2.MORPH_OPEN, self._pair), self._kernel).view(bool)
         self._moved_at[self.moving] = now
         self.still = ~self.moving & (now - self._moved_at >= self.settle - 1e-6)
-        self._prev, self.small = small, small
+        self._prev, self.small, self._texture = small, small, None
         ready = self._vacated & self.still
         if ready.any():                   # a place a card left, still again: the table, or what it lay on
             self.explain(ready)
@@ -245,6 +251,8 @@ class ChangeMap:
         solid = self._solid(self.dirty) if self.backoff else self.dirty
         spread, least = (2, NEW_CELLS) if self.backoff else (1, 1)
         fresh = solid & ~(self._tried_ok & (cv2.absdiff(self.small, self._tried) <= spread * self.threshold))
+        if self.backoff:
+            fresh &= self._textured()
         worth = np.bincount(labels[fresh], minlength=count) >= least
         whole = self._labelled(labels, solid, count)
         h, w = self.dirty.shape
@@ -290,8 +298,27 @@ class ChangeMap:
         solid = self._solid(dirty)
         if not solid.any():
             return False
-        # (A cell a busy read left, never a still read's try, is read when something new rests.)
-        return bool((solid & ~self._tried_ok).any()) or self._due(dirty & (self._reads > 0), ahead=1)
+        # (A cell a busy read left, never a still read's try, is read when something new rests:
+        # with ``backoff``, something with a marker's texture.)
+        untried = solid & ~self._tried_ok
+        if self.backoff:
+            untried &= ~self._busy | self._textured()
+        return bool(untried.any()) or self._due(dirty & (self._reads > 0), ahead=1)
+
+    def _textured(self) -> np.ndarray:
+        """The dirty cells whose 3 x 3 neighbourhood varies as a marker's does (:data:`TEXTURE`),
+        across a block of 3 x 3 of them: a marker's modules make neighbouring cells' means differ
+        by tens of grey levels all over its face; a palm resting or pushing a card, a card's
+        plain face, felt differ by a few (the interior of a flat hand moving slowly lies still,
+        unlike the table, frame after frame), and only along their edges by more."""
+        if self._texture is None:
+            cells = self.small.astype(np.float32)
+            mean = cv2.blur(cells, (3, 3))
+            self._texture = cv2.blur(cells * cells, (3, 3)) - mean * mean >= TEXTURE * TEXTURE
+        # Dirty too, in blocks of 3 x 3: the edge of a plain thing (a hand's outline on the felt
+        # or on a card) varies in a band two cells wide, half of it not dirty; a marker come to
+        # rest varies across its whole face.
+        return self._solid(self._texture & self.dirty)
 
     @property
     def quiet(self) -> bool:
