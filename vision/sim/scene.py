@@ -71,9 +71,9 @@ def zone_centre(polygon) -> tuple[float, float]:
     return float(pts[:, 0].mean()), float(pts[:, 1].mean())
 
 
-#: What is seen at one instant: cards as (laid at, card id, x, y, angle), bottom to top, and
+#: What is seen at one instant: cards as ((came to rest at, first laid at), card id, x, y, angle), bottom to top, and
 #: hands as (shade, x, y); rounded, so that an unchanged table gives an equal snapshot.
-Snapshot = tuple[tuple[tuple[float, str, float, float, float], ...], tuple[tuple[int, float, float], ...]]
+Snapshot = tuple[tuple[tuple[tuple[float, float], str, float, float, float], ...], tuple[tuple[int, float, float], ...]]
 
 
 class Scene:
@@ -119,13 +119,34 @@ class Scene:
         return sorted(((dx, dy) for dy in rows for dx in columns), key=lambda o: (abs(o[0]), o[1]))
 
     def _free_slot(self, zone: str) -> tuple[float, float]:
+        """The offset from ``zone``'s centre where the next card lands: its first free slot, or
+        when every slot is taken, the spot of the zone farthest from the cards there (never on
+        a card exactly: a card laid wholly over another hides it from any camera)."""
         slots = self._slots(zone)
-        taken = set()
+        taken, lying = set(), []
         for keys in self._keys.values():
             pose = keys[-1].pose
             if pose is not None and self.zone_of(pose.x, pose.y) == zone:
                 taken.add(self._slot_of(zone, pose, slots))
-        return slots[next((i for i in range(len(slots)) if i not in taken), len(taken) % len(slots))]
+                lying.append(pose)
+        free = next((i for i in range(len(slots)) if i not in taken), None)
+        return slots[free] if free is not None else self._least_crowded(zone, lying)
+
+    def _least_crowded(self, zone: str, lying: list[Pose]) -> tuple[float, float]:
+        """The offset from ``zone``'s centre, on a grid of 6 mm, of a card lying inside the
+        zone's bounds that overlaps the cards ``lying`` there least (the farthest from its
+        nearest, in card widths and lengths)."""
+        pts = np.asarray(self.zones[zone], dtype=float)
+        cx, cy = zone_centre(self.zones[zone])
+        half_w = max(0.0, (pts[:, 0].max() - pts[:, 0].min() - CARD_MM[0]) / 2)
+        half_h = max(0.0, (pts[:, 1].max() - pts[:, 1].min() - CARD_MM[1]) / 2)
+        best, spot = -1.0, (0.0, 0.0)
+        for dx in np.arange(-half_w, half_w + 1e-9, 6.0):
+            for dy in np.arange(-half_h, half_h + 1e-9, 6.0):
+                apart = min(max(abs(cx + dx - p.x) / CARD_MM[0], abs(cy + dy - p.y) / CARD_MM[1]) for p in lying)
+                if apart > best + 1e-9:
+                    best, spot = apart, (float(dx), float(dy))
+        return spot
 
     def _slot_of(self, zone: str, pose: Pose, slots) -> int:
         cx, cy = zone_centre(self.zones[zone])
@@ -287,17 +308,20 @@ class Scene:
         hands = tuple((shade, round(x, 1), round(y, 1)) for shade, x, y in self.hands_at(t))
         return cards, hands
 
-    def _laid_at(self, card: str, t: float) -> float:
-        """When ``card`` was last laid down before ``t``: later cards lie on top of earlier ones,
-        also when a card comes back to the table after being picked up."""
+    def _laid_at(self, card: str, t: float) -> tuple[float, float]:
+        """When ``card`` last came to lie where it is before ``t``, and when it was first laid:
+        later cards lie on top of earlier ones, also when a card comes back to the table after
+        being picked up, or comes to rest at the end of a slide (a card slid onto another lies on
+        it, never under it); of cards that come to rest at once (a pile pushed together), the
+        one laid first lies lowest."""
         keys = self._keys[card]
         laid = keys[0].t
         for before, key in zip(keys, keys[1:]):
             if key.t > t:
                 break
-            if before.pose is None and key.pose is not None:
+            if key.pose is not None and (before.pose is None or before.glide):
                 laid = key.t
-        return laid
+        return laid, keys[0].t
 
 
 def expected_events(scene: Scene, script: list[Move]) -> list[tuple[str, str, str, float]]:
