@@ -203,10 +203,13 @@ class Footprint:
         self.over = bool((moving & self.around).any())
         self.at_edge = bool(moving[0].any() or moving[-1].any() or moving[:, 0].any() or moving[:, -1].any())
         self.beyond |= np.count_nonzero(moving & ~self.area) >= HELD_SHARE * len(self.cells)
-        ys, xs = np.nonzero(moving)
         # (Motion that never left the card's surroundings is the card itself taken away
         # between two frames, with no hand in view: nothing rests on its place.)
-        self.on = self.beyond and bool(self.area[int(ys.mean()), int(xs.mean())])
+        if self.beyond:
+            m = cv2.moments(moving.view(np.uint8), binaryImage=True)   # the centre of the motion
+            self.on = bool(self.area[int(m["m01"] / m["m00"]), int(m["m10"] / m["m00"])])
+        else:
+            self.on = False
 
     def _held(self, changes: ChangeMap, footprints: list["Footprint"], table: np.ndarray | None) -> bool:
         """True while the place where the trail stopped (its path around where it was last)
@@ -261,6 +264,7 @@ class MotionLabels:
         self._labels: np.ndarray | None = None
         self._live: np.ndarray | None = None
         self._kernels: dict[int, np.ndarray] = {}
+        self._touched: dict[bytes, np.ndarray] = {}
 
     def touching(self, mask: np.ndarray) -> np.ndarray:
         """The moving patches that touch ``mask`` (a boolean cell mask)."""
@@ -275,7 +279,14 @@ class MotionLabels:
         touched = np.zeros(len(self._live), bool)
         touched[self._labels[mask]] = True
         touched &= self._live
-        return touched[self._labels] if touched.any() else np.zeros(self._moving.shape, bool)
+        if not touched.any():
+            return np.zeros(self._moving.shape, bool)
+        # Cards pushed by one hand touch the same patches: their mask is made once (and never
+        # changed in place by a footprint, which keeps it as its trail).
+        key = touched.tobytes()
+        if key not in self._touched:
+            self._touched[key] = touched[self._labels]
+        return self._touched[key]
 
     def grow(self, mask: np.ndarray, reach: int) -> np.ndarray:
         """``mask`` grown by ``reach`` cells (the same hand, see :data:`HAND_REACH`)."""
