@@ -65,9 +65,10 @@ class ChangeMap:
     :param settle: seconds a cell must be still (and at least one frame) before it is decoded.
     :param attempts: decodes of an unexplained cell before it is accepted as background.
     :param backoff: read a patch again only for a marker's worth of cells that show something
-        new (:data:`NEW_CELLS` in blocks of 3 x 3), and a still patch read in vain that shows the
-        same only after as many frames as it has been read (off for a recogniser whose reads must
-        agree frame after frame: every dirty patch is read in every frame, as ``attempts`` allows).
+        new (:data:`NEW_CELLS` in blocks of 3 x 3, with a marker's texture, :data:`TEXTURE`), and
+        a still patch read in vain that shows the same only after as many frames as it has been
+        read (off for a recogniser whose reads must agree frame after frame: every dirty patch is
+        read in every frame, as ``attempts`` allows).
     """
 
     #: Decodes of an unexplained cell before it is accepted as background, by default.

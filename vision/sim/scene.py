@@ -71,8 +71,9 @@ def zone_centre(polygon) -> tuple[float, float]:
     return float(pts[:, 0].mean()), float(pts[:, 1].mean())
 
 
-#: What is seen at one instant: cards as ((came to rest at, first laid at), card id, x, y, angle), bottom to top, and
-#: hands as (shade, x, y); rounded, so that an unchanged table gives an equal snapshot.
+#: What is seen at one instant: cards as ((came to rest at, first laid at), card id, x, y, angle),
+#: bottom to top, and hands as (shade, x, y); rounded, so that an unchanged table gives an equal
+#: snapshot.
 Snapshot = tuple[tuple[tuple[tuple[float, float], str, float, float, float], ...], tuple[tuple[int, float, float], ...]]
 
 
