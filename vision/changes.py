@@ -110,6 +110,7 @@ class ChangeMap:
             self._ref_before = self._ref.copy()
             self._painted_before = self._painted.copy()
             self.start = np.stack([self._ref_before, small])
+            self._bare = ~self._painted
             self._moved_at = np.full(small.shape, -np.inf, np.float32)
             self.still = np.ones(small.shape, bool)
             self._tries = np.zeros(small.shape, np.int32)
@@ -137,9 +138,20 @@ class ChangeMap:
             self.explain(ready)
             self._vacated &= ~ready
         self.changed = self._differs(small)
+        if self.backoff:
+            self._bare_again()
         self.dirty = self.changed & self.still
         self._ref_before = self._ref.copy()
         self._painted_before = self._painted.copy()
+
+    def _bare_again(self) -> None:
+        """Changed cells lying still that show the bare table as the first frame showed it
+        (nothing stood out there) are explained at once: the place a card was slid or lifted
+        from, a resting hand's place once it has gone. No marker is there to read, and the
+        pipeline follows the card that left on its own footprint."""
+        candidates = self.changed & self.still & self._bare
+        if candidates.any():
+            self.explain(candidates & ~self._unlike(self.small, self.start[0]).view(bool))
 
     def _differs(self, small: np.ndarray) -> np.ndarray:
         """Cells that differ from the reference; the same opening as for motion keeps sensor
@@ -256,6 +268,10 @@ class ChangeMap:
             fresh &= self._textured()
         worth = np.bincount(labels[fresh], minlength=count) >= least
         whole = self._labelled(labels, solid, count)
+        if self.backoff:
+            # A still patch read in vain is read again only where a marker's texture shows: the
+            # rim of a card just read, a shadow, light on the felt are given up without decodes.
+            whole &= self._labelled(labels, self._textured(), count) | ~self._labelled(labels, self._reads > 0, count)
         h, w = self.dirty.shape
         boxes = []
         for label in np.flatnonzero(self._labelled(labels, self.dirty, count)).tolist():
@@ -264,7 +280,7 @@ class ChangeMap:
             x, y, bw, bh, _ = stats[label]
             box = (int(x) * self.cell, int(y) * self.cell, int(min(x + bw, w)) * self.cell, int(min(y + bh, h)) * self.cell)
             if not whole[label] and not busy[label]:
-                self.failed(box)  # only strips too thin to hold a marker: a try without a read
+                self.failed(box)  # nothing a marker could be read in: a try without a read
                 continue
             boxes.append((box, bool(busy[label])))
         return boxes
@@ -304,7 +320,11 @@ class ChangeMap:
         untried = solid & ~self._tried_ok
         if self.backoff:
             untried &= ~self._busy | self._textured()
-        return bool(untried.any()) or self._due(dirty & (self._reads > 0), ahead=1)
+        tried = dirty & (self._reads > 0)
+        if self.backoff:
+            tried &= self._textured()
+        # (As many new cells as make a patch worth reading at once: fewer wait, see :meth:`regions`.)
+        return np.count_nonzero(untried) >= (NEW_CELLS if self.backoff else 1) or (tried.any() and self._due(tried, ahead=1))
 
     def _textured(self) -> np.ndarray:
         """The dirty cells whose 3 x 3 neighbourhood varies as a marker's does (:data:`TEXTURE`),

@@ -9,26 +9,37 @@ import dataclasses
 import cv2
 import pytest
 
-from vision_scenes import HARD, Table, recorded
+from vision_scenes import HARD, Table, kinds, recorded
 from vision.frames import Frame
+from vision.pipeline import table_events
 from vision.sim.script import parse_script
+from vision.sim.synthetic import Effects
 
 
 @pytest.mark.slow
-def test_a_frame_that_reads_regions_decodes_its_jpeg_once():
-    # (Before: every frame that read a region decoded the JPEG twice, an eighth and whole.) Only
-    # the first of a run of reading frames, which the frame before did not announce, does.
+def test_a_frame_decodes_its_jpeg_whole_mostly_when_it_reads_and_once():
+    # (Before: every frame that read a region decoded the JPEG twice, an eighth and whole; then
+    # every frame with a patch of still cells decoded it whole, foreseeing a read that most
+    # often did not come: 57 of 80 frames decoded whole read nothing in a bench scene of long
+    # slides.) A frame is decoded whole when the frame before foresees a read (a still patch
+    # due, or a marker's worth of new cells where a busy read comes next), and twice only when
+    # it reads what nobody foresaw (a card come to rest the frame before).
     table = Table(parse_script("0.3 place 10H seat1\n1.2 slide 10H centre 1.0 covered\n3.0 remove 10H"))
-    twice, reads = 0, 0
+    reading, twice, whole = [], [], []
     while table.now < 4.2:
         frame = recorded(table.camera, table.now)
         before = table.pipeline.stats.decodes
         table.events += table.pipeline.process(frame, table.now)
-        reads += table.pipeline.stats.decodes > before
-        twice += frame.decodes > 1
+        reading.append(table.pipeline.stats.decodes > before)
+        twice.append(frame.decodes > 1)
+        whole.append(frame.whole)
         table.now += 1 / table.fps
-    assert reads >= 10 and twice <= reads / 3
-    assert ("placed", "10H", "seat1") in [(e.kind, e.card.id, e.zone) for e in table.events]
+    reads = sum(reading)
+    assert reads >= 4
+    assert sum(twice) <= reads / 2, (reading, twice)
+    assert sum(w and not r for w, r in zip(whole, reading)) <= reads, (reading, whole)
+    assert [(e.kind, e.card.id, e.zone) for e in table_events(table.events)] == \
+        [("placed", "10H", "seat1"), ("moved", "10H", "centre"), ("removed", "10H", "centre")]
 
 
 @pytest.mark.slow
@@ -157,3 +168,38 @@ def test_flat_hands_pushing_cards_together_are_not_read_every_other_frame():
     assert sum(bool(n) for n in table.decodes) <= 12, table.decodes
     assert [(kind, card, zone) for kind, card, zone, *_ in table.run(5.0)][-2:] == \
         [("moved", "10H", "seat1"), ("moved", "9C", "seat1")]
+
+
+@pytest.mark.slow
+def test_the_place_a_card_was_pushed_from_showing_the_bare_table_is_not_read():
+    # (Before: the place a card was slid from, the bare felt again, was read in vain in five
+    # frames while the hand pushed the card on, as in a long-slides scene of the bench, 522948.)
+    table = Table(parse_script("0.3 place 10H seat1\n1.2 slide 10H centre 2.0 covered"),
+                  effects=Effects(surface="felt", noise=5.0, blur=0.9, glare=90.0, lighting=0.4, motion=0.03))
+    still_reads, read = [], table.pipeline.recogniser.read
+
+    def counted(region):
+        if not region.busy:
+            still_reads.append(region.box)
+        return read(region)
+
+    table.pipeline.recogniser.read = counted
+    table.run(1.2)
+    still_reads.clear()
+    table.run(3.3)       # the card under the hand all along: no still place holds a marker
+    assert still_reads == []
+    assert kinds(table.run(4.0)) == [("placed", "10H", "seat1", None), ("moved", "10H", "centre", "seat1")]
+
+
+
+@pytest.mark.slow
+def test_a_card_read_where_it_was_laid_is_not_read_again_for_the_plain_rim_around_it():
+    # (Before: the cells around a card just read, its plain rim and shadow, no marker's texture,
+    # were read again in the next frames, each read naming the same card.)
+    table = Table(parse_script("0.3 place 10H seat1"),
+                  effects=Effects(surface="felt", noise=5.0, blur=0.9, glare=90.0, lighting=0.4, motion=0.03))
+    events = table.run(0.7)
+    assert kinds(events) == [("placed", "10H", "seat1", None)]
+    table.decodes.clear()
+    table.run(2.0)
+    assert sum(table.decodes) == 0, table.decodes
