@@ -232,20 +232,25 @@ class Pipeline:
         moves either and every card is seen where it lies, or covered by something lying still
         (a resting hand), is looked at every other frame, then every :data:`QUIET_EVERY` frames
         while it stays quiet; a hand that only moves over the table (nothing it passed lies
-        still, every card seen where it lies) every other frame, unless the recogniser reads
-        every frame where something moves (``Traits.busy_every`` 1: faces)."""
-        idle = not decided and self.tracker.settled and not self.changes.dirty.any()
+        still, every card seen where it lies) every other frame; and so is a hand pushing cards
+        along (every card seen where it lies or under the hand, none of their places clear) while
+        no read is foreseen: a card under a hand cannot be read, and its trail is followed across
+        two frames as across one. Not for a recogniser that reads every frame where something
+        moves (``Traits.busy_every`` 1: faces)."""
+        settled = not decided and self.tracker.settled
+        idle = settled and not self.changes.dirty.any()
         # A card covered by something lying still (a resting hand) waits for it to move; one
         # whose place is clear waits for its trail, which the next frame may end.
-        quiet = idle and self.changes.quiet and all(k.footprint.state == SEEN or k.footprint.clear_since is None
-                                                    for k in self.known.values())
+        held = all(k.footprint.state == SEEN or k.footprint.clear_since is None for k in self.known.values())
+        quiet = idle and self.changes.quiet and held
         self._quiet_looks = self._quiet_looks + 1 if quiet else 0
         if quiet:
             self._idle = min(self._quiet_looks, QUIET_EVERY - 1)
-        else:
-            # (Reads that must agree over frames, asking every frame where something moves, get them.)
-            self._idle = int(idle and self.traits.busy_every > 1
-                             and all(k.footprint.state == SEEN for k in self.known.values()))
+            return
+        # (Reads that must agree over frames, asking every frame where something moves, get them.)
+        seen = all(k.footprint.state == SEEN for k in self.known.values())
+        pushed = held and not seen and settled and not self._reading
+        self._idle = int(self.traits.busy_every > 1 and ((idle and seen) or pushed))
 
     def face_down_card(self, centre: tuple[float, float], side: float) -> FaceDown:
         """The placeholder identity of a face-down card read at image point ``centre`` (its side
