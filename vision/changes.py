@@ -18,7 +18,9 @@ decoded region by region as hard as any card laid later, and what they hide is k
 to tell, later, that one was taken away.
 
 A decoded cell is explained when a marker accounts for it (the pipeline calls :meth:`explain`
-with the card's outline), and cells nobody explains are given up after ``attempts`` tries
+with the card's outline), or, with ``backoff`` (markers), as soon as it lies still showing the
+bare table as the first frame showed it (the place a card was pushed from: nothing to read
+there, :meth:`_bare_again`), and cells nobody explains are given up after ``attempts`` tries
 (:meth:`failed`), so an empty patch of felt where a card was, or a resting hand, costs a few
 decodes and then nothing. A still patch read in vain that still shows what it showed then is
 read again only after as many frames as it has been read (``backoff``: after the first, second,
