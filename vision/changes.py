@@ -266,14 +266,14 @@ class ChangeMap:
         solid = self._solid(self.dirty) if self.backoff else self.dirty
         spread, least = (2, NEW_CELLS) if self.backoff else (1, 1)
         fresh = solid & ~(self._tried_ok & (cv2.absdiff(self.small, self._tried) <= spread * self.threshold))
-        if self.backoff:
-            fresh &= self._textured()
-        worth = np.bincount(labels[fresh], minlength=count) >= least
         whole = self._labelled(labels, solid, count)
         if self.backoff:
+            textured = self._textured()
+            fresh &= textured
             # A still patch read in vain is read again only where a marker's texture shows: the
             # rim of a card just read, a shadow, light on the felt are given up without decodes.
-            whole &= self._labelled(labels, self._textured(), count) | ~self._labelled(labels, self._reads > 0, count)
+            whole &= self._labelled(labels, textured, count) | ~self._labelled(labels, self._reads > 0, count)
+        worth = np.bincount(labels[fresh], minlength=count) >= least
         h, w = self.dirty.shape
         boxes = []
         for label in np.flatnonzero(self._labelled(labels, self.dirty, count)).tolist():
@@ -320,11 +320,11 @@ class ChangeMap:
         # (A cell a busy read left, never a still read's try, is read when something new rests:
         # with ``backoff``, something with a marker's texture.)
         untried = solid & ~self._tried_ok
-        if self.backoff:
-            untried &= ~self._busy | self._textured()
         tried = dirty & (self._reads > 0)
         if self.backoff:
-            tried &= self._textured()
+            textured = self._textured()
+            untried &= ~self._busy | textured
+            tried &= textured
         # (As many new cells as make a patch worth reading at once: fewer wait, see :meth:`regions`.)
         return np.count_nonzero(untried) >= (NEW_CELLS if self.backoff else 1) or (tried.any() and self._due(tried, ahead=1))
 

@@ -15,6 +15,9 @@ from vision.pipeline import table_events
 from vision.sim.script import parse_script
 from vision.sim.synthetic import Effects
 
+#: Felt under a lamp, a webcam's noise and blur: a card's old place shows the bare felt again.
+FELT = Effects(surface="felt", noise=5.0, blur=0.9, glare=90.0, lighting=0.4, motion=0.03)
+
 
 @pytest.mark.slow
 def test_a_frame_decodes_its_jpeg_whole_mostly_when_it_reads_and_once():
@@ -174,8 +177,7 @@ def test_flat_hands_pushing_cards_together_are_not_read_every_other_frame():
 def test_the_place_a_card_was_pushed_from_showing_the_bare_table_is_not_read():
     # (Before: the place a card was slid from, the bare felt again, was read in vain in five
     # frames while the hand pushed the card on, as in a long-slides scene of the bench, 522948.)
-    table = Table(parse_script("0.3 place 10H seat1\n1.2 slide 10H centre 2.0 covered"),
-                  effects=Effects(surface="felt", noise=5.0, blur=0.9, glare=90.0, lighting=0.4, motion=0.03))
+    table = Table(parse_script("0.3 place 10H seat1\n1.2 slide 10H centre 2.0 covered"), effects=FELT)
     still_reads, read = [], table.pipeline.recogniser.read
 
     def counted(region):
@@ -191,13 +193,11 @@ def test_the_place_a_card_was_pushed_from_showing_the_bare_table_is_not_read():
     assert kinds(table.run(4.0)) == [("placed", "10H", "seat1", None), ("moved", "10H", "centre", "seat1")]
 
 
-
 @pytest.mark.slow
 def test_a_card_read_where_it_was_laid_is_not_read_again_for_the_plain_rim_around_it():
     # (Before: the cells around a card just read, its plain rim and shadow, no marker's texture,
     # were read again in the next frames, each read naming the same card.)
-    table = Table(parse_script("0.3 place 10H seat1"),
-                  effects=Effects(surface="felt", noise=5.0, blur=0.9, glare=90.0, lighting=0.4, motion=0.03))
+    table = Table(parse_script("0.3 place 10H seat1"), effects=FELT)
     events = table.run(0.7)
     assert kinds(events) == [("placed", "10H", "seat1", None)]
     table.decodes.clear()
