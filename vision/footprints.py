@@ -24,7 +24,10 @@ it, however far and however long; when the trail stops and something new lies st
 passed (a hand resting on the card it pushed, a palm flat on a pile), the card is *held* under
 it, and stays covered until the trail's path shows again what it showed before the hand came, for up to
 :data:`HELD_LIMIT` seconds. The card read where it
-comes to rest is then the same physical card (its marker's payload says so): one ``moved``. Only
+comes to rest is then the same physical card (its marker's payload says so): one ``moved``. A hand
+whose last motion did not move off from the card and left it lying on the card's place, inside
+the view, holds the card as long as it rests there, whatever its colour: a hand that takes a card
+away moves off it towards the edge of the view. Only
 when the trail ends on nothing new (the hand left the view, or lifted off the table empty) is a
 card whose place is clear gone.
 """
@@ -108,11 +111,18 @@ class Footprint:
     at_edge: bool = False
     #: ... and was centred on the card's surroundings (the hand stopped on the card).
     on: bool = False
+    #: ... did not move off from the card, and left the hand centred on its surroundings, inside
+    #: the view.
+    landed: bool = False
     #: The trail has reached beyond the card's surroundings: something larger than the card
     #: moved there (a hand, its arm), not the card alone vanishing between two frames.
     beyond: bool = False
     #: The cells within a hand's length of the card's place (made when first needed).
     around: np.ndarray | None = field(default=None, repr=False)
+    #: The centre of the card's outline (row, column; made when first needed) and the distance
+    #: from it to the centre of the trail's last motion.
+    middle: np.ndarray | None = field(default=None, repr=False)
+    distance: float | None = None
     quiet_since: float | None = None
     clear_since: float | None = None
     state: str = field(default=SEEN)
@@ -139,8 +149,8 @@ class Footprint:
         # Only cells lying still show the card: a plain card slid along its length keeps its
         # old place white for a while (the card's other half, a white card below) as it goes.
         if matches(values, self.look, changes.still.ravel()[self.cells]):
-            self.trail = self.path = self.path_under = self.quiet_since = self.clear_since = None
-            self.over = self.beyond = False
+            self.trail = self.path = self.path_under = self.quiet_since = self.clear_since = self.distance = None
+            self.over = self.beyond = self.landed = False
             self.state = SEEN
             return SEEN
         self._follow_trail(changes, now, labels)
@@ -164,6 +174,10 @@ class Footprint:
             # (its last motion centred on the card's surroundings), inside the view (a hand
             # leaves the table at its edge), rests on it: it is held as by a hand that shows.
             resting |= self.on and not self.at_edge and quiet < HELD_LIMIT
+            # A hand whose last motion brought it onto the card, away from the edge of the view,
+            # rests there until it is seen to move again (a hand that takes the card away moves
+            # off it, towards the edge).
+            resting |= self.landed
             hovering = self.over and quiet < HOVER_PAUSE
             gone = quiet >= changes.settle + linger and not (resting or hovering)
         self.state = GONE if gone else COVERED
@@ -201,15 +215,31 @@ class Footprint:
         if self.around is None:
             self.around = labels.grow(self.outline, self.reach)
         self.over = bool((moving & self.around).any())
-        self.at_edge = bool(moving[0].any() or moving[-1].any() or moving[:, 0].any() or moving[:, -1].any())
+        self.at_edge = _at_edge(moving)
         self.beyond |= np.count_nonzero(moving & ~self.area) >= HELD_SHARE * len(self.cells)
+        # How far the motion's centre is from the card's: a hand that takes the card away moves
+        # off from it, one that comes to rest on it comes nearer.
+        distance = float(np.hypot(*(_centre(moving) - self._middle())))
+        receding = self.distance is not None and distance > self.distance
+        self.distance = distance
         # (Motion that never left the card's surroundings is the card itself taken away
         # between two frames, with no hand in view: nothing rests on its place.)
-        if self.beyond:
-            m = cv2.moments(moving.view(np.uint8), binaryImage=True)   # the centre of the motion
-            self.on = bool(self.area[int(m["m01"] / m["m00"]), int(m["m10"] / m["m00"])])
-        else:
-            self.on = False
+        self.on = self.beyond and self._centred(moving)
+        # Where the hand is now, not where it passed in this frame (the cells that moved and
+        # still differ from what the change map expects): a hand that came in from the edge of
+        # the view and stopped on the card left the edge behind it.
+        here = moving & labels.changed
+        self.landed = self.beyond and not receding and here.any() and self._centred(here) and not _at_edge(here)
+
+    def _centred(self, mask: np.ndarray) -> bool:
+        """True when the centre of ``mask`` lies in the card's surroundings."""
+        y, x = _centre(mask).astype(int)
+        return bool(self.area[y, x])
+
+    def _middle(self) -> np.ndarray:
+        if self.middle is None:
+            self.middle = _centre(self.outline)
+        return self.middle
 
     def _held(self, changes: ChangeMap, footprints: list["Footprint"], table: np.ndarray | None) -> bool:
         """True while the place where the trail stopped (its path around where it was last)
@@ -249,6 +279,17 @@ class Footprint:
         return False
 
 
+def _at_edge(mask: np.ndarray) -> bool:
+    """True when a boolean cell mask touches the edge of the view."""
+    return bool(mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())
+
+
+def _centre(mask: np.ndarray) -> np.ndarray:
+    """The centre (row, column) of the cells of a boolean mask with at least one cell."""
+    m = cv2.moments(mask.view(np.uint8), binaryImage=True)
+    return np.array([m["m01"] / m["m00"], m["m10"] / m["m00"]])
+
+
 class MotionLabels:
     """The moving things of one frame, labelled once and only when a footprint asks: each is a
     patch of cells that differ from the reference (a hand and the card under it, whole) or
@@ -260,7 +301,7 @@ class MotionLabels:
 
     def __init__(self, changes: ChangeMap) -> None:
         self._moving = changes.moving
-        self._changed = changes.changed
+        self.changed = changes.changed
         self._labels: np.ndarray | None = None
         self._live: np.ndarray | None = None
         self._kernels: dict[int, np.ndarray] = {}
@@ -271,7 +312,7 @@ class MotionLabels:
         if not self._moving.any():
             return np.zeros(self._moving.shape, bool)
         if self._labels is None:
-            count, self._labels = cv2.connectedComponents((self._moving | self._changed).view(np.uint8), connectivity=8)
+            count, self._labels = cv2.connectedComponents((self._moving | self.changed).view(np.uint8), connectivity=8)
             # Which labels hold something moving, as a table indexed by label (0, the rest, never).
             self._live = np.zeros(count, bool)
             self._live[self._labels[self._moving]] = True
