@@ -39,6 +39,11 @@ import numpy as np
 
 #: A cell of the first frame this many times ``threshold`` from the table around it is not table.
 STANDS_OUT = 2
+#: A patch of the first frame that stands out is something lying there only when, somewhere in it,
+#: the cell means change by this many times ``threshold`` within three cells (a card's outline,
+#: its print, a hand's edge: 168-235 grey levels measured on the benchmark's first frames); light
+#: falling on the table (a lamp's glare) fades smoothly (17-48 there, felt and wood).
+OUTLINE = 6
 #: A cell this bright may be clipped by the sensor: its level says little about a change.
 SATURATED = 250
 #: Every this many cells across and down are sampled to level a frame to the reference's light.
@@ -181,10 +186,17 @@ class ChangeMap:
         window several cards wide (cards, a hand) are painted over from the table around them."""
         side = 2 * (max(small.shape) // 8) + 1
         background = cv2.medianBlur(small, min(side, 255))
-        standing = (cv2.absdiff(small, background) > STANDS_OUT * self.threshold).view(np.uint8)
+        standing = cv2.dilate((cv2.absdiff(small, background) > STANDS_OUT * self.threshold).view(np.uint8), self._kernel)
+        # Light falling on the table (a lamp's glare) stands out as well, but it fades smoothly:
+        # only a patch with an edge in it (a card's outline, a hand's) is something lying there.
+        count, labels = cv2.connectedComponents(standing, connectivity=8)
+        sharp = cv2.morphologyEx(small, cv2.MORPH_GRADIENT, self._kernel) > OUTLINE * self.threshold
+        edged = np.zeros(count, bool)
+        edged[labels[sharp & standing.view(bool)]] = True
+        edged[0] = False
+        standing = edged[labels].view(np.uint8)
         if not standing.any():
             return small.copy()
-        standing = cv2.dilate(standing, self._kernel)
         self._painted = standing.view(bool)
         return cv2.inpaint(small, standing, 3, cv2.INPAINT_TELEA)
 

@@ -305,10 +305,13 @@ class Pipeline:
     def _boxes(self, shape: tuple[int, int]) -> list[tuple[Box, bool]]:
         """The regions to decode and whether each is busy (see :meth:`ChangeMap.regions`):
         patches of dirty cells, each grown to take in whole any known marker it touches (a card
-        half uncovered by a leaving hand is decoded whole)."""
+        half uncovered by a leaving hand is decoded whole). The first frame is read whole,
+        whatever stands out in it: the recogniser sees the table as it was when the camera
+        started (the faces recogniser keeps it as its empty table), and a card lying there
+        whose outline hardly shows is read all the same."""
         boxes = [(self._grow(box, shape), busy) for box, busy in self.changes.regions()]
         area = sum((x1 - x0) * (y1 - y0) for (x0, y0, x1, y1), _ in boxes)
-        if area > WHOLE_FRAME_SHARE * shape[0] * shape[1]:
+        if self.stats.frames == 1 or area > WHOLE_FRAME_SHARE * shape[0] * shape[1]:
             return [((0, 0, shape[1], shape[0]), any(busy for _, busy in boxes))]
         return boxes
 
