@@ -5,10 +5,11 @@ calibrate how sure it must be, and write it where cardtable loads it from.
     PYTHONPATH=. .venv/bin/python tools/train_corner_model.py
 
 One command, fixed seeds: the corners are drawn by :mod:`tools.corner_data` (training: seed 1;
-calibration, whole cards of the held-out designs and fonts: seed 2), the network is a small CNN
-with two heads (the rank, or no index, and the suit), trained on the CPU. It is exported to ONNX
+calibration, whole cards of the held-out designs and fonts and of the calibration fonts, and
+jokers: seed 2), the network is a small CNN with two heads (the rank, or no index, and the
+suit), trained on the CPU (one thread unless ``--threads`` says more). It is exported to ONNX
 (opset 13, which OpenCV 5's DNN module reads), read back through ``cv2.dnn.readNetFromONNX`` and
-checked against PyTorch. Then two thresholds are calibrated on the held-out cards, judged as the
+checked against PyTorch. Then two thresholds are calibrated on those cards, judged as the
 reader judges a whole card (:func:`vision.faces.index_reader.decide`): the least sureness at
 which no corner alone names its card wrong, and the least at which no card whose two corners
 agree is named wrong (the ink's colour vetoing as the reader's does), each with a margin
@@ -152,9 +153,10 @@ def dnn_logits(path: Path, pixels: np.ndarray) -> np.ndarray:
 
 
 def calibration(path: Path, model: CornerNet | None) -> dict:
-    """The thresholds of the model at ``path`` calibrated on the held-out cards (seed 2), and the
+    """The thresholds of the model at ``path`` calibrated on the calibration cards
+    (:func:`tools.corner_data.calibration_views`, seed 2), and the
     figures at them; ``model`` (the PyTorch network it was exported from) is checked against it."""
-    held = corner_data.held_out_views(2)
+    held = corner_data.calibration_views(2)
     held_pixels, labels = corner_data.view_corners(held)
     held_pixels = held_pixels.reshape(-1, 1, INPUT[1], INPUT[0])
     logits = dnn_logits(path, held_pixels)
@@ -179,15 +181,18 @@ def calibration(path: Path, model: CornerNet | None) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--epochs", type=int, default=16)
+    parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--per-design-card", type=int, default=20)
-    parser.add_argument("--per-font-card", type=int, default=2)
+    parser.add_argument("--per-font-card", type=int, default=3)
+    parser.add_argument("--jokers-per-font", type=int, default=20)
+    parser.add_argument("--threads", type=int, default=1, help="PyTorch's threads (default 1)")
     parser.add_argument("--out", type=Path, default=MODEL)
     parser.add_argument("--calibrate", action="store_true", help="only calibrate the model already at --out again")
     args = parser.parse_args(argv)
-    missing = set(corner_data.HELD_OUT_FONTS) - {f.name for f in corner_data.fonts(held_out=True)}
+    missing = (set(corner_data.HELD_OUT_FONTS) - {f.name for f in corner_data.fonts(held_out=True)}) | \
+        (set(corner_data.CALIBRATION_FONTS) - {f.name for f in corner_data.fonts(calibration=True)})
     if missing:
-        raise SystemExit(f"the held-out fonts {', '.join(sorted(missing))} are not installed: apt-get install "
+        raise SystemExit(f"the held-out or calibration fonts {', '.join(sorted(missing))} are not installed: apt-get install "
                          + " ".join(corner_data.FONT_PACKAGES))
     if args.calibrate:
         meta = json.loads(args.out.with_suffix(".json").read_text())
@@ -197,8 +202,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     started = time.monotonic()
     torch.manual_seed(0)
-    torch.set_num_threads(2)
-    corners = corner_data.training_set(1, per_design_card=args.per_design_card, per_font_card=args.per_font_card)
+    torch.set_num_threads(args.threads)
+    corners = corner_data.training_set(1, per_design_card=args.per_design_card, per_font_card=args.per_font_card,
+                                       jokers_per_font=args.jokers_per_font)
     pixels, ranks, suits = corner_data.arrays(corners)
     drawn = time.monotonic()
     print(f"{len(corners)} training corners drawn in {drawn - started:.0f} s", flush=True)
@@ -212,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
             "epochs": args.epochs, "training_corners": len(corners),
             "trained_on": list(corner_data.TRAIN_DESIGNS), "training_fonts": len(corner_data.fonts()),
             "held_out": list(corner_data.HELD_OUT), "held_out_fonts": list(corner_data.HELD_OUT_FONTS),
+            "calibration_fonts": list(corner_data.CALIBRATION_FONTS), "jokers_per_font": args.jokers_per_font,
+            "per_font_card": args.per_font_card, "glyphs_reshaped": corner_data.RESHAPE_SHARE,
             "parameters": sum(p.numel() for p in model.parameters()),
             "seconds": {"draw": round(drawn - started), "train": round(trained - drawn),
                         "all": round(time.monotonic() - started)}}
