@@ -40,11 +40,15 @@ DOUBT_KEPT = 0.5
 OPSET = 13
 
 
-class CornerNet(nn.Module):
-    """Four small convolutions, then one linear layer giving the rank logits and the suit
-    logits side by side (:data:`RANKS`, then :data:`SUITS`)."""
+#: The channels of the network's four convolutions.
+WIDTHS = (8, 16, 32, 48)
 
-    def __init__(self, widths=(8, 16, 32, 48)) -> None:
+
+class CornerNet(nn.Module):
+    """Four small convolutions (``widths`` channels, max pooling between), then one linear layer
+    giving the rank logits and the suit logits side by side (:data:`RANKS`, then :data:`SUITS`)."""
+
+    def __init__(self, widths=WIDTHS) -> None:
         super().__init__()
         layers, before = [], 1
         for i, width in enumerate(widths):
@@ -152,11 +156,11 @@ def dnn_logits(path: Path, pixels: np.ndarray) -> np.ndarray:
     return np.concatenate(out)
 
 
-def calibration(path: Path, model: CornerNet | None) -> dict:
+def calibration(path: Path, model: CornerNet | None, per_card: int = 20) -> dict:
     """The thresholds of the model at ``path`` calibrated on the calibration cards
     (:func:`tools.corner_data.calibration_views`, seed 2), and the
     figures at them; ``model`` (the PyTorch network it was exported from) is checked against it."""
-    held = corner_data.calibration_views(2)
+    held = corner_data.calibration_views(2, per_card)
     held_pixels, labels = corner_data.view_corners(held)
     held_pixels = held_pixels.reshape(-1, 1, INPUT[1], INPUT[0])
     logits = dnn_logits(path, held_pixels)
@@ -186,6 +190,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-font-card", type=int, default=3)
     parser.add_argument("--jokers-per-font", type=int, default=20)
     parser.add_argument("--threads", type=int, default=1, help="PyTorch's threads (default 1)")
+    parser.add_argument("--calibration-views", type=int, default=20, help="views of each calibration card (default 20)")
+    parser.add_argument("--widths", type=lambda v: tuple(int(w) for w in v.split(",")), default=WIDTHS,
+                        help="the four convolutions' channels, comma-separated (default %(default)s)")
     parser.add_argument("--out", type=Path, default=MODEL)
     parser.add_argument("--calibrate", action="store_true", help="only calibrate the model already at --out again")
     args = parser.parse_args(argv)
@@ -194,9 +201,13 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         raise SystemExit(f"the held-out or calibration fonts {', '.join(sorted(missing))} are not installed: apt-get install "
                          + " ".join(corner_data.FONT_PACKAGES))
+    try:
+        import onnx  # noqa: F401  (torch.onnx.export needs it: fail before training, not after)
+    except ImportError:
+        raise SystemExit("onnx is not installed: pip install onnx (the train extra)") from None
     if args.calibrate:
         meta = json.loads(args.out.with_suffix(".json").read_text())
-        meta.update(calibration(args.out, None))
+        meta.update(calibration(args.out, None, args.calibration_views), calibration_views=args.calibration_views)
         args.out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
         print(json.dumps(meta, indent=1))
         return 0
@@ -208,19 +219,20 @@ def main(argv: list[str] | None = None) -> int:
     pixels, ranks, suits = corner_data.arrays(corners)
     drawn = time.monotonic()
     print(f"{len(corners)} training corners drawn in {drawn - started:.0f} s", flush=True)
-    model = CornerNet()
+    model = CornerNet(args.widths)
     train(model, pixels, ranks, suits, epochs=args.epochs, seed=0)
     trained = time.monotonic()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     export(model, args.out)
-    meta = {**calibration(args.out, model), "input": list(INPUT), "ranks": [r or "none" for r in RANKS],
+    meta = {**calibration(args.out, model, args.calibration_views), "calibration_views": args.calibration_views,
+            "input": list(INPUT), "ranks": [r or "none" for r in RANKS],
             "suits": list(SUITS), "opset": OPSET, "seeds": {"training": 1, "calibration": 2, "torch": 0},
             "epochs": args.epochs, "training_corners": len(corners),
             "trained_on": list(corner_data.TRAIN_DESIGNS), "training_fonts": len(corner_data.fonts()),
             "held_out": list(corner_data.HELD_OUT), "held_out_fonts": list(corner_data.HELD_OUT_FONTS),
             "calibration_fonts": list(corner_data.CALIBRATION_FONTS), "jokers_per_font": args.jokers_per_font,
             "per_font_card": args.per_font_card, "glyphs_reshaped": corner_data.RESHAPE_SHARE,
-            "parameters": sum(p.numel() for p in model.parameters()),
+            "widths": list(args.widths), "parameters": sum(p.numel() for p in model.parameters()),
             "seconds": {"draw": round(drawn - started), "train": round(trained - drawn),
                         "all": round(time.monotonic() - started)}}
     args.out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
