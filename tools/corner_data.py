@@ -9,7 +9,11 @@ Cards come from two sources:
   suit beside rank, in red or black, at the sizes and places real decks print it, now and then
   the French or German letters 1/V/B/D/R), in each font installed here (``fc-list``: DejaVu,
   Liberation, FreeFont and URW's 35, :data:`FONT_PACKAGES`), with a pip or a court card's frame
-  beside it, and the same index turned round in the bottom-right corner.
+  beside it, and the same index turned round in the bottom-right corner; jokers, JOKER written
+  down the corner (:func:`joker_corners`). In training a :data:`RESHAPE_SHARE` of the glyphs are
+  reshaped before they are printed (:func:`_reshaped_ink`: strokes thickened or thinned,
+  stretched, sheared, turned, warped), so that the model learns a glyph's topology, not one
+  font's style.
 
 Each card is then seen as the camera sees it (:func:`camera_corner`): 150-260 px long at 1080p,
 in perspective and turned a little, its outline found a pixel or two off, now and then the next
@@ -17,11 +21,13 @@ card of a fan lying over its far side, with lens blur, sensor noise, light falli
 cast, glare and JPEG; and warped upright as the
 recogniser warps it (:func:`vision.faces.features.warp_upright`), the model's corner cut by
 :func:`vision.faces.index_reader.corner_input`. Corners with no index (card backs, jokers, the
-middle of a card, the table, a corner mostly covered) are labelled "no index".
+middle of a card, the table, a corner mostly covered, drawn jokers) are labelled "no index".
 
-The split: :data:`HELD_OUT` designs and :data:`HELD_OUT_FONTS` are never trained on; the model is
-calibrated (:func:`held_out_views`, whole cards) and measured on them. Everything is drawn from seeded generators: the same seed gives
-the same corners.
+The split: :data:`HELD_OUT` designs and :data:`HELD_OUT_FONTS` are never trained on; the
+benchmark measures on them. :data:`CALIBRATION_FONTS` are never trained on nor measured on. The
+thresholds are calibrated (:func:`calibration_views`, whole cards) on the calibration fonts and on
+other views of the held-out designs and fonts (:func:`held_out_views`). Everything is drawn from
+seeded generators: the same seed gives the same corners.
 """
 
 from __future__ import annotations
