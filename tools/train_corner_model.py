@@ -43,7 +43,7 @@ OPSET = 13
 
 
 #: The channels of the network's four convolutions.
-WIDTHS = (8, 16, 32, 48)
+WIDTHS = (12, 24, 48, 64)
 
 
 class CornerNet(nn.Module):
@@ -133,7 +133,7 @@ def with_margin(worst: float) -> float:
 
 def calibrate(reads, labels, alone_veto, whole_veto) -> tuple[float, float]:
     """The thresholds (one corner alone; each of two agreeing corners) above the surest wrong
-    name on the held-out cards (a corner alone; two corners agreeing), with the margin."""
+    name on the calibration cards (a corner alone; two corners agreeing), with the margin."""
     alone = [p for (card, p), truth, veto in zip(reads, labels, alone_veto) if card is not None and card != truth and not veto]
     threshold = with_margin(max(alone, default=0.5))
     pairs = [min(reads[i][1], reads[i + 1][1]) for i in range(0, len(reads), 2)
@@ -187,7 +187,7 @@ def calibration(path: Path, model: CornerNet | None, per_card: int = 20) -> dict
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--per-design-card", type=int, default=20)
     parser.add_argument("--per-font-card", type=int, default=3)
     parser.add_argument("--jokers-per-font", type=int, default=20)
