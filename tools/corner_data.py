@@ -9,7 +9,11 @@ Cards come from two sources:
   suit beside rank, in red or black, at the sizes and places real decks print it, now and then
   the French or German letters 1/V/B/D/R), in each font installed here (``fc-list``: DejaVu,
   Liberation, FreeFont and URW's 35, :data:`FONT_PACKAGES`), with a pip or a court card's frame
-  beside it, and the same index turned round in the bottom-right corner.
+  beside it, and the same index turned round in the bottom-right corner; jokers, JOKER written
+  down the corner (:func:`joker_corners`). In training a :data:`RESHAPE_SHARE` of the glyphs are
+  reshaped before they are printed (:func:`_reshaped_ink`: strokes thickened or thinned,
+  stretched, sheared, turned, warped), so that the model learns a glyph's topology, not one
+  font's style.
 
 Each card is then seen as the camera sees it (:func:`camera_corner`): 150-260 px long at 1080p,
 in perspective and turned a little, its outline found a pixel or two off, now and then the next
@@ -17,11 +21,13 @@ card of a fan lying over its far side, with lens blur, sensor noise, light falli
 cast, glare and JPEG; and warped upright as the
 recogniser warps it (:func:`vision.faces.features.warp_upright`), the model's corner cut by
 :func:`vision.faces.index_reader.corner_input`. Corners with no index (card backs, jokers, the
-middle of a card, the table, a corner mostly covered) are labelled "no index".
+middle of a card, the table, a corner mostly covered, drawn jokers) are labelled "no index".
 
-The split: :data:`HELD_OUT` designs and :data:`HELD_OUT_FONTS` are never trained on; the model is
-calibrated (:func:`held_out_views`, whole cards) and measured on them. Everything is drawn from seeded generators: the same seed gives
-the same corners.
+The split: :data:`HELD_OUT` designs and :data:`HELD_OUT_FONTS` are never trained on; the
+benchmark measures on them. :data:`CALIBRATION_FONTS` are never trained on nor measured on. The
+thresholds are calibrated (:func:`calibration_views`, whole cards) on the calibration fonts and on
+other views of the held-out designs and fonts (:func:`held_out_views`). Everything is drawn from
+seeded generators: the same seed gives the same corners.
 """
 
 from __future__ import annotations
@@ -51,6 +57,10 @@ TRAIN_DESIGNS = tuple(d for d in STANDARD_DESIGNS if d not in HELD_OUT)
 NON_STANDARD = ("oxygen", "oxygen-air", "oxygen-white", "xskat-german")
 #: Fonts never trained on (their file names): a bold serif of DejaVu's and URW's Century Schoolbook.
 HELD_OUT_FONTS = ("DejaVuSerif-Bold.ttf", "C059-Bold.otf")
+#: Fonts never trained on nor measured on: the thresholds are calibrated on them (besides other
+#: views of the held-out designs and fonts): URW's Bookman Demi (a bold serif) and Gothic Demi (a
+#: geometric sans).
+CALIBRATION_FONTS = ("URWBookman-Demi.otf", "URWGothic-Demi.otf")
 #: The Debian packages of the fonts cards are drawn in (deploy/system_packages.sh installs them).
 FONT_PACKAGES = ("fonts-dejavu-core", "fonts-dejavu-extra", "fonts-liberation", "fonts-freefont-ttf", "fonts-urw-base35")
 #: Fonts that draw symbols where letters are asked for, or no index a deck prints.
@@ -98,10 +108,22 @@ def _installed_fonts() -> tuple[Path, ...]:
     return tuple(f for f in files if f.suffix.lower() in (".ttf", ".otf") and not any(n in f.name for n in _NOT_INDEX_FONTS))
 
 
-def fonts(held_out: bool = False) -> list[Path]:
+def fonts(held_out: bool = False, *, calibration: bool = False) -> list[Path]:
     """The font files installed here that draw an index (:func:`_installed_fonts`), less the
-    held-out fonts (or only them)."""
-    return [f for f in _installed_fonts() if (f.name in HELD_OUT_FONTS) == held_out]
+    held-out and the calibration fonts (the training fonts); or only the held-out ones; or
+    (``calibration``) only the calibration ones."""
+    if calibration:
+        return [f for f in _installed_fonts() if f.name in CALIBRATION_FONTS]
+    if held_out:
+        return [f for f in _installed_fonts() if f.name in HELD_OUT_FONTS]
+    return [f for f in _installed_fonts() if f.name not in HELD_OUT_FONTS + CALIBRATION_FONTS]
+
+
+def _suit_fonts() -> list[Path]:
+    """The fonts :func:`drawn_card` draws a suit symbol in by default (every font but the
+    held-out ones: the benchmark's cards as they were drawn before the calibration fonts were
+    set apart)."""
+    return [f for f in _installed_fonts() if f.name not in HELD_OUT_FONTS]
 
 
 @functools.lru_cache(maxsize=256)
@@ -109,15 +131,27 @@ def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(path, size)
 
 
-def _glyph(text: str, font: Path, height: int, colour: tuple[int, int, int], squeeze: float, bold: int = 0) -> np.ndarray:
+#: The share of glyphs of a training card drawn reshaped (:func:`_reshaped_ink`).
+RESHAPE_SHARE = 0.6
+#: The font size a reshaped glyph is drawn at before it is shrunk to its height.
+_RESHAPE_SIZE = 96
+
+
+def _glyph(text: str, font: Path, height: int, colour: tuple[int, int, int], squeeze: float, bold: int = 0,
+           reshape: np.random.Generator | None = None) -> np.ndarray:
     """``text`` drawn in ``font`` ``height`` pixels tall (its ink), ``squeeze`` times as wide,
-    its strokes ``bold`` pixels thicker (at 1.5 times its height): an RGBA image cropped to its ink."""
+    its strokes ``bold`` pixels thicker (at 1.5 times its height): an RGBA image cropped to its ink.
+    With ``reshape`` (a generator) a :data:`RESHAPE_SHARE` of glyphs are drawn reshaped
+    (:func:`_reshaped_ink`); without it no random number is drawn."""
     size = max(int(height * 1.5), 8)
-    face = _font(str(font), size)
-    left, top, right, bottom = face.getbbox(text, stroke_width=bold)
-    image = Image.new("L", (right - left + 4, bottom - top + 4), 0)
-    ImageDraw.Draw(image).text((2 - left, 2 - top), text, font=face, fill=255, stroke_width=bold, stroke_fill=255)
-    ink = np.asarray(image)
+    if reshape is not None and reshape.random() < RESHAPE_SHARE:
+        ink = _reshaped_ink(text, font, round(bold * _RESHAPE_SIZE / size), reshape)
+    else:
+        face = _font(str(font), size)
+        left, top, right, bottom = face.getbbox(text, stroke_width=bold)
+        image = Image.new("L", (right - left + 4, bottom - top + 4), 0)
+        ImageDraw.Draw(image).text((2 - left, 2 - top), text, font=face, fill=255, stroke_width=bold, stroke_fill=255)
+        ink = np.asarray(image)
     ys, xs = np.nonzero(ink > 20)
     if len(xs) == 0:
         return np.zeros((height, height // 2, 4), np.uint8)
@@ -127,6 +161,42 @@ def _glyph(text: str, font: Path, height: int, colour: tuple[int, int, int], squ
     rgba = np.zeros((*ink.shape, 4), np.uint8)
     rgba[..., :3], rgba[..., 3] = colour, ink
     return rgba
+
+
+def _reshaped_ink(text: str, font: Path, bold: int, rng: np.random.Generator) -> np.ndarray:
+    """``text`` drawn big in ``font`` (grey ink on black, uncropped), its shape changed as other
+    fonts change it while its topology stays: strokes thickened or thinned (its outline moved
+    out or in along the signed distance to it, thinning by at most 0.4 of the thickest stroke's
+    half width, so no stroke breaks; thickening by at most 4 % of its height, so no counter
+    closes), stretched wider or narrower, sheared (slanted either way), turned a little, and
+    warped by a smooth random field (the curves of another font's hand)."""
+    face = _font(str(font), _RESHAPE_SIZE)
+    left, top, right, bottom = face.getbbox(text, stroke_width=bold)
+    tall = max(bottom - top, 1)
+    pad = _RESHAPE_SIZE // 2
+    image = Image.new("L", (right - left + 2 * pad, bottom - top + 2 * pad), 0)
+    ImageDraw.Draw(image).text((pad - left, pad - top), text, font=face, fill=255, stroke_width=bold, stroke_fill=255)
+    inside = (np.asarray(image) > 127).astype(np.uint8)
+    depth = cv2.distanceTransform(inside, cv2.DIST_L2, 5)
+    signed = depth - cv2.distanceTransform(1 - inside, cv2.DIST_L2, 5)
+    stem = float(depth.max())  # half the thickest stroke's width
+    move = rng.uniform(-0.4 * stem, min(0.8 * stem, 0.04 * tall))
+    ink = np.clip(signed + move + 0.5, 0, 1).astype(np.float32)
+    h, w = ink.shape
+    stretch = np.exp(rng.uniform(np.log(0.8), np.log(1.25)))
+    shear = rng.uniform(-0.25, 0.25)
+    angle = np.radians(rng.uniform(-4, 4))
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    linear = rot @ np.array([[stretch, -shear], [0.0, 1.0]])
+    centre = np.array([w / 2, h / 2])
+    affine = np.hstack([linear, (centre - linear @ centre)[:, None]]).astype(np.float32)
+    ink = cv2.warpAffine(ink, affine, (w, h), flags=cv2.INTER_LINEAR, borderValue=0)
+    amplitude = rng.uniform(0, 0.035) * tall
+    field = [cv2.resize(rng.normal(0, amplitude, (4, 4)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+             for _ in range(2)]
+    xs, ys = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+    ink = cv2.remap(ink, xs + field[0], ys + field[1], cv2.INTER_LINEAR, borderValue=0)
+    return (ink * 255).astype(np.uint8)
 
 
 def _paste(card: np.ndarray, glyph: np.ndarray, x: int, y: int) -> None:
@@ -141,11 +211,14 @@ def _paste(card: np.ndarray, glyph: np.ndarray, x: int, y: int) -> None:
     card[y0:y1, x0:x1] = (card[y0:y1, x0:x1] * (1 - alpha) + bgr * alpha).astype(np.uint8)
 
 
-def font_card(rank: str, suit: str | None, font: Path, rng: np.random.Generator, suit_font: Path | None = None) -> np.ndarray:
+def font_card(rank: str, suit: str | None, font: Path, rng: np.random.Generator, suit_font: Path | None = None, *,
+              reshape: bool = False) -> np.ndarray:
     """A card face (BGR, :data:`CARD_SIZE`) with the index of ``rank`` ``suit`` in its top-left
     corner and, turned round, its bottom-right, laid out as a real deck's (the suit below the
     rank, now and then beside it), in ``font`` (the suit symbol in ``suit_font``, default the same).
-    ``rank`` :data:`JOKER` (no suit) draws a joker: the word where the index would be (:func:`_joker_index`)."""
+    ``rank`` :data:`JOKER` (no suit) draws a joker: the word where the index would be (:func:`_joker_index`).
+    With ``reshape`` (training) the index's glyphs are now and then reshaped (:func:`_glyph`);
+    without it the card is drawn as before (the same random numbers drawn)."""
     w, h = CARD_SIZE
     paper = rng.uniform(225, 255) - rng.uniform(0, 18, 3) * (rng.random() < 0.3)
     card = np.empty((h, w, 3), np.uint8)
@@ -156,10 +229,11 @@ def font_card(rank: str, suit: str | None, font: Path, rng: np.random.Generator,
         dark = rng.uniform(0, 50)
         colour = (int(dark), int(dark), int(dark + rng.uniform(0, 30) * (rng.random() < 0.2)))
     index = card.copy()
+    shapes = rng if reshape else None
     if rank == JOKER:
-        _joker_index(index, font, colour, rng)
+        _joker_index(index, font, colour, rng, shapes)
     else:
-        _index(index, rank, suit, font, suit_font, colour, rng)
+        _index(index, rank, suit, font, suit_font, colour, rng, shapes)
     # The index, and the same turned round in the bottom-right corner (the card's two halves).
     card[:h // 2] = index[:h // 2]
     card[h - h // 2:] = index[:h // 2][::-1, ::-1]
@@ -177,7 +251,7 @@ def _place(rng: np.random.Generator) -> tuple[float, int]:
 
 
 def _index(index: np.ndarray, rank: str, suit: str, font: Path, suit_font: Path | None, colour,
-           rng: np.random.Generator) -> None:
+           rng: np.random.Generator, reshape: np.random.Generator | None = None) -> None:
     """Print a card's index on ``index`` (a face, BGR): the rank (now and then a foreign letter),
     the suit symbol below it (now and then beside it)."""
     w, h = CARD_SIZE
@@ -187,9 +261,9 @@ def _index(index: np.ndarray, rank: str, suit: str, font: Path, suit_font: Path 
     rank_h = int(h * np.exp(rng.uniform(np.log(0.055), np.log(0.18))))  # small indices as often as big ones
     squeeze = rng.uniform(0.55, 0.8) if text == "10" else rng.uniform(0.75, 1.15)
     bold = int(rng.integers(1, 3)) if rng.random() < 0.2 else 0
-    label = _glyph(text, font, rank_h, colour, squeeze, bold)
+    label = _glyph(text, font, rank_h, colour, squeeze, bold, reshape)
     pip_h = int(min(rank_h * rng.uniform(0.5, 0.95), h * 0.13))
-    pip = _glyph(_SUIT_GLYPHS[suit], suit_font or font, pip_h, colour, rng.uniform(0.85, 1.15))
+    pip = _glyph(_SUIT_GLYPHS[suit], suit_font or font, pip_h, colour, rng.uniform(0.85, 1.15), reshape=reshape)
     column, top = _place(rng)
     if rng.random() < 0.15:  # the suit beside the rank
         left = int(max(column - label.shape[1] / 2, 2))
@@ -200,18 +274,19 @@ def _index(index: np.ndarray, rank: str, suit: str, font: Path, suit_font: Path 
         _paste(index, pip, int(column - pip.shape[1] / 2), top + rank_h + int(h * rng.uniform(0.0, 0.03)))
 
 
-def _joker_index(index: np.ndarray, font: Path, colour, rng: np.random.Generator) -> None:
+def _joker_index(index: np.ndarray, font: Path, colour, rng: np.random.Generator,
+                 reshape: np.random.Generator | None = None) -> None:
     """Print a joker's word where a card prints its index, as real decks do: J, O, K, E, R one
     above the other (Bicycle's, nicu's), now and then the word turned to run down the card."""
     column, top = _place(rng)
     size = int(CARD_SIZE[1] * rng.uniform(0.035, 0.075))
     if rng.random() < 0.25:
-        word = np.ascontiguousarray(np.rot90(_glyph("JOKER", font, size, colour, rng.uniform(0.8, 1.1)), -1))
+        word = np.ascontiguousarray(np.rot90(_glyph("JOKER", font, size, colour, rng.uniform(0.8, 1.1), reshape=reshape), -1))
         _paste(index, word, int(column - word.shape[1] / 2), top)
         return
     gap = int(size * rng.uniform(0.1, 0.4))
     for letter in "JOKER":
-        glyph = _glyph(letter, font, size, colour, rng.uniform(0.8, 1.15))
+        glyph = _glyph(letter, font, size, colour, rng.uniform(0.8, 1.15), reshape=reshape)
         _paste(index, glyph, int(column - glyph.shape[1] / 2), top)
         top += size + gap
 
@@ -387,22 +462,36 @@ def design_corners(designs, per_card: int, rng: np.random.Generator, *, cover_sh
     return out
 
 
-def drawn_card(rank: str, suit: str, font: Path, rng: np.random.Generator) -> np.ndarray:
-    """:func:`font_card`, its suit symbol now and then in another font installed here."""
-    every = fonts()
+def drawn_card(rank: str, suit: str, font: Path, rng: np.random.Generator, *, reshape: bool = False,
+               suit_fonts: list[Path] | None = None) -> np.ndarray:
+    """:func:`font_card`, its suit symbol now and then in another of ``suit_fonts`` (default
+    :func:`_suit_fonts`); ``reshape`` as :func:`font_card`'s."""
+    every = _suit_fonts() if suit_fonts is None else suit_fonts
     suit_font = font if rng.random() < 0.5 or not every else every[int(rng.integers(len(every)))]
-    return font_card(rank, suit, font, rng, suit_font)
+    return font_card(rank, suit, font, rng, suit_font, reshape=reshape)
 
 
 def font_corners(font_files, per_card: int, rng: np.random.Generator) -> list[Corner]:
     """``per_card`` camera corners of each of the 52 cards drawn in each font (each drawn afresh:
-    its layout, colours and decoration differ every time), a :data:`FAN_SHARE` under a fan's next card."""
-    out = []
+    its layout, colours and decoration differ every time, its glyphs now and then reshaped, the
+    suit symbol now and then in another training font), a :data:`FAN_SHARE` under a fan's next card."""
+    out, every = [], fonts()
     for font in font_files:
         for rank, suit in _faces():
             for _ in range(per_card):
-                card = drawn_card(rank, suit, font, rng)
+                card = drawn_card(rank, suit, font, rng, reshape=True, suit_fonts=every)
                 out.append(Corner(camera_corner(card, rng, fan=rng.random() < FAN_SHARE), *_card_label(rank, suit), font.name))
+    return out
+
+
+def joker_corners(font_files, per_font: int, rng: np.random.Generator) -> list[Corner]:
+    """``per_font`` jokers drawn in each font (JOKER down the corner, :func:`_joker_index`, its
+    letters now and then reshaped), labelled no index, a :data:`FAN_SHARE` under a fan's next card."""
+    out = []
+    for font in font_files:
+        for _ in range(per_font):
+            card = font_card(JOKER, None, font, rng, reshape=True)
+            out.append(Corner(camera_corner(card, rng, fan=rng.random() < FAN_SHARE), NONE_RANK, -1, font.name))
     return out
 
 
@@ -445,15 +534,17 @@ def non_standard_corners(designs, per_card: int, rng: np.random.Generator) -> li
     return out
 
 
-def training_set(seed: int = 1, *, per_design_card: int = 20, per_font_card: int = 2,
+def training_set(seed: int = 1, *, per_design_card: int = 20, per_font_card: int = 3, jokers_per_font: int = 20,
                  no_index: int = 6000) -> list[Corner]:
-    """The training corners: the training designs, every font but the held-out one, corners with
-    no index (of the training designs and two of the non-standard ones)."""
+    """The training corners: the training designs, every training font (:func:`fonts`: not the
+    held-out nor the calibration ones), jokers drawn in them, corners with no index (of the
+    training designs and two of the non-standard ones)."""
     rng = np.random.default_rng(seed)
     return (design_corners(TRAIN_DESIGNS, per_design_card, rng, cover_share=0.08)
             + font_corners(fonts(), per_font_card, rng)
             + no_index_corners(TRAIN_DESIGNS, no_index, rng)
-            + non_standard_corners(("oxygen", "xskat-german"), 2, rng))
+            + non_standard_corners(("oxygen", "xskat-german"), 2, rng)
+            + joker_corners(fonts(), jokers_per_font, rng))
 
 
 def held_out_views(seed: int, per_card: int = 6) -> list[View]:
@@ -475,6 +566,19 @@ def held_out_views(seed: int, per_card: int = 6) -> list[View]:
         out.append(View(camera_upright(card, rng), None, "no index"))
     for design in ("oxygen-air", "oxygen-white"):
         out.extend(View(camera_upright(card, rng), None, design) for _, card in source_cards(design, max(per_card // 3, 1), rng))
+    return out
+
+
+def calibration_views(seed: int, per_card: int = 6) -> list[View]:
+    """The views the thresholds are calibrated on: :func:`held_out_views` and, drawn after them,
+    ``per_card`` views of each card drawn in each calibration font (:data:`CALIBRATION_FONTS`,
+    never trained on nor measured on) and as many jokers drawn in them as a font has cards."""
+    out = held_out_views(seed, per_card)
+    rng = np.random.default_rng([seed, 1])
+    for font in fonts(calibration=True):
+        out.extend(View(camera_upright(card, rng), card_id, font.name) for card_id, card in source_cards(font.name, per_card, rng))
+        out.extend(View(camera_upright(font_card(JOKER, None, font, rng), rng), None, "jokers")
+                   for _ in range(52 * per_card // 4))
     return out
 
 
