@@ -237,6 +237,7 @@ class Footprint:
         return bool(self.area[y, x])
 
     def _middle(self) -> np.ndarray:
+        """The centre of the card's outline (row, column), found once."""
         if self.middle is None:
             self.middle = _centre(self.outline)
         return self.middle
