@@ -138,9 +138,10 @@ def run_scene(seed: int, design: str, fps: int = 10) -> dict:
     for i in range(int(duration * fps)):
         now = i / fps
         jpeg = cv2.imencode(".jpg", camera.frame_at(now), [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
+        skipped = faces_bench.skipped_frames(pipeline)
         events += table_events(pipeline.process(Frame(jpeg=jpeg), now))
-        seen += len(pipeline.sightings)
-        wrong += faces_bench.wrong_sightings(pipeline.sightings, camera, now)
+        count, missed = faces_bench.frame_sightings(pipeline, camera, now, skipped)
+        seen, wrong = seen + count, wrong + missed
     truth = [t for t in ground_truth(camera, script) if t[1] not in hidden]
     return {"score": score(truth, [e for e in events if not e.face_down]), "refused": recogniser.refusals,
             "seen": seen, "wrong": wrong}

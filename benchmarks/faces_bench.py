@@ -34,8 +34,8 @@ Events are scored as :func:`vision_bench.score` does, against :func:`vision_benc
 (a placement's reference time is when the card first lies in clear view). It prints, overall,
 per design, per table surface and for the tilted cameras: placed cards identified within 1.5 s
 and within 0.5 s of that, moves and removals found, false events, cards refused as unknown,
-sightings handed to the tracker and how many named a wrong card (a card that is not lying
-there), CPU per frame on one core including the JPEG decode (median on quiet frames, on arrival
+sightings handed to the tracker in the frames it looked at and how many named a wrong card (a
+card that is not lying there), CPU per frame on one core including the JPEG decode (median on quiet frames, on arrival
 frames); then PASS or FAIL for each target, each with its worst design.
 
     .venv/bin/python benchmarks/faces_bench.py             # 300 scenes and 100 fanned hands at 1080p
@@ -251,6 +251,24 @@ class NaiveLoop:
         return self.tracker.update(self.sightings, now)
 
 
+def frame_sightings(runner, camera: SyntheticCamera, now: float, skipped: int = 0) -> tuple[int, int]:
+    """The face-up sightings ``runner`` made of the frame at ``now``, and how many of them name
+    a card that does not lie where it was seen (:func:`wrong_sightings`). ``skipped``: the
+    pipeline's ``stats.skipped`` before the frame. A frame the pipeline did not look at (a quiet
+    table's, :meth:`vision.pipeline.Pipeline.process`) gives no sighting: its ``sightings`` are
+    still the last look's, and a card picked up in the frames skipped after a quiet look would
+    count as seen where it had left."""
+    if skipped_frames(runner) > skipped:
+        return 0, 0
+    faces = [s for s in runner.sightings if not isinstance(s.card, FaceDown)]
+    return len(faces), wrong_sightings(faces, camera, now)
+
+
+def skipped_frames(runner) -> int:
+    """The frames ``runner`` did not look at so far (the naive loop looks at every one)."""
+    return runner.stats.skipped if isinstance(runner, Pipeline) else 0
+
+
 def wrong_sightings(sightings, camera: SyntheticCamera, now: float) -> int:
     """Sightings naming a card that does not lie where it was seen (within a third of a card)."""
     wrong = 0
@@ -303,12 +321,13 @@ def run_scene(job: tuple) -> dict:
             Frame(jpeg=jpeg).small(8)
             floor.append(time.process_time() - start)
         for name, runner in runners.items():
+            skipped = skipped_frames(runner)
             start = time.process_time()
             events[name] += table_events(runner.process(Frame(jpeg=jpeg) if name == "pipeline" else jpeg, now))
             cpu[name].append(time.process_time() - start)
-            faces = [s for s in runner.sightings if not isinstance(s.card, FaceDown)]
-            seen[name][0] += len(faces)
-            seen[name][1] += wrong_sightings(faces, camera, now)
+            count, wrong = frame_sightings(runner, camera, now, skipped)
+            seen[name][0] += count
+            seen[name][1] += wrong
     # A face-down card is never named: what is scored is the face-up cards.
     events = {name: [e for e in found if not e.face_down] for name, found in events.items()}
     if fan:   # each card whose index shows, named once the last hand has left
