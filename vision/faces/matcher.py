@@ -65,8 +65,17 @@ FACE_LEAST = 0.78
 RED, BLACK = 0.2, 0.05
 #: The shares of red print of a deck's red cards and its black cards lie this far apart at least.
 COLOUR_GAP = 0.2
-#: A face this close to the enrolled back is a face-down card.
-BACK_SCORE = 0.75
+#: A face that correlates this well with the enrolled back, and this much better than with any
+#: enrolled face, is a face-down card (on the four tuned designs' scenes: backs 0.5-0.99 with
+#: faces 0.4 below at least, a third of them covered in part; faces 0.36 at most with the back,
+#: 0.3 less than with a face at least).
+BACK_LEAST, BACK_AHEAD = 0.5, 0.2
+#: ... and whose corners in view correlate this well with the back's on average (the tuned
+#: designs' backs in the scenes, 0.72-0.96 a corner; the back of another deck, 0.22-0.57).
+BACK_CORNERS = 0.7
+#: A back is known by this share of its face at least (one pattern all over: a card laid on it
+#: often hides more than half).
+BACK_SHOWN = 0.3
 
 
 #: Two cards whose corner correlates this much are alike there: the same picture (a rank printed
@@ -160,8 +169,7 @@ class Matcher:
         rest of the face still speaks."""
         if visible is None:
             visible = (np.ones(4, bool), np.ones(4, bool))
-        back = self.enrolment.back
-        if back is not None and max(float(v.face @ back.face) for v in views) >= BACK_SCORE:
+        if self._is_back(views, visible, shown):
             return Reading(None, 1.0, face_down=True)
         if not any(v.any() for v in visible):
             return Reading(None, 0.0, why="every corner is hidden")
@@ -222,6 +230,29 @@ class Matcher:
             return Reading(None, confidence, turned=bool(side),
                            why=f"too unsure ({confidence:.2f}) between {self.cards[best].id} and {self.cards[second].id}")
         return Reading(self.cards[best], confidence, turned=bool(side), score=score)
+
+    def _is_back(self, views: tuple[Features, Features], visible: tuple[np.ndarray, np.ndarray],
+                 shown: tuple[np.ndarray, np.ndarray] | None) -> bool:
+        """A view of the enrolled back, either way round: on the pixels of the face ``shown``
+        (all by default; a card laid partly on a back hides the rest, and at least
+        :data:`BACK_SHOWN` must show), it correlates :data:`BACK_LEAST` with the back at least,
+        and :data:`BACK_AHEAD` more than with any enrolled face (a dark face framed in white,
+        as oxygen's, looks much like a dark back framed in white); and its ``visible`` corners
+        correlate :data:`BACK_CORNERS` with the back's on average (the back of another deck,
+        a lattice or a picture framed alike, is as like it in the small whole face)."""
+        back = self.enrolment.back
+        if back is None:
+            return False
+        for view, seen, mask in zip(views, visible, (None, None) if shown is None else shown):
+            mask = np.ones(view.face.size, bool) if mask is None else mask.ravel()
+            if mask.mean() < BACK_SHOWN or not seen.any():
+                continue
+            score = _correlations(back.face[None], view.face, mask)[0]
+            corners = _correlations(back.corners.reshape(4, -1)[seen], view.corners.reshape(4, -1)[seen])
+            if score >= BACK_LEAST and corners.mean() >= BACK_CORNERS and \
+                    score - _correlations(self._face, view.face, mask).max() >= BACK_AHEAD:
+                return True
+        return False
 
     def _aligned(self, scores: np.ndarray, view: Features, visible: np.ndarray) -> tuple[np.ndarray, dict]:
         """``scores`` with the best :data:`CANDIDATES` cards scored again corner by corner, each
@@ -326,6 +357,16 @@ def _misfit(view: np.ndarray, ref: np.ndarray, where: np.ndarray, shown: np.ndar
     coeffs, *_ = np.linalg.lstsq(basis[fit], view.astype(np.float32).ravel()[fit], rcond=None)
     fitted = (basis @ coeffs).reshape(ref.shape)
     return float(np.mean((view[where] - fitted[where]) ** 2))
+
+
+def _correlations(references: np.ndarray, views: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+    """Normalised correlation of each row of ``references`` with ``views`` (one vector for all,
+    or one row each), on the pixels of ``mask`` (default all)."""
+    mask = np.ones(references.shape[-1], bool) if mask is None else mask
+    refs = references[:, mask] - references[:, mask].mean(axis=1, keepdims=True)
+    seen = np.atleast_2d(views)[:, mask]
+    seen = seen - seen.mean(axis=1, keepdims=True)
+    return (refs * seen).sum(axis=1) / np.maximum(np.linalg.norm(refs, axis=1) * np.linalg.norm(seen, axis=1), 1e-9)
 
 
 def _soften(image: np.ndarray, sigma: float) -> np.ndarray:

@@ -622,13 +622,13 @@ class FaceRecogniser:
                 named.add(card.id)
         unsure = reading.card is None and not reading.face_down
         misses = (0 if old is None else old.misses) + unsure
-        if unsure and old is not None and old.card is not None:
-            # An unsure read between sure ones neither counts nor breaks their agreement.
-            card, confidence, count = old.card, old.confidence, old.count
+        if unsure and old is not None and (old.card is not None or old.face_down):
+            # An unsure read between sure ones (a card named, a back) neither counts nor breaks their agreement.
+            card, confidence, count, face_down = old.card, old.confidence, old.count, old.face_down
         else:
             same = old is not None and (old.card == reading.card and old.face_down == reading.face_down)
-            card, confidence, count = reading.card, reading.confidence, old.count + 1 if same else 1
-        seen = Seen(quad, card, confidence, count, reading.face_down, named=frozenset(named), at=at,
+            card, confidence, count, face_down = reading.card, reading.confidence, old.count + 1 if same else 1, reading.face_down
+        seen = Seen(quad, card, confidence, count, face_down, named=frozenset(named), at=at,
                     others=list(others), misses=misses, shows=shows)
         self.seen.pop(key, None)
         self.seen[key] = seen
