@@ -64,6 +64,10 @@ SHOWN_LIKENESS = 0.6
 #: A card read by one corner alone needs its aligned corner correlation this high (the matcher
 #: asks 0.9 of a card seen whole).
 SHOWN_LEAST = 0.96
+#: ... and fit its corner this much better than any other card read unsurely at that corner by
+#: another guess (the guesses at one corner differ by a few pixels and degrees: the one that
+#: fits best is the corner).
+SHOWN_RIVAL = 0.03
 #: Such a guess is turned about its corner by these degrees, and shifted by these pixels of the
 #: upright view (:meth:`FaceRecogniser._fitted_guess`), when it looks this much like a card's
 #: corner as found.
@@ -357,7 +361,8 @@ class FaceRecogniser:
         a fanned hand's do (:func:`vision.faces.finder.shown_corners`), named by that corner's
         index once it lies still. Of the guesses at every corner of the patch, only those whose
         corner looks like an enrolled card's (:data:`SHOWN_LIKENESS`) are read, by that corner
-        alone and surely (:data:`GUESSED_SURE`); the guesses at one corner must agree, and a
+        alone and surely (:data:`GUESSED_SURE`); no other guess at that corner may name another
+        card, or read one unsurely by a corner fitting nearly as well (:data:`SHOWN_RIVAL`); a
         card named at two places is named by neither guess, and a card named already by its
         outline (``named_here`` this frame, or a card ``fitted`` in the patch) by no guess.
         Whatever was guessed or fitted in the patch may lie on a card named so, but what its
@@ -394,8 +399,13 @@ class FaceRecogniser:
         named: dict[str, tuple] = {}
         for look in looks:
             point, reading = look[0], look[4]
-            at_corner = {r.card or r.unsure for p, _, _, _, r in looks if np.linalg.norm(p - point) <= SAME_PLACE * side}
-            if reading.card is None or len(at_corner - {None}) > 1 or reading.card.id in whole:
+            if reading.card is None or reading.card.id in whole:
+                continue
+            # Another card read at the same corner, named or unsurely by a corner fitting nearly
+            # as well (the guesses differ by a few pixels and degrees), leaves it unnamed.
+            rivals = [r for p, _, _, _, r in looks if np.linalg.norm(p - point) <= SAME_PLACE * side
+                      and (r.card or r.unsure) not in (None, reading.card)]
+            if any(r.card is not None or r.score > reading.score - SHOWN_RIVAL for r in rivals):
                 continue
             best = named.get(reading.card.id)
             if best is None or (reading.confidence, look[3]) > (best[4].confidence, best[3]):
@@ -521,10 +531,10 @@ class FaceRecogniser:
             # A corner partly under the next card (its index beside this one's) can read as
             # another card: only a corner like the enrolled one all over names it.
             reading = Reading(None, reading.confidence, why=f"one corner alone, not clearly the {reading.card.id}'s "
-                                                            f"({reading.score:.2f})", unsure=reading.card)
+                                                            f"({reading.score:.2f})", unsure=reading.card, score=reading.score)
         if (others or shows is not None) and reading.card is not None and reading.confidence < GUESSED_SURE:
             reading = Reading(None, reading.confidence, why=f"a card fitted in a patch of cards, read unsurely as {reading.card.id}",
-                              unsure=reading.card)
+                              unsure=reading.card, score=reading.score)
         return reading, visible
 
     def _decide(self, region: Region, quad: np.ndarray, reading: Reading, visible: np.ndarray,

@@ -452,3 +452,19 @@ def test_a_fan_dealt_card_by_card_keeps_every_card_whose_index_shows(enrolments,
                                                     DesignArt(design), 0.3 + 0.7 * len(cards) + 2.5, jpeg=85)
     assert [(e.kind, e.card.id) for e in events] == [("placed", card) for card in cards]
     assert set(pipeline.known) == set(cards)
+
+
+@pytest.mark.slow
+def test_a_fanned_card_read_by_its_best_fitting_guess_is_named_though_a_worse_one_misreads_it():
+    """The defect (issue 22, faces_bench fan 912679, xskat-french, a design nobody tuned to; no
+    tuned design's fan showed it): the fan's 9D and AS were each read by two guesses at their
+    corner, fitting 0.98 and 0.99, and by a guess 3 px off it that fitted 0.94 and read the 5H
+    unsurely. Any other card read at a corner left it unnamed, so the two were never named.
+    An unsure read at the corner whose fit is ``SHOWN_RIVAL`` worse than the named one's
+    no longer does (another card *named* there still does)."""
+    import faces_bench
+
+    result = faces_bench.run_scene((912679, "xskat-french", 10.0, False, "clean", True))
+    score = result["scores"]["pipeline"]
+    assert score["matched"].get("placed", 0) == score["expected"]["placed"] == 4
+    assert result["seen"]["pipeline"][1] == 0 and score["false"] == 0
