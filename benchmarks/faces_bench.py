@@ -19,7 +19,8 @@ cards 150-260 px long at 1080p, a camera up to 30 degrees off vertical, felt, wo
 with printed lines and words, or a patterned cloth; in half the scenes the lower card of the
 pair lies face down. Besides, fanned hands (:func:`fan_script`): four to six cards each on
 the one before, shifted 7-22 mm and turned, laid at once or dealt one by one; a card whose
-top-left index shows whole should be named, any other may be named or not, none named wrong.
+top-left index shows whole should be named (on a design that prints a whole index there:
+:func:`named_by_what_shows`), any other may be named or not, none named wrong.
 
 Every frame is compressed to JPEG, as a USB camera sends it, and goes to
 
@@ -73,6 +74,7 @@ from vision.faces.recogniser import FaceRecogniser  # noqa: E402
 from vision.faces.designs import DESIGNS, DesignArt, installed_designs, render_card, write_deck_images  # noqa: E402
 from vision.faces.enrol import enrol_from_images  # noqa: E402
 from vision.faces.features import CORNERS, describe, order_quad, warp_upright  # noqa: E402
+from vision.faces.matcher import Matcher  # noqa: E402
 from vision.faces.finder import card_outlines  # noqa: E402
 from vision.pipeline import Pipeline, table_events  # noqa: E402
 from still_bench import KINDS, enrol as enrol_from  # noqa: E402
@@ -200,6 +202,19 @@ def fan_script(seed: int, zones: dict) -> tuple[list, float, list[str]]:
     return script, script[-1].t + 3.0, shown
 
 
+def named_by_what_shows(shown: list[str], script: list, enrolment) -> list[str]:
+    """Of a fan's cards whose top-left corner shows whole (``shown``, :func:`fan_script`), those
+    that what shows can name: all of them when the fan was dealt one by one (each lay whole
+    before the next came) or the design prints a whole index there (rank and suit: no two of
+    its enrolled cards look alike in that corner, :attr:`vision.faces.matcher.Matcher.index_corners`);
+    else only the top card, which lies whole (oxygen's designs print the rank in the top-right
+    corner and the suit at the top left: a card of a fan laid at once shows no rank)."""
+    laid_at_once = script[-1].t - script[0].t < 0.1
+    if not laid_at_once or 0 in Matcher(enrolment).index_corners:
+        return shown
+    return [card for card in shown if card == script[-1].card]
+
+
 def _card_corners(pose) -> np.ndarray:
     x, y, angle = pose
     a = np.radians(angle)
@@ -290,6 +305,7 @@ def run_scene(job: tuple) -> dict:
     view, tilt, effects, quality, face_down = faces_conditions(seed)
     if fan:
         script, duration, shown = fan_script(seed, DEFAULT_ZONES)
+        shown = named_by_what_shows(shown, script, enrolment)
         face_down = False
     else:
         script, duration = scene_script("mixed", seed, "standard", foreign=False)
@@ -456,7 +472,8 @@ def main(argv: list[str] | None = None) -> int:
             summarise(title, some, "pipeline")
     if fans:
         print(f"fanned hands ({len(fans)} scenes, 4-6 cards, {FAN_STEP[0]:g}-{FAN_STEP[1]:g} mm apart; identified: the cards "
-              "whose top-left index shows whole, named within 1.5 s of the last hand leaving)")
+              "whose top-left index shows whole, on designs that print one there, named within 1.5 s of the last hand "
+              "leaving)")
         fan = summarise("fanned hands", fans, "pipeline")
         fan_designs = {d: summarise(f"  fans {d}", [r for r in fans if r["design"] == d], "pipeline")
                        for d in designs if any(r["design"] == d for r in fans)}

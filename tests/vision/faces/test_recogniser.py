@@ -468,3 +468,22 @@ def test_a_fanned_card_read_by_its_best_fitting_guess_is_named_though_a_worse_on
     score = result["scores"]["pipeline"]
     assert score["matched"].get("placed", 0) == score["expected"]["placed"] == 4
     assert result["seen"]["pipeline"][1] == 0 and score["false"] == 0
+
+
+@pytest.mark.slow
+def test_a_fan_of_a_design_with_no_index_at_the_top_left_expects_only_its_top_card(enrolments):
+    """The defect (issue 22, faces_bench, 13 of the 36 fanned cards missed on seed 912664):
+    oxygen's designs print the rank in the top-right corner and the suit at the top left, so a
+    hand fanned to the right and laid at once shows no card's rank but the top one's; the
+    benchmark asked each card whose top-left corner shows to be named. Such a card may be named
+    or not; the top card, whole, must be; and each card of a fan dealt one by one, which lay
+    whole before the next came."""
+    import faces_bench
+
+    script, _, shown = faces_bench.fan_script(912664, DEFAULT_ZONES)      # laid at once
+    assert len(shown) > 1 and script[-1].t - script[0].t < 0.1
+    oxygen, _ = faces_bench.enrolled("oxygen", "clean")
+    assert faces_bench.named_by_what_shows(shown, script, oxygen) == [script[-1].card]
+    assert faces_bench.named_by_what_shows(shown, script, enrolments["standard"]) == shown
+    dealt, _, shown = faces_bench.fan_script(912667, DEFAULT_ZONES)       # dealt one by one
+    assert dealt[-1].t - dealt[0].t > 1 and faces_bench.named_by_what_shows(shown, dealt, oxygen) == shown
