@@ -109,7 +109,8 @@ class Backdrop:
         self.empty: np.ndarray | None = None
         self.grey: np.ndarray | None = None
         self._laid: dict[str, tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]] = {}
-        self._quads: dict[str, np.ndarray] = {}
+        self._quads: dict[str, np.ndarray] = {}   # what of each card lies on what it overlaps
+        self._outlines: dict[str, np.ndarray] = {}   # each card's whole outline
         self._unknown: np.ndarray | None = None  # where the empty table is a guess
         #: The first frame in colour, blurred as the grey (see :meth:`colour_apart`), and where
         #: it showed the table: nothing lying there when the camera started.
@@ -122,7 +123,7 @@ class Backdrop:
         if self.grey is not None and self.grey.shape == grey.shape:
             return True
         self.empty = cv2.GaussianBlur(grey, (3, 3), 0)
-        self.grey, self._laid, self._quads = self.empty.copy(), {}, {}
+        self.grey, self._laid, self._quads, self._outlines = self.empty.copy(), {}, {}, {}
         self._unknown = np.zeros(grey.shape, bool)
         self._colour = self._coloured = None
         return False
@@ -208,6 +209,7 @@ class Backdrop:
             pixels = cv2.GaussianBlur(grey[y0:y1, x0:x1], (3, 3), 0)
             self._laid[key] = ((x0, y0, x1, y1), mask, pixels)
             self._quads[key] = np.asarray(quad if shown is None else shown, np.float32)
+            self._outlines[key] = np.asarray(quad, np.float32)
             self._paint(key)
         if left is not None:
             self._learn(left, grey)
@@ -233,13 +235,14 @@ class Backdrop:
         return [q for q in self._quads.values() if np.linalg.norm(q.mean(axis=0) - centre) > 0.25 * side and _boxes_meet(q, quad)]
 
     def laid_on(self, key: str) -> dict[str, np.ndarray]:
-        """The cards named after card ``key`` that overlap it, laid on it, by key: their
-        outlines (the cards are kept in the order they were laid)."""
-        quad = self._quads.get(key)
+        """The cards named after card ``key`` that overlap it, laid on it, by key: their whole
+        outlines (the cards are kept in the order they were laid; a card named by the one corner
+        it shows, the top card of a fan named before it was seen whole, covers all it reaches)."""
+        quad = self._outlines.get(key)
         if quad is None:
             return {}
-        later = list(self._quads)[list(self._quads).index(key) + 1:]
-        return {k: self._quads[k] for k in later if _boxes_meet(self._quads[k], quad)}
+        later = list(self._outlines)[list(self._outlines).index(key) + 1:]
+        return {k: self._outlines[k] for k in later if _boxes_meet(self._outlines[k], quad)}
 
     def shows(self, key: str, grey: np.ndarray, on_top: list[np.ndarray], least: float) -> bool:
         """Whether frame ``grey`` still shows card ``key`` as it was laid where none of the
@@ -287,6 +290,7 @@ class Backdrop:
 
     def _lift(self, key: str) -> None:
         self._quads.pop(key, None)
+        self._outlines.pop(key, None)
         laid = self._laid.pop(key, None)
         if laid is None:
             return

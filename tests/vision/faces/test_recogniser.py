@@ -487,3 +487,19 @@ def test_a_fan_of_a_design_with_no_index_at_the_top_left_expects_only_its_top_ca
     assert faces_bench.named_by_what_shows(shown, script, enrolments["standard"]) == shown
     dealt, _, shown = faces_bench.fan_script(912667, DEFAULT_ZONES)       # dealt one by one
     assert dealt[-1].t - dealt[0].t > 1 and faces_bench.named_by_what_shows(shown, dealt, oxygen) == shown
+
+
+@pytest.mark.slow
+def test_a_card_of_a_dealt_fan_is_kept_when_the_card_dealt_on_it_was_named_by_its_corner():
+    """The defect (issue 22, faces_bench's tuned fan 2013, tigullio-international, dealt one by
+    one; and gm-paris's fan 676061): the 4S and the 5D dealt onto the AH were each named by a
+    corner it showed, so the table kept of them only that corner as lying on what it overlaps;
+    the part of the AH that still showed as laid was looked for outside those corners alone,
+    did not match (the two cards lay there), and the AH was removed. What was laid on a card
+    covers it by its whole outline (:meth:`vision.faces.finder.Backdrop.laid_on`)."""
+    import faces_bench
+
+    result = faces_bench.run_scene((2013, "tigullio-international", 10.0, False, "clean", True))
+    score = result["scores"]["pipeline"]
+    assert score["false"] == 0 and score["matched"].get("placed", 0) == score["expected"]["placed"]
+    assert result["seen"]["pipeline"][1] == 0
