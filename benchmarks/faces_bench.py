@@ -36,8 +36,8 @@ Events are scored as :func:`vision_bench.score` does, against :func:`vision_benc
 per design, per table surface and for the tilted cameras: placed cards identified within 1.5 s
 and within 0.5 s of that, moves and removals found, false events, cards refused as unknown,
 sightings handed to the tracker in the frames it looked at and how many named a wrong card (a
-card that is not lying there), CPU per frame on one core including the JPEG decode (median on quiet frames, on arrival
-frames); then PASS or FAIL for each target, each with its worst design.
+card that is not lying there), CPU per frame on one core including the JPEG decode (median on
+quiet frames, on arrival frames); then PASS or FAIL for each target, each with its worst design.
 
     .venv/bin/python benchmarks/faces_bench.py             # 300 scenes and 100 fanned hands at 1080p
     .venv/bin/python benchmarks/faces_bench.py --quick     # two scenes and one fanned hand per design
