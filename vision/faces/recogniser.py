@@ -147,6 +147,7 @@ class FaceRecogniser:
         self.deck_size = DeckSize()
         self.seen: dict[tuple, Seen] = {}
         self.reads = self.refusals = 0
+        self._refused: list[tuple[Seen, str]] = []   # the outlines refused in the region being read, and why
         self._laid_at: dict[str, int] = {}  # the number of the frame each card named was laid on the backdrop in
         self._frame = -1  # the number of the frame of the last region read
         #: The first frame's number, and the cards named lying then, each with its outline.
@@ -210,7 +211,9 @@ class FaceRecogniser:
             if got is not None:
                 found.append(got)
         found += self._read_piles(region, read, {f.card.id for f in found})
-        return found + self._read_covered(region, {f.card.id for f in found})
+        found += self._read_covered(region, {f.card.id for f in found})
+        self._tell_refusals(region, found)
+        return found
 
     def _read_patches(self, region: Region, mask: np.ndarray, reach: np.ndarray, moving: np.ndarray,
                       crops: tuple, *, shown: bool = True) -> tuple[list[Found], list[np.ndarray], int]:
@@ -647,10 +650,24 @@ class FaceRecogniser:
         return seen
 
     def _refuse(self, region: Region, seen: Seen, message: str) -> None:
+        """The card of outline ``seen`` is refused: told to the table with ``message`` once the
+        region is read (:meth:`_tell_refusals`)."""
         region.explain(self._own_cells(region, seen.quad, seen.others))
         seen.refused = True
-        self.refusals += 1
-        region.warn(message, every=0.0)    # once a card laid: said again each time it is laid again
+        self._refused.append((seen, message))
+
+    def _tell_refusals(self, region: Region, found: list[Found]) -> None:
+        """Tell the table the refusals of this read of ``region``, but of an outline where a card
+        was named in the same read (``found``): a whole outline read as two cards, the card then
+        named by the corner it shows; the table would hear "I can't read the card" of a card it
+        is told of."""
+        for seen, message in self._refused:
+            centre, side = seen.quad.mean(axis=0), float(np.linalg.norm(seen.quad[1] - seen.quad[0]))
+            if any(np.hypot(*np.subtract(f.center, centre)) <= SAME_PLACE * side for f in found):
+                continue
+            self.refusals += 1
+            region.warn(message, every=0.0)    # once a card laid: said again each time it is laid again
+        self._refused = []
 
 
 def _sharp_edged(grey: np.ndarray, cells: np.ndarray, cell: int) -> np.ndarray:

@@ -503,3 +503,18 @@ def test_a_card_of_a_dealt_fan_is_kept_when_the_card_dealt_on_it_was_named_by_it
     score = result["scores"]["pipeline"]
     assert score["false"] == 0 and score["matched"].get("placed", 0) == score["expected"]["placed"]
     assert result["seen"]["pipeline"][1] == 0
+
+
+@pytest.mark.slow
+def test_a_card_named_in_the_read_that_refused_its_outline_is_not_said_unreadable():
+    """The defect (issue 22, faces_bench scene 676053, nicu-ornamental: the run's one refusal of
+    that design): the 8S's whole outline was read as the 8S, then as the 8C, and refused ("I
+    can't read the card in the centre: lift it and lay it again"); in the same read the 8S was
+    named by the corner it showed. The table heard that it could not read a card it was told
+    of. A refusal is told once the region is read, unless a card was named there."""
+    import faces_bench
+
+    result = faces_bench.run_scene((676053, "nicu-ornamental", 10.0, False, "clean", False))
+    score = result["scores"]["pipeline"]
+    assert result["unknown"]["pipeline"] == 0
+    assert score["matched"].get("placed", 0) == score["expected"]["placed"] and score["false"] == 0
