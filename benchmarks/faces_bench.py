@@ -101,8 +101,7 @@ def enrolled(design: str, kind: str = "clean"):
         started = time.process_time()
         if kind == "clean":
             with tempfile.TemporaryDirectory() as folder:
-                write_deck_images(design, folder, deck.faces)
-                cv2.imwrite(os.path.join(folder, "BACK.png"), render_card(design, "back"))
+                write_deck_images(design, folder, deck.faces, back=True)
                 started = time.process_time()
                 enrolment = enrol_from_images(folder, deck, design)
         else:

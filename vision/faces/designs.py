@@ -138,13 +138,16 @@ def render_card(design: str, element: str, width: int = RENDER_WIDTH) -> np.ndar
     return image
 
 
-def write_deck_images(design: str, folder: str | Path, cards, width: int = RENDER_WIDTH) -> Path:
+def write_deck_images(design: str, folder: str | Path, cards, width: int = RENDER_WIDTH, *, back: bool = False) -> Path:
     """Write ``cards`` (faces such as ``Card('10H')``) of ``design`` as ``10H.png`` ... into
-    ``folder``, as a user's scans would be; returns the folder."""
+    ``folder``, as a user's scans would be, and with ``back`` the design's back as ``BACK.png``;
+    returns the folder."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     for card in cards:
         write_image(folder / f"{card}.png", render_card(design, element_id(card), width))
+    if back:
+        write_image(folder / "BACK.png", render_card(design, "back", width))
     return folder
 
 

@@ -302,8 +302,8 @@ def enrol_from_images(folder: str | Path, deck: Deck, name: str, *, say=None) ->
 
 def enrol_from_design(design: str, deck: Deck, name: str, folder: str | Path) -> Enrolment:
     """Enrol a design installed by Debian's KDE card data (:mod:`vision.faces.designs`): its
-    cards are rendered into ``folder`` and enrolled as clean images, so a newcomer can try
-    faces without a deck.
+    cards and its back are rendered into ``folder`` and enrolled as clean images, so a newcomer
+    can try faces without a deck (a card laid face down is a face-down card).
 
     :raises InvalidInput: when no such design is installed, listing those that are.
     """
@@ -311,7 +311,7 @@ def enrol_from_design(design: str, deck: Deck, name: str, folder: str | Path) ->
 
     if design not in installed_designs():
         raise InvalidInput(f"no card design {design!r} is installed: try one of {', '.join(installed_designs())}")
-    write_deck_images(design, folder, deck.faces)
+    write_deck_images(design, folder, deck.faces, back=True)
     return enrol_from_images(folder, deck, name)
 
 

@@ -97,7 +97,9 @@ def test_a_design_enrols_with_its_contact_sheet_and_an_unknown_one_lists_the_nam
 
     out, sheet = tmp_path / "deck.npz", tmp_path / "sheet.png"
     assert main(["enroll", "faces", "--from-design", "standard", "--out", str(out), "--sheet", str(sheet)]) == 0
-    assert "enrolled 52 cards" in capsys.readouterr().out
+    # The design's back too: a card laid face down is a face-down card, not "I can't read the card".
+    assert "enrolled 52 cards and the back" in capsys.readouterr().out
+    assert Enrolment.load(out).back is not None
     image = cv2.imread(str(sheet))
     assert image is not None and image.shape[0] < image.shape[1]  # 4 rows of 13
     assert main(["enroll", "faces", "--from-design", "bicycle", "--out", str(out)]) == 2

@@ -5,7 +5,6 @@ events say ``face_down`` with a placeholder identity, never the card that lies h
 from __future__ import annotations
 
 import json
-import shutil
 
 import cv2
 import numpy as np
@@ -20,7 +19,7 @@ from engine.table_events import FaceDown, Notice, TableEvent
 from vision.calibration import Calibration
 from vision.config import VisionConfig
 from vision.faces.recogniser import FaceRecogniser
-from vision.faces.designs import DesignArt, render_card
+from vision.faces.designs import DesignArt, write_deck_images
 from vision.faces.enrol import enrol_from_images
 from vision.footprints import COVERED
 from vision.frames import Frame
@@ -37,12 +36,11 @@ STANDARD = get_deck("standard")
 
 
 @pytest.fixture(scope="module")
-def with_back(images, deck, tmp_path_factory):
+def with_back(deck, tmp_path_factory):
     """design -> its enrolment from its images and its back (``BACK.png``), as a user enrols."""
     enrolled = {}
     for design in ("dondorf", "standard"):
-        folder = shutil.copytree(images[design], tmp_path_factory.mktemp("scans") / design)
-        cv2.imwrite(str(folder / "BACK.png"), render_card(design, "back"))
+        folder = write_deck_images(design, tmp_path_factory.mktemp("scans") / design, deck.faces, back=True)
         enrolled[design] = enrol_from_images(folder, deck, design)
         assert enrolled[design].back is not None
     return enrolled
