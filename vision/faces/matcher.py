@@ -98,7 +98,7 @@ class Reading:
     why: str = ""
     face_says: PhysicalCard | None = None  # the card the whole face, every corner in view, named in vetoing the corners
     unsure: PhysicalCard | None = None  # the card read, not named since not sure enough for where it was found
-    score: float = 0.0  # the aligned corner correlation of the card named
+    score: float = 0.0  # the aligned corner correlation of the card named (or read unsurely)
 
 
 class Matcher:
@@ -114,7 +114,7 @@ class Matcher:
         red = np.array([np.nan if f.redness is None else f.redness for f in features])
         #: Each card's colour (1 red, 0 black, NaN not known) and the share of red print from
         #: which a view is red (see :func:`colours`).
-        self._red, self._red_from = colours(red)
+        self._red, self._red_from = colours(red, [getattr(card.face, "suit", None) for card in self.cards])
         self._corner_norms = np.einsum("nkp,nkp->nk", self._corners, self._corners)
         #: The corners that name a card alone: inked on every card (a pip near a corner of some
         #: cards is no index) and no two cards alike there (a design that prints the rank in
@@ -122,8 +122,11 @@ class Matcher:
         #: corner alone is read there only.
         unit = self._corners / np.sqrt(np.maximum(self._corner_norms, 1e-12))[:, :, None]
         alike = np.array([(lambda g: (g - 2 * np.eye(len(g))).max())(unit[:, k] @ unit[:, k].T) for k in range(4)])
-        self.index_corners = tuple(int(k) for k in np.flatnonzero((np.sqrt(self._corner_norms) >= BLANK).all(axis=0)
-                                                                    & (alike < ALIKE)))
+        inked = (np.sqrt(self._corner_norms) >= BLANK).all(axis=0)
+        self.index_corners = tuple(int(k) for k in np.flatnonzero(inked & (alike < ALIKE)))
+        #: The corners printed on every card (an index, whole or in part): a corner some cards
+        #: leave blank shows a pip of the others', no print that names a card.
+        self._printed = tuple(int(k) for k in np.flatnonzero(inked))
         ranks = [getattr(card.face, "rank", None) for card in self.cards]
         self._same_rank = {i: [j for j, other in enumerate(ranks) if other == rank and j != i]
                            for i, rank in enumerate(ranks) if rank is not None}
@@ -173,8 +176,14 @@ class Matcher:
             return Reading(None, 1.0, face_down=True)
         if not any(v.any() for v in visible):
             return Reading(None, 0.0, why="every corner is hidden")
-        scored = [self.corner_scores(view, vis) if vis.any() else np.full(len(self.cards), -1.0)
-                  for view, vis in zip(views, visible)]
+        # One corner alone, with too little of the face shown to speak, names a card only
+        # where every card prints something (a pip in the corner of some designs' pip cards is no index).
+        alone = [vis.sum() == 1 and int(np.flatnonzero(vis)[0]) not in self._printed
+                 and shown is not None and seen.mean() < FACE_SHOWN for vis, seen in zip(visible, shown or visible)]
+        if all(no or not vis.any() for no, vis in zip(alone, visible)):
+            return Reading(None, 0.0, why="the one corner in view names no card alone")
+        scored = [self.corner_scores(view, vis) if vis.any() and not no else np.full(len(self.cards), -1.0)
+                  for view, vis, no in zip(views, visible, alone)]
         faces = [self._face @ view.face for view in views]
         # Which way round: by the corners and the face, or by the corners alone when the face
         # hardly shows (a card showing one corner: the rest is other cards).
@@ -210,6 +219,15 @@ class Matcher:
                 best, second = second, best
                 order[:2] = [best, second]
             confidence = float(np.clip(abs(np.mean(apart)) / APART_SURE, 0, 1))
+        if not face_speaks:
+            # Corners alone: a third card fitting nearly as well as the best (three ranks of
+            # one suit, their small digits alike when blurred) must be told apart too.
+            for rival in order[2:]:
+                if (1 - float(scores[best])) / max(1 - float(scores[rival]), 1e-6) <= RATIO_SURE:
+                    break
+                gap = _told_apart(fits.get(best), fits.get(rival))
+                if gap is not None:
+                    confidence = min(confidence, float(np.clip(gap / APART_SURE, 0, 1)))
         score = float(scores[best])
         if self._colour_unclear(best, second, views[side]):
             return Reading(None, min(confidence, THRESHOLD / 2), turned=bool(side),
@@ -227,7 +245,7 @@ class Matcher:
         if why:
             return Reading(None, min(confidence, THRESHOLD / 2), turned=bool(side), why=why, face_says=face_says)
         if confidence < THRESHOLD:
-            return Reading(None, confidence, turned=bool(side),
+            return Reading(None, confidence, turned=bool(side), score=score, unsure=self.cards[best],
                            why=f"too unsure ({confidence:.2f}) between {self.cards[best].id} and {self.cards[second].id}")
         return Reading(self.cards[best], confidence, turned=bool(side), score=score)
 
@@ -331,20 +349,28 @@ class Matcher:
         return ""
 
 
-def colours(redness: np.ndarray) -> tuple[np.ndarray, float]:
-    """The colour of each enrolled card (1 red, 0 black, NaN where no print was found) from the
-    share of its print that is red, and the share from which a view is red. A deck's cards fall
+def colours(redness: np.ndarray, suits=None) -> tuple[np.ndarray, float]:
+    """The colour of each enrolled card (1 red, 0 black, NaN not known) from the share of its
+    print that is red, and the share from which a view is red. A red-and-black deck's cards fall
     in two groups, far apart: where the widest gap between the shares is :data:`COLOUR_GAP` or
     more, the cards above its middle are red (the black cards of some designs carry a red
     ornament in their corners, a fifth of the print), and a view is red from :data:`RED` or
-    a tenth above the black cards' most, whichever is more; else red is :data:`RED` or more."""
+    a tenth above the black cards' most, whichever is more. A deck with no such gap is not red
+    and black (German suits: green, yellow, red, with every share between): no card's colour
+    is known. With the cards' ``suits``, a card of another colour than most of its suit's
+    (a court card whose picture's red reaches into the corner) has none either."""
+    colour = np.full(len(redness), np.nan)
     known = np.sort(redness[~np.isnan(redness)])
-    split, red_from = RED, RED
-    if len(known) >= 2 and np.diff(known).max() >= COLOUR_GAP:
-        gap = int(np.argmax(np.diff(known)))
-        split = (known[gap] + known[gap + 1]) / 2
-        red_from = max(RED, float(known[gap]) + 0.1)
-    return np.where(np.isnan(redness), np.nan, (redness > split).astype(float)), red_from
+    if len(known) < 2 or np.diff(known).max() < COLOUR_GAP:
+        return colour, RED
+    gap = int(np.argmax(np.diff(known)))
+    colour[~np.isnan(redness)] = redness[~np.isnan(redness)] > (known[gap] + known[gap + 1]) / 2
+    for suit in set(suits or ()) - {None}:
+        mine = np.array([s == suit for s in suits]) & ~np.isnan(colour)
+        red = colour[mine].mean() if mine.any() else 0.5
+        if red != 0.5:
+            colour[mine & (colour != round(red))] = np.nan
+    return colour, max(RED, float(known[gap]) + 0.1)
 
 
 def _misfit(view: np.ndarray, ref: np.ndarray, where: np.ndarray, shown: np.ndarray | None = None) -> float:

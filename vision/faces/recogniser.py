@@ -27,7 +27,7 @@ from engine.decks import PhysicalCard
 from vision.faces.features import (CORNERS, INSET, UPRIGHT, corner_features, corner_masks, face_shown, order_quad,
                                    warp_upright)
 from vision.faces.index_reader import STANDARD_INDEX, IndexReader, reads_standard_index
-from vision.faces.finder import (Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, cleaned,
+from vision.faces.finder import (DIFFERENCE, Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, cleaned,
                                  quad_mask, refine_quad, shown_corners, true_to_size)
 from vision.faces.matcher import Matcher, Reading
 from vision.faces.still import read_cards
@@ -76,6 +76,9 @@ SHOWN_SHIFTS, SHOWN_TRY = ((-6, 6), (-2, 2)), 0.35
 #: A card that showed one corner alone is followed by its outline shrunk this much about its
 #: middle: the cards on it are not its footprint, nor what is inside a card known.
 SHOWN_FOLLOWED = 0.12
+#: A region whose empty table is as light as a card's paper in grey (within the difference that
+#: makes a pixel new) over this share of it is looked at in colour too (:meth:`FaceRecogniser._in_colour`).
+LIGHT_TABLE = 0.05
 #: A card named that a card named later was laid on is still there while this share of it, at
 #: least, shows as it was laid (:meth:`FaceRecogniser._read_covered`).
 COVERED_SHOWS = 0.15
@@ -227,7 +230,7 @@ class FaceRecogniser:
         support = None
         if to_table is not None:  # where a card found may reach: anything new, the cards read, what moves
             support = (reach.view(bool) | self.backdrop.laid(region.box) | moving, (x0, y0))
-        found, read, fine = [], [], None
+        found, read, fine, coloured = [], [], None, None
         offset = np.float32([x0, y0])
         patches = card_patches(mask)
         for contour, shaped in patches:
@@ -245,11 +248,26 @@ class FaceRecogniser:
                     found.append(got)
             if shown and to_table is not None and not (len(cards) == 1 and cards[0] is outline):  # not one whole card
                 fine = fine if fine is not None else arrivals(*crops, close=FINE_CLOSE)[0]
-                found += self._read_shown(region, _fine_contour(contour, fine) + offset.astype(np.int32), cards, support, mask,
+                coloured = coloured or self._in_colour(region, support, mask, moving)
+                found += self._read_shown(region, _fine_contour(contour, fine) + offset.astype(np.int32), cards, coloured, mask,
                                           {f.card.id for f in found})
             if not region.has_dirty():
                 break
         return found, read, len(patches)
+
+    def _in_colour(self, region: Region, support: tuple, mask: np.ndarray, moving: np.ndarray) -> tuple:
+        """``support`` (where a card found in the region may reach, :func:`vision.faces.finder.shown_corners`)
+        with where the frame differs from the empty table in colour, on a table as light as the
+        new cards' paper in grey (over :data:`LIGHT_TABLE` of the region: a pale checked cloth,
+        on which a fan's lower half does not differ in grey): elsewhere grey says it all, and
+        the colour is not decoded."""
+        grey, empty = region.frame.grey_region(region.box), self.backdrop.empty
+        x0, y0, x1, y1 = region.box
+        paper = float(np.percentile(grey[mask.view(bool)], 90)) if mask.any() else 255.0
+        if np.mean(np.abs(empty[y0:y1, x0:x1].astype(np.int16) - paper) <= DIFFERENCE) < LIGHT_TABLE:
+            return support
+        apart = self.backdrop.colour_apart(region.frame.colour(region.box), grey, region.box)
+        return support if apart is None else (support[0] | (apart & ~moving), support[1])
 
     def _read_piles(self, region: Region, read: list[np.ndarray], named_here: set[str]) -> list[Found]:
         """The cards laid squarely on a card named (a discard pile): the new card's white lies on
@@ -365,9 +383,10 @@ class FaceRecogniser:
         index once it lies still. Of the guesses at every corner of the patch, only those whose
         corner looks like an enrolled card's (:data:`SHOWN_LIKENESS`) are read, by that corner
         alone and surely (:data:`GUESSED_SURE`); no other guess at that corner may name another
-        card, or read one unsurely by a corner fitting nearly as well (:data:`SHOWN_RIVAL`); a
-        card named at two places is named by neither guess, and a card named already by its
-        outline (``named_here`` this frame, or a card ``fitted`` in the patch) by no guess.
+        card, or read one unsurely (or best, too unsure between it and another) by a corner
+        fitting nearly as well (:data:`SHOWN_RIVAL`), and a card read so is remembered there
+        (were the corner to name another card later, neither would be trusted); a card named
+        at two places is named by neither guess, and a card named already by its outline (``named_here`` this frame, or a card ``fitted`` in the patch) by no guess.
         Whatever was guessed or fitted in the patch may lie on a card named so, but what its
         index shows on lies under it. (A deck nobody enrolled has no enrolled corner
         to compare with: its cards are named whole.)"""
@@ -400,19 +419,27 @@ class FaceRecogniser:
         whole = set(named_here) | {seen.card.id for seen in self.seen.values() if seen.confirmed and seen.shows is None and
                  any(np.linalg.norm(q.mean(axis=0) - seen.quad.mean(axis=0)) <= SAME_PLACE * side for q in fitted)}
         named: dict[str, tuple] = {}
+        blocked: dict[str, tuple] = {}
         for look in looks:
             point, reading = look[0], look[4]
             if reading.card is None or reading.card.id in whole:
                 continue
-            # Another card read at the same corner, named or unsurely by a corner fitting nearly
-            # as well (the guesses differ by a few pixels and degrees), leaves it unnamed.
+            # Another card read at the same corner, named or unsurely (or best in a read too
+            # unsure between two) by a corner fitting nearly as well (the guesses differ by a few
+            # pixels and degrees), leaves it unnamed.
             rivals = [r for p, _, _, _, r in looks if np.linalg.norm(p - point) <= SAME_PLACE * side
                       and (r.card or r.unsure) not in (None, reading.card)]
             if any(r.card is not None or r.score > reading.score - SHOWN_RIVAL for r in rivals):
+                # Unnamed, but remembered there: a card the corner names later is another
+                # card than this read, and neither is trusted (:meth:`_decide`).
+                blocked[reading.card.id] = look
                 continue
             best = named.get(reading.card.id)
             if best is None or (reading.confidence, look[3]) > (best[4].confidence, best[3]):
                 named[reading.card.id] = look
+        for card, (_, quad, shows, _, reading) in blocked.items():
+            if card not in named:
+                self._remember(quad, reading, region.number, shows=shows)
         found = []
         for card, (point, quad, shows, _, reading) in named.items():
             if any(r.card is not None and r.card.id == card and np.linalg.norm(p - point) > 0.5 * side

@@ -5,6 +5,8 @@ between are unknown, never one of them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -135,3 +137,40 @@ def test_a_black_card_with_a_red_ornament_is_read_as_black(ornamented):
         for corner in (0, 3):
             reading = matcher.read_view(upright, np.arange(4) == corner, np.zeros((45, 32), bool))
             assert reading.card is not None and reading.card.id == card, (card, corner, reading)
+
+
+def test_a_deck_whose_red_print_does_not_fall_in_two_groups_has_no_colours():
+    """A German-suited deck (xskat-german: green leaves, yellow bells, red hearts) is not red and
+    black: its shares of red print run from 0 to 0.9 with no wide gap, and a split at one share
+    cut its bells in two, so a 3 of bells whose print read black under the table's light was
+    out of the running (faces_bench's fan 583395). Such a deck says nothing by colour."""
+    colour, _ = colours(np.array([0.0, 0.0, 0.12, 0.17, 0.23, 0.29, 0.39, 0.5, 0.63, 0.75, 0.88, 0.92]))
+    assert np.isnan(colour).all()
+
+
+def test_a_card_whose_colour_is_not_its_suits_has_none():
+    """gm-paris's jack of spades has its picture's red in the corner patch (0.48 of the print
+    red, the other spades 0.03 at most): its colour is not known, rather than red, so a view of
+    it whose red does not show is not out of the running. The other spades stay black."""
+    shares = np.array([0.0, 0.0, 0.03, 0.48, 0.7, 0.9, 1.0, 0.6])
+    colour, _ = colours(shares, ["S", "S", "S", "S", "H", "H", "D", "D"])
+    assert list(colour[:3]) == [0, 0, 0] and np.isnan(colour[3]) and list(colour[4:]) == [1, 1, 1, 1]
+
+
+@pytest.fixture(scope="module")
+def german(tmp_path_factory, deck):
+    """xskat-german (nobody tunes to it) enrolled from its images."""
+    folder = write_deck_images("xskat-german", tmp_path_factory.mktemp("german"), deck.faces)
+    return enrol_from_images(folder, deck, "xskat-german")
+
+
+def test_a_card_of_a_deck_not_red_and_black_is_read_whatever_its_print_looks_like(german):
+    """faces_bench's fan 583395: xskat-german's 3 of bells, its index in clear view, read 0.01
+    red under the table's light (enrolled 0.29) and was taken for a black card: "no enrolled card
+    looks like it"."""
+    camera = SyntheticCamera("standard", "qr", [Place(0.1, "3D", "seat1")], resolution="1080p", effects=HARSH,
+                             seed=583395, tilt=5, card_image=DesignArt("xskat-german"))
+    upright = _seen(camera, "3D", 1.0)
+    views = tuple(replace(describe(view), redness=0.01) for view in (upright, turned(upright)))
+    reading = Matcher(german).read(views)
+    assert reading.card is not None and reading.card.id == "3D", reading

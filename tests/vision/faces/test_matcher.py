@@ -3,6 +3,7 @@ a joker, a back or a card of another deck is "unknown", never a card."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from engine.cards import parse_card
@@ -82,3 +83,25 @@ def test_a_card_shows_its_name_alone_only_in_corners_where_no_two_cards_look_ali
     assert Matcher(enrolments["standard"]).index_corners == (0, 3)
     oxygen = enrol_from_images(write_deck_images("oxygen", tmp_path / "oxygen", deck.faces), deck, "oxygen")
     assert Matcher(oxygen).index_corners == ()
+
+
+@pytest.mark.slow
+def test_one_corner_that_names_no_card_alone_names_none(deck, tmp_path):
+    """The defect (issue 22, faces_bench fan 583396, ancient-egyptians, a design nobody tuned
+    to): a card of a dealt fan, its outline fitted with its top-right corner alone in view, was
+    read as the 4D with certainty, and the 6D lying there was taken for gone. That design's pip
+    cards have a pip in that corner and its court cards nothing: no print every card carries,
+    so with too little of the face in view to speak, that corner names no card."""
+    from vision.faces.designs import write_deck_images
+    from vision.faces.enrol import enrol_from_images
+
+    enrolment = enrol_from_images(write_deck_images("ancient-egyptians", tmp_path, deck.faces), deck, "ancient-egyptians")
+    matcher = Matcher(enrolment)
+    assert matcher.index_corners == (0, 3)
+    for card_id in ("6D", "9D", "KS", "4D"):
+        image = render_card("ancient-egyptians", element_id(deck.card(card_id).face), 180)
+        upright = warp_upright(image, order_quad(card_quad(image)))
+        for corner in (1, 2):
+            reading = matcher.read_view(upright, np.arange(4) == corner, np.zeros((45, 32), bool))
+            assert reading.card is None and "names no card alone" in reading.why, (card_id, corner, reading)
+        assert matcher.read_view(upright, np.arange(4) == 0, np.zeros((45, 32), bool)).card in (deck.card(card_id), None)

@@ -518,3 +518,18 @@ def test_a_card_named_in_the_read_that_refused_its_outline_is_not_said_unreadabl
     score = result["scores"]["pipeline"]
     assert result["unknown"]["pipeline"] == 0
     assert score["matched"].get("placed", 0) == score["expected"]["placed"] and score["false"] == 0
+
+
+@pytest.mark.slow
+def test_a_fan_on_a_light_cloth_is_guessed_where_its_cards_differ_from_the_cloth_in_colour():
+    """The defect (issue 22, faces_bench fan 583395, xskat-german on a pale checked cloth): in
+    grey, the fan's lower half was as light as the cloth, so what differed from the table was its
+    top half alone. A card guessed from a corner must lie in what differs, so no guess at the
+    corners of the 3D, 7S, 2H or 10H was the card: only the top card was named. Where the frame
+    differs from the empty table in colour counts too."""
+    import faces_bench
+
+    result = faces_bench.run_scene((583395, "xskat-german", 10.0, False, "clean", True))
+    score = result["scores"]["pipeline"]
+    assert score["matched"].get("placed", 0) >= 3 and score["false"] == 0
+    assert result["seen"]["pipeline"][1] == 0
