@@ -223,7 +223,7 @@ class Matcher:
             # Corners alone: a third card fitting nearly as well as the best (three ranks of
             # one suit, their small digits alike when blurred) must be told apart too.
             for rival in order[2:]:
-                if (1 - float(scores[best])) / max(1 - float(scores[rival]), 1e-6) <= RATIO_SURE:
+                if confidence < THRESHOLD or (1 - float(scores[best])) / max(1 - float(scores[rival]), 1e-6) <= RATIO_SURE:
                     break
                 gap = _told_apart(fits.get(best), fits.get(rival))
                 if gap is not None:

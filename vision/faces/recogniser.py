@@ -263,8 +263,9 @@ class FaceRecogniser:
         the colour is not decoded."""
         grey, empty = region.frame.grey_region(region.box), self.backdrop.empty
         x0, y0, x1, y1 = region.box
-        paper = float(np.percentile(grey[mask.view(bool)], 90)) if mask.any() else 255.0
-        if np.mean(np.abs(empty[y0:y1, x0:x1].astype(np.int16) - paper) <= DIFFERENCE) < LIGHT_TABLE:
+        new = grey[::2, ::2][mask[::2, ::2].view(bool)]   # every other pixel says as much
+        paper = float(np.percentile(new, 90)) if new.size else 255.0
+        if np.mean(np.abs(empty[y0:y1:2, x0:x1:2].astype(np.int16) - paper) <= DIFFERENCE) < LIGHT_TABLE:
             return support
         apart = self.backdrop.colour_apart(region.frame.colour(region.box), grey, region.box)
         return support if apart is None else (support[0] | (apart & ~moving), support[1])
