@@ -547,9 +547,14 @@ class FaceRecogniser:
         :meth:`_read`). ``shows``: the card shows that corner alone (:meth:`_read_shown`): the
         rest of it, under the ``others`` or not, says nothing."""
         upright = self._upright(region.frame, quad)
-        # Parts of the outline that are not new (another card on top, a hand) are hidden.
+        # Parts of the outline that are not new (another card on top, a hand) are hidden; not
+        # so the one corner a card shows (the patch lies still: no hand is over it), which a
+        # card named by its own corner and laid under it may have painted over
+        # (:meth:`_lay`).
         hidden = warp_upright(mask, quad - np.float32(region.box[:2])) == 0
-        if shows is None:
+        if shows is not None:
+            hidden[:] = False
+        else:
             to_upright = cv2.getPerspectiveTransform(quad, np.float32([(0, 0), (UPRIGHT[0], 0), UPRIGHT, (0, UPRIGHT[1])]))
             for other in [*others, *self.backdrop.neighbours(quad)]:
                 hidden |= quad_mask(hidden.shape, cv2.perspectiveTransform(other.reshape(-1, 1, 2).astype(np.float32), to_upright))
