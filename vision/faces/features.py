@@ -28,6 +28,13 @@ CORNER_SHARE = (0.25, 0.30)
 #: Pixels of the upright view left out along the edge: the card's printed border, its rounded
 #: corners and whatever the outline's last pixel caught of the table.
 INSET = 5
+#: How far (px of the upright view) the edge of a card lying on a fanned card may lean across
+#: its corner patch, from where its end side stops showing (:func:`shown_part`): a fan's cards
+#: lie turned a few degrees from one another.
+SLANT = 5.0
+#: A fanned card's corner is compared on the part that shows when that is this share of its
+#: patch at least (its index, by the card's edge, takes two thirds of it).
+PART_LEAST = 0.5
 #: The whole face, shrunk.
 FACE = (32, 45)
 _BLUR = 1.2
@@ -122,6 +129,28 @@ def corner_masks(hidden: np.ndarray | None) -> np.ndarray:
     if hidden is None:
         return np.ones(4, bool)
     return np.array([hidden[rows, cols].mean() < 0.25 for rows, cols in CORNERS])
+
+
+def shown_part(quad: np.ndarray, corner: int, end: np.ndarray, slant: float = SLANT) -> np.ndarray:
+    """The pixels of corner patch ``corner`` of the card in ``quad`` (ordered) that show, when
+    its end side (the short one) running from that corner shows up to ``end`` (frame px)
+    alone: a fanned card's, whose next card lies on it from there. The columns nearer the
+    corner than ``end``, less ``slant`` px of the upright view (the next card lies turned a
+    little, so its edge leans across the patch); the whole patch when that leaves less than
+    :data:`PART_LEAST` of it, or when ``end`` lies along the long side."""
+    w, h = UPRIGHT
+    to_upright = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), np.float32([(0, 0), (w, 0), (w, h), (0, h)]))
+    x, y = cv2.perspectiveTransform(np.float32(end).reshape(1, 1, 2), to_upright).ravel()
+    rows, cols = CORNERS[corner]
+    cx, cy = (0 if corner in (0, 2) else w), (0 if corner in (0, 1) else h)
+    ys, xs = np.mgrid[rows, cols]
+    part = np.abs(xs + 0.5 - cx) < abs(x - cx) - slant
+    # Along the long side the outline leaves the card where the card it lies on goes on (a
+    # fan's cards lie on the one before): nothing says the card stops showing there. Too little
+    # left says nothing either (the next card's edge may lean away, more showing lower down).
+    if abs(x - cx) < abs(y - cy) or part.mean() < PART_LEAST:
+        return np.ones(xs.shape, bool)
+    return part
 
 
 def face_shown(hidden: np.ndarray) -> np.ndarray:

@@ -73,6 +73,9 @@ SHOWN_SIDE_MM, SHOWN_TRUE_MM = 4.0, 0.5
 #: A side showing one corner is followed from CORNER_ROUND_MM to SHOWN_NEAR_MM from the corner
 #: (a card's rounded corner reaches CORNER_ROUND_MM along each side).
 CORNER_ROUND_MM, SHOWN_NEAR_MM = 3.5, 12.0
+#: A side shows as far as the outline follows its line within SHOWN_OFF_MM, with no gap in it
+#: longer than SHOWN_GAP_MM (:func:`_shown_for`).
+SHOWN_OFF_MM, SHOWN_GAP_MM = 1.0, 2.0
 
 
 class DeckSize:
@@ -600,10 +603,12 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
 
 
 def shown_corners(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_MM,
-                  support: tuple[np.ndarray, tuple[int, int]] | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+                  support: tuple[np.ndarray, tuple[int, int]] | None = None) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """The cards of a patch (``contour``, frame px) that show one corner only, each as its four
-    corners in the frame and the one that shows (a fanned hand: of each card but the top one, a
-    strip by one side shows, with a short stretch of its end side; a card overlapped by another).
+    corners in the frame, the one that shows, and how far the side running from it shows
+    (:func:`_shown_for`; a fanned hand: of each card but the top one, a strip by one side
+    shows, with a short stretch of its end side, up to the next card's edge; a card
+    overlapped by another).
 
     On the table (``image_to_table``: frame px to mm) the patch's outline is simplified finely
     (a fan's staircase of card ends is a few millimetres high); each straight stretch of it at
@@ -645,8 +650,9 @@ def shown_corners(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SI
                     card = np.float32([corner, corner + w * along, corner + w * along + h * across, corner + h * across])
                     if _share(quad_mask(room.shape, card - origin), room) < INSIDE:
                         continue
+                    shown = corner + _shown_for(table, corner, along) * along
                     found.append((cv2.perspectiveTransform(card.reshape(-1, 1, 2), to_image).reshape(4, 2),
-                                  cv2.perspectiveTransform(corner.reshape(1, 1, 2).astype(np.float32), to_image).reshape(2)))
+                                  *cv2.perspectiveTransform(np.float32([corner, shown]).reshape(2, 1, 2), to_image).reshape(2, 2)))
     return found
 
 
@@ -676,6 +682,19 @@ def _side_from(table: np.ndarray, corner: np.ndarray, other: np.ndarray, inward:
     if rounding.any():
         start = float(t[rounding].min())
     return (origin + start * along).astype(np.float32), along.astype(np.float32)
+
+
+def _shown_for(table: np.ndarray, corner: np.ndarray, along: np.ndarray) -> float:
+    """How far (mm) the side running from ``corner`` along ``along`` shows: as far as the
+    outline ``table`` (mm) follows its line (within :data:`SHOWN_OFF_MM`) with no gap longer than
+    :data:`SHOWN_GAP_MM` from the corner on; past there it turns away, onto the card lying on it."""
+    t = (table - corner) @ along
+    off = np.abs((table - corner) @ _quarter(along))
+    near = np.sort(t[(off <= SHOWN_OFF_MM) & (t >= 0)])
+    if len(near) == 0:
+        return 0.0
+    gaps = np.flatnonzero(np.diff(near) > SHOWN_GAP_MM)
+    return float(near[gaps[0]] if len(gaps) else near[-1])
 
 
 def _filled(mask: np.ndarray) -> np.ndarray:

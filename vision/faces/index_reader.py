@@ -135,9 +135,11 @@ class IndexReader:
             read.append((card, float(min(rank_p.max(), suit_p.max()))))
         return read
 
-    def read_view(self, upright: np.ndarray, visible: np.ndarray | None = None, shown: np.ndarray | None = None) -> Reading:
+    def read_view(self, upright: np.ndarray, visible: np.ndarray | None = None, shown: np.ndarray | None = None,
+                  part: np.ndarray | None = None) -> Reading:
         """:meth:`read`, called as the enrolled matcher is (:meth:`vision.faces.matcher.Matcher.read_view`):
-        the face pixels ``shown`` do not matter to a reader of indices."""
+        the face pixels ``shown`` and the ``part`` of a corner that shows do not matter to a
+        reader of indices, which finds the rank and suit in the corner itself."""
         return self.read(upright, visible)
 
     def read(self, upright: np.ndarray, visible: np.ndarray | None = None) -> Reading:

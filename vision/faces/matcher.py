@@ -131,45 +131,53 @@ class Matcher:
         self._same_rank = {i: [j for j, other in enumerate(ranks) if other == rank and j != i]
                            for i, rank in enumerate(ranks) if rank is not None}
 
-    def corner_scores(self, query: Features, visible: np.ndarray) -> np.ndarray:
-        """Normalised correlation of the ``visible`` corners of ``query`` with every card."""
+    def corner_scores(self, query: Features, visible: np.ndarray, part: np.ndarray | None = None) -> np.ndarray:
+        """Normalised correlation of the ``visible`` corners of ``query`` with every card; with
+        ``part`` (the pixels of the one visible corner's patch that show), on those alone."""
         q = query.corners.reshape(4, -1)
+        if part is not None:
+            k = int(np.flatnonzero(visible)[0])
+            return _correlations(self._corners[:, k], q[k], part.ravel())
         dots = np.einsum("nkp,kp->nk", self._corners, q)[:, visible].sum(axis=1)
         q_norm = float(np.einsum("kp,kp->k", q, q)[visible].sum())
         ref_norm = self._corner_norms[:, visible].sum(axis=1)
         return dots / np.sqrt(np.maximum(ref_norm * q_norm, 1e-12))
 
-    def corner_likeness(self, patch: np.ndarray, corner: int) -> float:
+    def corner_likeness(self, patch: np.ndarray, corner: int, part: np.ndarray | None = None) -> float:
         """How like any enrolled card's corner ``corner`` the corner patch ``patch`` is (from
         :func:`vision.faces.features.corner_features`), either way round (the card may lie
         turned: its corner ``3 - corner`` turned then lies there): the best normalised
-        correlation, before any alignment."""
-        size = patch.size
+        correlation, before any alignment; on the pixels of ``part`` alone when given."""
         rows, cols = CORNER_SHAPES[corner]
         turned = patch.reshape(rows, cols)[::-1, ::-1].ravel()
-        best = -1.0
-        for k, view in ((corner, patch), (3 - corner, turned)):
-            refs = self._corners[:, k, :size]
-            norms = np.sqrt(np.maximum(self._corner_norms[:, k], 1e-12))
-            best = max(best, float((refs @ view / norms).max()))
-        return best
+        if part is not None:
+            return max(float(_correlations(self._corners[:, k], view, mask.ravel()).max())
+                       for k, view, mask in ((corner, patch, part), (3 - corner, turned, part[::-1, ::-1])))
+        return max(float((self._corners[:, k] @ view / np.sqrt(np.maximum(self._corner_norms[:, k], 1e-12))).max())
+                   for k, view in ((corner, patch), (3 - corner, turned)))
 
-    def read_view(self, upright: np.ndarray, visible: np.ndarray | None = None, shown: np.ndarray | None = None) -> Reading:
+    def read_view(self, upright: np.ndarray, visible: np.ndarray | None = None, shown: np.ndarray | None = None,
+                  part: np.ndarray | None = None) -> Reading:
         """Read the card of an ``upright`` view (:func:`vision.faces.features.warp_upright`), both
-        ways round, from the corners ``visible`` and the face pixels ``shown`` (default all): the
-        same call as the corner-index reader's (:meth:`vision.faces.index_reader.IndexReader.read_view`),
-        so a recogniser or the still reader holds either."""
+        ways round, from the corners ``visible`` and the face pixels ``shown`` (default all), and
+        with one corner visible, the pixels of its patch that show (``part``, default all: a
+        fanned card's corner with the next card's edge across it): the same call as the
+        corner-index reader's (:meth:`vision.faces.index_reader.IndexReader.read_view`), so a
+        recogniser or the still reader holds either."""
         if visible is None:
             return self.read((describe(upright), describe(turned(upright))))
         return self.read((describe(upright, visible), describe(turned(upright), visible[::-1])), (visible, visible[::-1]),
-                         None if shown is None else (shown, shown[::-1, ::-1]))
+                         None if shown is None else (shown, shown[::-1, ::-1]),
+                         None if part is None else (part, part[::-1, ::-1]))
 
     def read(self, views: tuple[Features, Features], visible: tuple[np.ndarray, np.ndarray] | None = None,
-             shown: tuple[np.ndarray, np.ndarray] | None = None) -> Reading:
+             shown: tuple[np.ndarray, np.ndarray] | None = None, parts: tuple[np.ndarray, np.ndarray] | None = None) -> Reading:
         """Read a card from its two upright views (as laid, and turned 180 degrees), each with
-        the corners that are ``visible`` (default all) and the pixels of its whole face (a
-        :data:`FACE`-sized mask, default all) that are ``shown``: where a corner is hidden, the
-        rest of the face still speaks."""
+        the corners that are ``visible`` (default all), the pixels of its whole face (a
+        :data:`FACE`-sized mask, default all) that are ``shown`` (where a corner is hidden, the
+        rest of the face still speaks) and, with one corner visible, the pixels of its patch
+        that show (``parts``, default all)."""
+        parts = parts or (None, None)
         if visible is None:
             visible = (np.ones(4, bool), np.ones(4, bool))
         if self._is_back(views, visible, shown):
@@ -182,14 +190,14 @@ class Matcher:
                  and shown is not None and seen.mean() < FACE_SHOWN for vis, seen in zip(visible, shown or visible)]
         if all(no or not vis.any() for no, vis in zip(alone, visible)):
             return Reading(None, 0.0, why="the one corner in view names no card alone")
-        scored = [self.corner_scores(view, vis) if vis.any() and not no else np.full(len(self.cards), -1.0)
-                  for view, vis, no in zip(views, visible, alone)]
+        scored = [self.corner_scores(view, vis, part) if vis.any() and not no else np.full(len(self.cards), -1.0)
+                  for view, vis, part, no in zip(views, visible, parts, alone)]
         faces = [self._face @ view.face for view in views]
         # Which way round: by the corners and the face, or by the corners alone when the face
         # hardly shows (a card showing one corner: the rest is other cards).
         face_counts = shown is None or all(v.all() for v in visible) or any(m.mean() >= FACE_SHOWN for m in shown)
         side = int(np.argmax([c.max() + (f.max() if face_counts else 0.0) for c, f in zip(scored, faces)]))
-        scores, fits = self._aligned(self._by_colour(scored[side], views[side]), views[side], visible[side])
+        scores, fits = self._aligned(self._by_colour(scored[side], views[side]), views[side], visible[side], parts[side])
         scores = self._by_colour(scores, views[side])  # the other suits of the rank were rescored too
         order = [int(i) for i in np.argsort(scores)[::-1]]
         best, second = order[0], order[1]
@@ -272,11 +280,13 @@ class Matcher:
                 return True
         return False
 
-    def _aligned(self, scores: np.ndarray, view: Features, visible: np.ndarray) -> tuple[np.ndarray, dict]:
+    def _aligned(self, scores: np.ndarray, view: Features, visible: np.ndarray,
+                 part: np.ndarray | None = None) -> tuple[np.ndarray, dict]:
         """``scores`` with the best :data:`CANDIDATES` cards scored again corner by corner, each
         enrolled corner at the shift (up to :data:`REACH` px) where it fits the view best, each
-        corner weighed by how much ink it has (a blank corner weighs nothing); and per card
-        rescored, its corners' (view patch at that shift, enrolled patch) pairs."""
+        corner weighed by how much ink it has (a blank corner weighs nothing), on the ``part``
+        of the one visible corner that shows when given; and per card rescored, its corners'
+        (view patch at that shift, enrolled patch, pixels compared) triples."""
         fits: dict[int, list] = {}
         if view.soft is None:
             return scores, fits
@@ -286,17 +296,18 @@ class Matcher:
         top = [int(i) for i in np.argsort(scores)[::-1][:CANDIDATES]]
         # The outline may be a little off the card's size: the scale that fits the first
         # candidate best is used for every card, so that their fits compare.
-        scale = max(SCALES, key=lambda s: self._fit(top[0], searched, s)[0]) if len(SCALES) > 1 else 1.0
+        scale = max(SCALES, key=lambda s: self._fit(top[0], searched, s, part)[0]) if len(SCALES) > 1 else 1.0
         # The same rank in the other suits too: the suit's pip is small in a corner.
         for index in dict.fromkeys(top + self._same_rank.get(top[0], [])):
-            score, fits[index] = self._fit(index, searched, scale)
+            score, fits[index] = self._fit(index, searched, scale, part)
             if fits[index]:
                 scores[index] = score
         return scores, fits
 
-    def _fit(self, index: int, searched: dict, scale: float) -> tuple[float, list]:
+    def _fit(self, index: int, searched: dict, scale: float, part: np.ndarray | None = None) -> tuple[float, list]:
         """Card ``index``'s inked corners, at ``scale``, each where it fits the ``searched``
-        view corner best: their fit weighed by ink, and the (view patch, enrolled patch) pairs."""
+        view corner best (on the ``part`` that shows, when given): their fit weighed by ink,
+        and the (view patch, enrolled patch, pixels compared) triples."""
         total = weight = 0.0
         pairs = []
         for k, view in searched.items():
@@ -304,15 +315,18 @@ class Matcher:
             if ink < BLANK:
                 continue
             patch = corner_patch(self._features[index], k)
+            mask = None if part is None else part.astype(np.float32)
             if scale != 1:
                 patch = cv2.resize(patch, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+                mask = None if mask is None else cv2.resize(mask, patch.shape[::-1], interpolation=cv2.INTER_NEAREST)
             h, w = patch.shape
             if h > view.shape[0] or w > view.shape[1]:
                 continue
-            _, top, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(view, patch + 128.0, cv2.TM_CCOEFF_NORMED))
+            fits = np.nan_to_num(cv2.matchTemplate(view, patch + 128.0, cv2.TM_CCOEFF_NORMED, mask=mask), nan=-1.0)
+            _, top, _, (x, y) = cv2.minMaxLoc(fits)
             total += ink * top
             weight += ink
-            pairs.append((k, view[y:y + h, x:x + w], patch))
+            pairs.append((k, view[y:y + h, x:x + w], patch, None if mask is None else mask > 0))
         return (total / weight if weight > 0 else 0.0), pairs
 
     def _by_colour(self, scores: np.ndarray, view: Features) -> np.ndarray:
@@ -428,7 +442,7 @@ def _told_apart(best: list | None, second: list | None) -> float | None:
     suit), see :func:`_gap`, over the corners both have ink in; None when there are none."""
     if not best or not second:
         return None
-    second_by_corner = {k: (view, patch) for k, view, patch in second}
-    gaps = [gap for k, view, patch in best if k in second_by_corner
-            and (gap := _gap(view, patch, second_by_corner[k][1], second_by_corner[k][0])) is not None]
+    second_by_corner = {k: (view, patch) for k, view, patch, _ in second}
+    gaps = [gap for k, view, patch, shown in best if k in second_by_corner
+            and (gap := _gap(view, patch, second_by_corner[k][1], second_by_corner[k][0], shown)) is not None]
     return float(np.mean(gaps)) if gaps else None

@@ -25,7 +25,7 @@ import numpy as np
 
 from engine.decks import PhysicalCard
 from vision.faces.features import (CORNERS, INSET, UPRIGHT, corner_features, corner_masks, face_shown, order_quad,
-                                   warp_upright)
+                                   shown_part, warp_upright)
 from vision.faces.index_reader import STANDARD_INDEX, IndexReader, reads_standard_index
 from vision.faces.finder import (DIFFERENCE, Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, cleaned,
                                  quad_mask, refine_quad, shown_corners, true_to_size)
@@ -398,7 +398,7 @@ class FaceRecogniser:
         guesses = []  # (corner point, quad, the corner that shows, how like a card's corner it is)
         read_whole = [seen.quad for seen in self.seen.values() if seen.card is not None and seen.shows is None
                       and (seen.confirmed or seen.card.id in named_here)]
-        for quad, point in shown_corners(contour, region.to_table, self.deck_size.sizes, support):
+        for quad, point, end in shown_corners(contour, region.to_table, self.deck_size.sizes, support):
             if any(np.linalg.norm(whole - point, axis=1).min() <= SAME_PLACE * np.linalg.norm(whole[1] - whole[0])
                    for whole in read_whole):
                 continue  # the corner of a card read by its outline
@@ -406,12 +406,12 @@ class FaceRecogniser:
             shows = _corner_at(quad, point)
             if shows not in self.matcher.index_corners:
                 continue
-            likeness, quad = self._fitted_guess(grey, quad, point, shows)
-            guesses.append((point, quad, shows, likeness))
+            likeness, quad = self._fitted_guess(grey, quad, point, shows, end)
+            guesses.append((point, quad, shows, likeness, end))
         looks = []  # (corner point, quad, the corner that shows, likeness, reading)
-        for point, quad, shows, likeness in guesses:
+        for point, quad, shows, likeness, end in guesses:
             if likeness >= SHOWN_LIKENESS:
-                reading, visible = self._look(region, quad, mask, shows=shows)
+                reading, visible = self._look(region, quad, mask, shows=(shows, end))
                 if visible.any():
                     looks.append((point, quad, shows, likeness, reading))
         if not looks:
@@ -422,13 +422,15 @@ class FaceRecogniser:
         named: dict[str, tuple] = {}
         blocked: dict[str, tuple] = {}
         for look in looks:
-            point, reading = look[0], look[4]
+            _, quad, shows, _, reading = look
             if reading.card is None or reading.card.id in whole:
                 continue
-            # Another card read at the same corner, named or unsurely (or best in a read too
+            # Another card read on the same index, named or unsurely (or best in a read too
             # unsure between two) by a corner fitting nearly as well (the guesses differ by a few
-            # pixels and degrees), leaves it unnamed.
-            rivals = [r for p, _, _, _, r in looks if np.linalg.norm(p - point) <= SAME_PLACE * side
+            # pixels and degrees), leaves it unnamed; a guess from the same corner of the patch
+            # that read the index beside it (a card lying the other way) does not.
+            index = index_centre(quad, shows)
+            rivals = [r for _, q, k, _, r in looks if np.linalg.norm(index_centre(q, k) - index) <= SAME_PLACE * side
                       and (r.card or r.unsure) not in (None, reading.card)]
             if any(r.card is not None or r.score > reading.score - SHOWN_RIVAL for r in rivals):
                 # Unnamed, but remembered there: a card the corner names later is another
@@ -444,26 +446,29 @@ class FaceRecogniser:
         found = []
         for card, (point, quad, shows, _, reading) in named.items():
             if any(r.card is not None and r.card.id == card and np.linalg.norm(p - point) > 0.5 * side
-                   and np.linalg.norm(q.mean(axis=0) - quad.mean(axis=0)) > 0.5 * side for p, q, _, _, r in looks):
-                continue  # named at two places
+                   and np.linalg.norm(q.mean(axis=0) - quad.mean(axis=0)) > 0.5 * side
+                   and _depth(p, quad) < -SAME_PLACE * side for p, q, _, _, r in looks):
+                continue  # named at two places (not at two corners of this card: a design indexed in all four)
             index = index_centre(quad, shows)
-            on_top = [q for q in [*fitted, *(q for p, q, _, _ in guesses if np.linalg.norm(p - point) > SAME_PLACE * side)]
+            on_top = [q for q in [*fitted, *(q for p, q, *_ in guesses if np.linalg.norm(p - point) > SAME_PLACE * side)]
                       if not _inside(index, q)]
             got = self._decide(region, quad, reading, np.arange(4) == shows, on_top, shows=shows)
             if got is not None:
                 found.append(got)
         return found
 
-    def _fitted_guess(self, grey: np.ndarray, quad: np.ndarray, point: np.ndarray, shows: int) -> tuple[float, np.ndarray]:
-        """A guess at a card showing corner ``shows`` at ``point`` alone, moved to where that
-        corner looks most like an enrolled card's, and how much it looks like one there: the
+    def _fitted_guess(self, grey: np.ndarray, quad: np.ndarray, point: np.ndarray, shows: int,
+                      end: np.ndarray) -> tuple[float, np.ndarray]:
+        """A guess at a card showing corner ``shows`` at ``point`` alone, its side from there
+        showing up to ``end`` (the part of the corner compared, :func:`vision.faces.features.shown_part`),
+        moved to where that corner looks most like an enrolled card's, and how much it looks like one there: the
         few millimetres of side a fanned card shows give its direction only roughly, and a
         rounded corner hides where its sides meet. Turned about the corner by each of
         :data:`SHOWN_TURNS` degrees, each also with the corner moved across or along the card
         by each of :data:`SHOWN_SHIFTS` (px of the upright view), coarsely then finely, keeping
         what fits best."""
         def likeness(candidate: np.ndarray) -> float:
-            return self.matcher.corner_likeness(corner_features(grey, candidate, shows), shows)
+            return self.matcher.corner_likeness(corner_features(grey, candidate, shows), shows, shown_part(candidate, shows, end))
 
         best = (likeness(quad), quad)
         if best[0] < SHOWN_TRY:
@@ -542,10 +547,11 @@ class FaceRecogniser:
         return self._decide(region, quad, reading, visible, others, expect, measured)
 
     def _look(self, region: Region, quad: np.ndarray, mask: np.ndarray, others: list[np.ndarray] = (),
-              shows: int | None = None) -> tuple[Reading, np.ndarray]:
+              shows: tuple[int, np.ndarray] | None = None) -> tuple[Reading, np.ndarray]:
         """The matcher's reading of the card in ``quad`` and which of its corners it saw (see
-        :meth:`_read`). ``shows``: the card shows that corner alone (:meth:`_read_shown`): the
-        rest of it, under the ``others`` or not, says nothing."""
+        :meth:`_read`). ``shows``: the card shows that corner alone, its side from there up to
+        the point given (:meth:`_read_shown`): the rest of it, under the ``others`` or not, says
+        nothing, nor does the part of the corner past that point (:func:`vision.faces.features.shown_part`)."""
         upright = self._upright(region.frame, quad)
         # Parts of the outline that are not new (another card on top, a hand) are hidden; not
         # so the one corner a card shows (the patch lies still: no hand is over it), which a
@@ -558,11 +564,13 @@ class FaceRecogniser:
             to_upright = cv2.getPerspectiveTransform(quad, np.float32([(0, 0), (UPRIGHT[0], 0), UPRIGHT, (0, UPRIGHT[1])]))
             for other in [*others, *self.backdrop.neighbours(quad)]:
                 hidden |= quad_mask(hidden.shape, cv2.perspectiveTransform(other.reshape(-1, 1, 2).astype(np.float32), to_upright))
-        visible, shown = corner_masks(hidden), face_shown(hidden)
+        visible, shown, part = corner_masks(hidden), face_shown(hidden), None
         if shows is not None:
+            shows, end = shows
+            part = shown_part(quad, shows, end)
             visible &= np.arange(4) == shows
             shown = np.zeros_like(shown)
-        reading = self.reader.read_view(upright, visible, shown)
+        reading = self.reader.read_view(upright, visible, shown, part)
         if shows is not None and reading.card is not None and reading.score < SHOWN_LEAST:
             # A corner partly under the next card (its index beside this one's) can read as
             # another card: only a corner like the enrolled one all over names it.
@@ -752,6 +760,11 @@ def corner_quad(quad: np.ndarray, corner: int) -> np.ndarray:
     x0, x1 = (0, cols.stop) if cols.start <= INSET else (cols.start, UPRIGHT[0])
     y0, y1 = (0, rows.stop) if rows.start <= INSET else (rows.start, UPRIGHT[1])
     return _from_upright(quad, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+
+
+def _depth(point: np.ndarray, quad: np.ndarray) -> float:
+    """How far ``point`` lies inside ``quad`` (px; negative outside)."""
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), (float(point[0]), float(point[1])), True)
 
 
 def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
