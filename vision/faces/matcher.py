@@ -186,8 +186,8 @@ class Matcher:
             return Reading(None, 0.0, why="every corner is hidden")
         # One corner alone, with too little of the face shown to speak, names a card only
         # where every card prints something (a pip in the corner of some designs' pip cards is no index).
-        alone = [vis.sum() == 1 and int(np.flatnonzero(vis)[0]) not in self._printed
-                 and shown is not None and seen.mean() < FACE_SHOWN for vis, seen in zip(visible, shown or visible)]
+        face_hidden = shown is not None and all(m.mean() < FACE_SHOWN for m in shown)
+        alone = [face_hidden and vis.sum() == 1 and int(np.flatnonzero(vis)[0]) not in self._printed for vis in visible]
         if all(no or not vis.any() for no, vis in zip(alone, visible)):
             return Reading(None, 0.0, why="the one corner in view names no card alone")
         scored = [self.corner_scores(view, vis, part) if vis.any() and not no else np.full(len(self.cards), -1.0)

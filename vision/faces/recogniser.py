@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from engine.decks import PhysicalCard
-from vision.faces.features import (CORNERS, INSET, UPRIGHT, corner_features, corner_masks, face_shown, order_quad,
+from vision.faces.features import (CORNERS, FACE, INSET, UPRIGHT, corner_features, corner_masks, face_shown, order_quad,
                                    shown_part, warp_upright)
 from vision.faces.index_reader import STANDARD_INDEX, IndexReader, reads_standard_index
 from vision.faces.finder import (DIFFERENCE, Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, cleaned,
@@ -248,24 +248,24 @@ class FaceRecogniser:
                     found.append(got)
             if shown and to_table is not None and not (len(cards) == 1 and cards[0] is outline):  # not one whole card
                 fine = fine if fine is not None else arrivals(*crops, close=FINE_CLOSE)[0]
-                coloured = coloured or self._in_colour(region, support, mask, moving)
+                coloured = coloured or self._in_colour(region, support, mask, moving, crops)
                 found += self._read_shown(region, _fine_contour(contour, fine) + offset.astype(np.int32), cards, coloured, mask,
                                           {f.card.id for f in found})
             if not region.has_dirty():
                 break
         return found, read, len(patches)
 
-    def _in_colour(self, region: Region, support: tuple, mask: np.ndarray, moving: np.ndarray) -> tuple:
+    def _in_colour(self, region: Region, support: tuple, mask: np.ndarray, moving: np.ndarray, crops: tuple) -> tuple:
         """``support`` (where a card found in the region may reach, :func:`vision.faces.finder.shown_corners`)
         with where the frame differs from the empty table in colour, on a table as light as the
         new cards' paper in grey (over :data:`LIGHT_TABLE` of the region: a pale checked cloth,
         on which a fan's lower half does not differ in grey): elsewhere grey says it all, and
-        the colour is not decoded."""
-        grey, empty = region.frame.grey_region(region.box), self.backdrop.empty
-        x0, y0, x1, y1 = region.box
+        the colour is not decoded. ``crops``: the region's grey and tables, as
+        :func:`vision.faces.finder.arrivals` was given them."""
+        grey, empty = crops[0], crops[2]
         new = grey[::2, ::2][mask[::2, ::2].view(bool)]   # every other pixel says as much
         paper = float(np.percentile(new, 90)) if new.size else 255.0
-        if np.mean(np.abs(empty[y0:y1:2, x0:x1:2].astype(np.int16) - paper) <= DIFFERENCE) < LIGHT_TABLE:
+        if np.mean(np.abs(empty[::2, ::2].astype(np.int16) - paper) <= DIFFERENCE) < LIGHT_TABLE:
             return support
         apart = self.backdrop.colour_apart(region.frame.colour(region.box), grey, region.box)
         return support if apart is None else (support[0] | (apart & ~moving), support[1])
@@ -387,7 +387,8 @@ class FaceRecogniser:
         card, or read one unsurely (or best, too unsure between it and another) by a corner
         fitting nearly as well (:data:`SHOWN_RIVAL`), and a card read so is remembered there
         (were the corner to name another card later, neither would be trusted); a card named
-        at two places is named by neither guess, and a card named already by its outline (``named_here`` this frame, or a card ``fitted`` in the patch) by no guess.
+        at two places is named by neither guess, and a card named already by its outline
+        (``named_here`` this frame, or a card ``fitted`` in the patch) by no guess.
         Whatever was guessed or fitted in the patch may lie on a card named so, but what its
         index shows on lies under it. (A deck nobody enrolled has no enrolled corner
         to compare with: its cards are named whole.)"""
@@ -460,9 +461,9 @@ class FaceRecogniser:
     def _fitted_guess(self, grey: np.ndarray, quad: np.ndarray, point: np.ndarray, shows: int,
                       end: np.ndarray) -> tuple[float, np.ndarray]:
         """A guess at a card showing corner ``shows`` at ``point`` alone, its side from there
-        showing up to ``end`` (the part of the corner compared, :func:`vision.faces.features.shown_part`),
-        moved to where that corner looks most like an enrolled card's, and how much it looks like one there: the
-        few millimetres of side a fanned card shows give its direction only roughly, and a
+        showing up to ``end`` (the part of the corner compared,
+        :func:`vision.faces.features.shown_part`), moved to where that corner looks most like an
+        enrolled card's, and how much it looks like one there: the few millimetres of side a fanned card shows give its direction only roughly, and a
         rounded corner hides where its sides meet. Turned about the corner by each of
         :data:`SHOWN_TURNS` degrees, each also with the corner moved across or along the card
         by each of :data:`SHOWN_SHIFTS` (px of the upright view), coarsely then finely, keeping
@@ -553,24 +554,21 @@ class FaceRecogniser:
         the point given (:meth:`_read_shown`): the rest of it, under the ``others`` or not, says
         nothing, nor does the part of the corner past that point (:func:`vision.faces.features.shown_part`)."""
         upright = self._upright(region.frame, quad)
-        # Parts of the outline that are not new (another card on top, a hand) are hidden; not
-        # so the one corner a card shows (the patch lies still: no hand is over it), which a
-        # card named by its own corner and laid under it may have painted over
-        # (:meth:`_lay`).
-        hidden = warp_upright(mask, quad - np.float32(region.box[:2])) == 0
-        if shows is not None:
-            hidden[:] = False
-        else:
+        if shows is None:
+            # Parts of the outline that are not new (another card on top, a hand) are hidden.
+            hidden = warp_upright(mask, quad - np.float32(region.box[:2])) == 0
             to_upright = cv2.getPerspectiveTransform(quad, np.float32([(0, 0), (UPRIGHT[0], 0), UPRIGHT, (0, UPRIGHT[1])]))
             for other in [*others, *self.backdrop.neighbours(quad)]:
                 hidden |= quad_mask(hidden.shape, cv2.perspectiveTransform(other.reshape(-1, 1, 2).astype(np.float32), to_upright))
-        visible, shown, part = corner_masks(hidden), face_shown(hidden), None
-        if shows is not None:
+            visible = corner_masks(hidden)
+            reading = self.reader.read_view(upright, visible, face_shown(hidden))
+        else:
+            # The one corner a card shows is read whether new or not (the patch lies still: no
+            # hand is over it; a card named by its own corner and laid under it, :meth:`_lay`,
+            # may have painted it over), on the part of it that shows; the face says nothing.
             shows, end = shows
-            part = shown_part(quad, shows, end)
-            visible &= np.arange(4) == shows
-            shown = np.zeros_like(shown)
-        reading = self.reader.read_view(upright, visible, shown, part)
+            visible = np.arange(4) == shows
+            reading = self.reader.read_view(upright, visible, np.zeros(FACE[::-1], bool), shown_part(quad, shows, end))
         if shows is not None and reading.card is not None and reading.score < SHOWN_LEAST:
             # A corner partly under the next card (its index beside this one's) can read as
             # another card: only a corner like the enrolled one all over names it.
@@ -768,7 +766,7 @@ def _depth(point: np.ndarray, quad: np.ndarray) -> float:
 
 
 def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
-    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32), (float(point[0]), float(point[1])), False) > 0
+    return _depth(point, quad) > 0
 
 
 def _followed_by(quad: np.ndarray, share: float = _MARKER_SHARE) -> np.ndarray:
