@@ -83,6 +83,15 @@ def _open(args) -> Journal:
     return journal
 
 
+def _when(seconds: float) -> str:
+    """A game's start as the history lists it; a time no clock can show (a damaged journal's)
+    is said unknown, padded to the column."""
+    try:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
+    except (OverflowError, OSError, ValueError):
+        return f"{'time unknown':16s}"
+
+
 def run_history(args) -> int:
     with _open(args) as journal:
         games = journal.games()
@@ -90,7 +99,7 @@ def run_history(args) -> int:
             print("the journal shows no game (see the problems below)" if journal.problems
                   else "the journal has no games yet")
         for g in games:
-            started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
+            started = _when(g.started)
             state = g.result or "unfinished"
             damage = f"  (damaged: {g.damage})" if g.damage else ""
             print(f"{g.id:4d}  {started}  {g.game:9s} {g.players}p {g.mode:6s} {g.actions:4d} actions  {state}{damage}")

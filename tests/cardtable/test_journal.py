@@ -137,6 +137,18 @@ def test_a_journal_written_before_seals_gets_them_once_and_visibly(tmp_path, wri
     again.journal.close()
 
 
+def test_a_start_time_no_clock_can_show_is_said_unknown_not_a_crash(tmp_path, written, capsys):
+    """The defect (found by the flipped-bit test below, bit 2 of byte 842): a flipped bit in a
+    game's start time made it 1e300-odd seconds, and ``cardtable history`` stopped with
+    "timestamp out of range". The game is listed, damaged, with its time unknown."""
+    path = _copy(written, tmp_path / "journal.sqlite")
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute("UPDATE games SET started = 1e300")
+    assert _cli("history", "--journal", str(path)) == 0
+    shown = capsys.readouterr().out
+    assert "time unknown" in shown and "damaged" in shown
+
+
 # -- a flipped bit anywhere ----------------------------------------------------------------------
 @pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
