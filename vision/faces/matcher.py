@@ -38,6 +38,10 @@ BLANK = 0.15
 APART_SURE = 0.5
 #: Blurs (px) tried on the enrolled images to match the camera's softer view.
 GAP_BLURS = (0.0, 0.8, 1.6, 2.4)
+#: Shifts (px of the whole face, right and down) tried to register the view on the two cards it
+#: tells apart: an outline a pixel or two off the card moves the small pips of a whole face
+#: across the few pixels where two suits of a rank differ.
+FACE_SHIFTS = [(dx, dy) for dy in (-1.0, -0.5, 0.0, 0.5, 1.0) for dx in (-1.0, -0.5, 0.0, 0.5, 1.0)]
 #: A face with at least this share shown (the rest hidden under another card) still speaks.
 FACE_SHOWN = 0.5
 #: A signal telling the best two apart by less than this abstains.
@@ -112,9 +116,9 @@ class Matcher:
         self._corners = np.stack([f.corners for f in features]).reshape(len(features), 4, -1)
         self._face = np.stack([f.face for f in features])
         red = np.array([np.nan if f.redness is None else f.redness for f in features])
-        #: Each card's colour (1 red, 0 black, NaN not known) and the share of red print from
-        #: which a view is red (see :func:`colours`).
-        self._red, self._red_from = colours(red, [getattr(card.face, "suit", None) for card in self.cards])
+        #: Each card's colour (1 red, 0 black, NaN not known) and the shares of red print up to
+        #: which a view is black and from which it is red (see :func:`colours`).
+        self._red, self._black_to, self._red_from = colours(red, [getattr(card.face, "suit", None) for card in self.cards])
         self._corner_norms = np.einsum("nkp,nkp->nk", self._corners, self._corners)
         #: The corners that name a card alone: inked on every card (a pip near a corner of some
         #: cards is no index) and no two cards alike there (a design that prints the rank in
@@ -193,11 +197,14 @@ class Matcher:
         scored = [self.corner_scores(view, vis, part) if vis.any() and not no else np.full(len(self.cards), -1.0)
                   for view, vis, part, no in zip(views, visible, parts, alone)]
         faces = [self._face @ view.face for view in views]
-        # Which way round: by the corners and the face, or by the corners alone when the face
-        # hardly shows (a card showing one corner: the rest is other cards).
+        # Which way round: by the aligned corners (unaligned, an outline a pixel or two off
+        # the card can favour the wrong way round) and the face, or by the corners alone when
+        # the face hardly shows (a card showing one corner: the rest is other cards).
+        aligned = [self._aligned(self._by_colour(score, view), view, vis, part) if score.max() > -1 else (score, {})
+                   for score, view, vis, part in zip(scored, views, visible, parts)]
         face_counts = shown is None or all(v.all() for v in visible) or any(m.mean() >= FACE_SHOWN for m in shown)
-        side = int(np.argmax([c.max() + (f.max() if face_counts else 0.0) for c, f in zip(scored, faces)]))
-        scores, fits = self._aligned(self._by_colour(scored[side], views[side]), views[side], visible[side], parts[side])
+        side = int(np.argmax([a.max() + (f.max() if face_counts else 0.0) for (a, _), f in zip(aligned, faces)]))
+        scores, fits = aligned[side]
         scores = self._by_colour(scores, views[side])  # the other suits of the rank were rescored too
         order = [int(i) for i in np.argsort(scores)[::-1]]
         best, second = order[0], order[1]
@@ -209,8 +216,9 @@ class Matcher:
         # The best two told apart where they differ, by the corners and the face (as much of it
         # as is shown); the one the view fits better there is the reading. A signal that hardly
         # tells the two apart (the small pips of a whole face) abstains.
+        face = _registered(views[side].face, self._face[best], self._face[second], seen) if face_speaks else None
         apart = [gap for gap in (_told_apart(fits.get(best), fits.get(second)),
-                                 _gap(views[side].face, self._face[best], self._face[second], shown=seen)
+                                 _gap(face, self._face[best], self._face[second], shown=seen)
                                  if face_speaks else None)
                  if gap is not None and abs(gap) >= ABSTAIN]
         if len(apart) == 2 and apart[0] * apart[1] < 0 and abs(apart[1]) >= max(FACE_OVERRULES, 2 * abs(apart[0])):
@@ -244,7 +252,7 @@ class Matcher:
         by_face = [int(i) for i in np.argsort(faces[side])[::-1][:FACE_RIVALS + 1] if i != best]
         face_says = None
         for rival in dict.fromkeys(order[1:1 + FACE_RIVALS] + by_face) if face_speaks and not why else ():
-            if (_gap(views[side].face, self._face[best], self._face[rival], shown=seen) or 0.0) <= -ABSTAIN:
+            if (_gap(face, self._face[best], self._face[rival], shown=seen) or 0.0) <= -ABSTAIN:
                 why = f"the whole face looks more like the {self.cards[rival].id} than the {self.cards[best].id}"
                 face_says = self.cards[rival] if whole else None
                 break
@@ -347,7 +355,7 @@ class Matcher:
     def _colour(self, redness: float | None) -> bool | None:
         """A view's print red (True) or black (False) by the share of it that is red, or None:
         not measured, or in between (glare, a print partly hidden)."""
-        if redness is None or BLACK < redness < self._red_from:
+        if redness is None or self._black_to < redness < self._red_from:
             return None
         return redness >= self._red_from
 
@@ -363,20 +371,21 @@ class Matcher:
         return ""
 
 
-def colours(redness: np.ndarray, suits=None) -> tuple[np.ndarray, float]:
+def colours(redness: np.ndarray, suits=None) -> tuple[np.ndarray, float, float]:
     """The colour of each enrolled card (1 red, 0 black, NaN not known) from the share of its
-    print that is red, and the share from which a view is red. A red-and-black deck's cards fall
-    in two groups, far apart: where the widest gap between the shares is :data:`COLOUR_GAP` or
-    more, the cards above its middle are red (the black cards of some designs carry a red
-    ornament in their corners, a fifth of the print), and a view is red from :data:`RED` or
-    a tenth above the black cards' most, whichever is more. A deck with no such gap is not red
+    print that is red, the share up to which a view is black and the share from which it is
+    red. A red-and-black deck's cards fall in two groups, far apart: where the widest gap
+    between the shares is :data:`COLOUR_GAP` or more, the cards above its middle are red (the
+    black cards of some designs carry a red ornament in their corners, a fifth of the print); a
+    view is black up to :data:`BLACK` or the black cards' most, whichever is more, and red from
+    :data:`RED` or a tenth above the black cards' most, whichever is more. A deck with no such gap is not red
     and black (German suits: green, yellow, red, with every share between): no card's colour
     is known. With the cards' ``suits``, a card of another colour than most of its suit's
     (a court card whose picture's red reaches into the corner) has none either."""
     colour = np.full(len(redness), np.nan)
     known = np.sort(redness[~np.isnan(redness)])
     if len(known) < 2 or np.diff(known).max() < COLOUR_GAP:
-        return colour, RED
+        return colour, BLACK, RED
     gap = int(np.argmax(np.diff(known)))
     colour[~np.isnan(redness)] = redness[~np.isnan(redness)] > (known[gap] + known[gap + 1]) / 2
     for suit in set(suits or ()) - {None}:
@@ -384,19 +393,26 @@ def colours(redness: np.ndarray, suits=None) -> tuple[np.ndarray, float]:
         red = colour[mine].mean() if mine.any() else 0.5
         if red != 0.5:
             colour[mine & (colour != round(red))] = np.nan
-    return colour, max(RED, float(known[gap]) + 0.1)
+    return colour, max(BLACK, float(known[gap])), max(RED, float(known[gap]) + 0.1)
 
 
 def _misfit(view: np.ndarray, ref: np.ndarray, where: np.ndarray, shown: np.ndarray | None = None) -> float:
     """Mean squared misfit on ``where`` of ``view`` to ``ref`` scaled and shifted to fit it best
     over the whole patch, or its ``shown`` pixels (light and contrast differ between the
     enrolment and the table)."""
-    ref = ref.astype(np.float32)
-    basis = np.stack([ref.ravel(), np.ones(ref.size, np.float32)], axis=1)
-    fit = slice(None) if shown is None else shown.ravel()
-    coeffs, *_ = np.linalg.lstsq(basis[fit], view.astype(np.float32).ravel()[fit], rcond=None)
-    fitted = (basis @ coeffs).reshape(ref.shape)
-    return float(np.mean((view[where] - fitted[where]) ** 2))
+    ref, view = np.asarray(ref, np.float32), np.asarray(view, np.float32)
+    fit = slice(None) if shown is None else shown
+    r, v = ref[fit], view[fit]
+    centred = r - r.mean()
+    slope = float(centred.ravel() @ (v - v.mean()).ravel()) / max(float(centred.ravel() @ centred.ravel()), 1e-12)
+    return float(np.mean((view[where] - (slope * (ref[where] - r.mean()) + v.mean())) ** 2))
+
+
+def _unexplained(references: np.ndarray, view: np.ndarray, shown: np.ndarray) -> np.ndarray:
+    """The mean squared misfit of ``view`` on its ``shown`` pixels to each row of
+    ``references`` scaled and shifted to fit it best (:func:`_misfit` over those pixels)."""
+    seen = np.asarray(view, np.float32)[shown]
+    return float(seen.var()) * (1 - _correlations(references, view.ravel(), shown.ravel()) ** 2)
 
 
 def _correlations(references: np.ndarray, views: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
@@ -422,18 +438,45 @@ def _gap(view: np.ndarray, a: np.ndarray, b: np.ndarray, view_b: np.ndarray | No
     view_b = view if view_b is None else view_b
     if a.ndim == 1:  # whole faces are stored flat
         view, view_b, a, b = (v.reshape(FACE[1], FACE[0]) for v in (view, view_b, a, b))
-    # The camera's view is softer than the enrolled image: soften both enrolled images as much
-    # as makes ``a`` fit the view best, so blur does not decide between them.
-    everywhere = np.ones(a.shape, bool) if shown is None else shown
-    sigma = min(GAP_BLURS, key=lambda s: _misfit(view, _soften(a, s), everywhere, shown))
-    a, b = _soften(a, sigma), _soften(b, sigma)
-    differ = np.abs(a - b) * everywhere
-    where = differ > 0.5 * differ.max()
-    if where.sum() < 12 or differ.max() < 1e-4:
+    return _gap_over([(view, a, b, view_b, shown)])
+
+
+def _gap_over(pairs: list[tuple]) -> float | None:
+    """:func:`_gap` over several patches at once, each (view, a, b, view_b, shown): the pixels
+    where the two cards differ most are those of all the patches together, so a patch where
+    they are the same picture (a corner printing the rank alone, told between two suits) does
+    not speak with its noise."""
+    softened = []
+    for view, a, b, view_b, shown in pairs:
+        # The camera's view is softer than the enrolled image: soften both enrolled images as
+        # much as makes the two fit their views best together, so blur does not decide between
+        # them (nor which of the two is asked about first).
+        everywhere = np.ones(a.shape, bool) if shown is None else shown
+        soft_a, soft_b = (np.stack([_soften(image, sigma).ravel() for sigma in GAP_BLURS]) for image in (a, b))
+        blur = int(np.argmin(_unexplained(soft_a, view, everywhere) + _unexplained(soft_b, view_b, everywhere)))
+        a, b = soft_a[blur].reshape(a.shape), soft_b[blur].reshape(b.shape)
+        softened.append((view, a, b, view_b, shown, np.abs(a - b) * everywhere))
+    peak = max(float(differ.max()) for *_, differ in softened)
+    wheres = [differ > 0.5 * peak for *_, differ in softened]
+    if sum(int(where.sum()) for where in wheres) < 12 or peak < 1e-4:
         return None
-    misfit_a = _misfit(view, a, where, shown)
-    misfit_b = _misfit(view_b, b, where, shown)
+    misfit_a = misfit_b = 0.0
+    for (view, a, b, view_b, shown, _), where in zip(softened, wheres):
+        if where.any():
+            misfit_a += _misfit(view, a, where, shown) * where.sum()
+            misfit_b += _misfit(view_b, b, where, shown) * where.sum()
     return (misfit_b - misfit_a) / max(misfit_a + misfit_b, 1e-9)
+
+
+def _registered(view: np.ndarray, a: np.ndarray, b: np.ndarray, shown: np.ndarray | None) -> np.ndarray:
+    """The whole face ``view`` (flat) moved by the shift of :data:`FACE_SHIFTS` at which it
+    correlates best (on its ``shown`` pixels) with the mean of enrolled faces ``a`` and ``b``,
+    what the two cards share: corners are aligned on the view, the whole face is not."""
+    face = view.reshape(FACE[1], FACE[0]).astype(np.float32)
+    moved = np.stack([face.ravel() if dx == dy == 0 else
+                      cv2.warpAffine(face, np.float32([[1, 0, dx], [0, 1, dy]]), FACE, borderMode=cv2.BORDER_REPLICATE).ravel()
+                      for dx, dy in FACE_SHIFTS])
+    return moved[int(np.argmax(_correlations(moved, (a + b) / 2, None if shown is None else shown.ravel())))]
 
 
 def _told_apart(best: list | None, second: list | None) -> float | None:
@@ -443,6 +486,6 @@ def _told_apart(best: list | None, second: list | None) -> float | None:
     if not best or not second:
         return None
     second_by_corner = {k: (view, patch) for k, view, patch, _ in second}
-    gaps = [gap for k, view, patch, shown in best if k in second_by_corner
-            and (gap := _gap(view, patch, second_by_corner[k][1], second_by_corner[k][0], shown)) is not None]
-    return float(np.mean(gaps)) if gaps else None
+    pairs = [(view, patch, second_by_corner[k][1], second_by_corner[k][0], shown)
+             for k, view, patch, shown in best if k in second_by_corner]
+    return _gap_over(pairs) if pairs else None

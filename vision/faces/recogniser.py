@@ -90,8 +90,8 @@ FINE_CLOSE = 3
 class Seen:
     """A card outline the recogniser has read: its ``quad`` (frame px), ``card`` (None: unknown or
     face down), ``confidence``, how many reads agreed on it (``count``; a read naming no card in
-    between neither counts nor breaks that, but counts in ``misses``), and every card its reads
-    have named (two names: the card is refused, never guessed)."""
+    between neither counts nor breaks that, but counts in ``misses`` until a read names one), and
+    every card its reads have named (two names: the card is refused, never guessed)."""
 
     quad: np.ndarray
     card: PhysicalCard | None
@@ -102,7 +102,7 @@ class Seen:
     named: frozenset = frozenset()  # every card the reads of this outline have named
     at: int = 0  # the number of the frame of the last read
     others: list = field(default_factory=list)  # the cards fitted with it in its patch at the last read
-    misses: int = 0  # reads that named no card
+    misses: int = 0  # reads in a row that named no card (a sure read in between: the card is readable)
     confirmed: bool = False  # its card was named to the pipeline
     shows: int | None = None  # the one corner of the card that showed (a fanned hand's), or None
 
@@ -673,7 +673,7 @@ class FaceRecogniser:
             if card is not None:
                 named.add(card.id)
         unsure = reading.card is None and not reading.face_down
-        misses = (0 if old is None else old.misses) + unsure
+        misses = (0 if old is None else old.misses) + 1 if unsure else 0
         if unsure and old is not None and (old.card is not None or old.face_down):
             # An unsure read between sure ones (a card named, a back) neither counts nor breaks their agreement.
             card, confidence, count, face_down = old.card, old.confidence, old.count, old.face_down
@@ -697,12 +697,16 @@ class FaceRecogniser:
 
     def _tell_refusals(self, region: Region, found: list[Found]) -> None:
         """Tell the table the refusals of this read of ``region``, but of an outline where a card
-        was named in the same read (``found``): a whole outline read as two cards, the card then
-        named by the corner it shows; the table would hear "I can't read the card" of a card it
-        is told of."""
+        was named in the same read (``found``: a whole outline read as two cards, the card then
+        named by the corner it shows), or a corner whose card's whole outline reads surely (a
+        fanned corner guessed as two cards while the outline waits for a second read to agree):
+        the table would hear "I can't read the card" of a card it is about to be told of."""
         for seen, message in self._refused:
             centre, side = seen.quad.mean(axis=0), float(np.linalg.norm(seen.quad[1] - seen.quad[0]))
-            if any(np.hypot(*np.subtract(f.center, centre)) <= SAME_PLACE * side for f in found):
+            read_whole = [other.quad.mean(axis=0) for other in self.seen.values() if seen.shows is not None
+                          and other.shows is None and other.card is not None and not other.refused]
+            if any(np.hypot(*np.subtract(where, centre)) <= SAME_PLACE * side
+                   for where in [*(f.center for f in found), *read_whole]):
                 continue
             self.refusals += 1
             region.warn(message, every=0.0)    # once a card laid: said again each time it is laid again
