@@ -82,6 +82,11 @@ BACK_CORNERS = 0.7
 BACK_SHOWN = 0.3
 
 
+#: A corner shows the suits where the difference between two suits of a rank correlates this
+#: well (median) with that difference at the other ranks: the same symbols' difference at the
+#: same place (index corners of the 16 designs: 0.25-0.98), not a rank printed alone with
+#: per-card decoration (oxygen's sparkles: within 0.06 of 0).
+SUIT_SHOWN = 0.15
 #: Two cards whose corner correlates this much are alike there: the same picture (a rank printed
 #: alone; two suits of one rank printed small still differ by 0.005 or more).
 ALIKE = 0.999
@@ -134,6 +139,8 @@ class Matcher:
         ranks = [getattr(card.face, "rank", None) for card in self.cards]
         self._same_rank = {i: [j for j, other in enumerate(ranks) if other == rank and j != i]
                            for i, rank in enumerate(ranks) if rank is not None}
+        #: Each card's corners that show its suit (see :func:`suit_corners`).
+        self._shows_suit = suit_corners(self._corners, ranks, [getattr(card.face, "suit", None) for card in self.cards])
 
     def corner_scores(self, query: Features, visible: np.ndarray, part: np.ndarray | None = None) -> np.ndarray:
         """Normalised correlation of the ``visible`` corners of ``query`` with every card; with
@@ -217,10 +224,10 @@ class Matcher:
         # as is shown); the one the view fits better there is the reading. A signal that hardly
         # tells the two apart (the small pips of a whole face) abstains.
         face = _registered(views[side].face, self._face[best], self._face[second], seen) if face_speaks else None
-        apart = [gap for gap in (_told_apart(fits.get(best), fits.get(second)),
-                                 _gap(face, self._face[best], self._face[second], shown=seen)
-                                 if face_speaks else None)
-                 if gap is not None and abs(gap) >= ABSTAIN]
+        told = [gap for gap in (_told_apart(fits.get(best), fits.get(second)),
+                                _gap(face, self._face[best], self._face[second], shown=seen) if face_speaks else None)
+                if gap is not None]
+        apart = [gap for gap in told if abs(gap) >= ABSTAIN]
         if len(apart) == 2 and apart[0] * apart[1] < 0 and abs(apart[1]) >= max(FACE_OVERRULES, 2 * abs(apart[0])):
             # The big pips of a face shown tell two suits apart better than the small ones of a
             # corner or two: a face clearly for one, corners hardly for the other, is the face's.
@@ -235,6 +242,8 @@ class Matcher:
                 best, second = second, best
                 order[:2] = [best, second]
             confidence = float(np.clip(abs(np.mean(apart)) / APART_SURE, 0, 1))
+        elif told:  # where the best two differ, the view fits either: how well they fit elsewhere says nothing
+            confidence = min(confidence, float(np.clip(max(map(abs, told)) / APART_SURE, 0, 1)))
         if not face_speaks:
             # Corners alone: a third card fitting nearly as well as the best (three ranks of
             # one suit, their small digits alike when blurred) must be told apart too.
@@ -255,6 +264,13 @@ class Matcher:
             if (_gap(face, self._face[best], self._face[rival], shown=seen) or 0.0) <= -ABSTAIN:
                 why = f"the whole face looks more like the {self.cards[rival].id} than the {self.cards[best].id}"
                 face_says = self.cards[rival] if whole else None
+                break
+        for rival in self._same_rank.get(best, ()) if not (why or face_speaks or (visible[side] & self._shows_suit[best]).any()) else ():
+            # Another suit of the rank fitting nearly as well, and no corner in view that
+            # shows the suit (a corner printing the rank alone, or a picture, differs between
+            # two suits by decoration only), nor the face: the suit is not known.
+            if (1 - score) / max(1 - float(scores[rival]), 1e-6) > RATIO_SURE:
+                why = f"nothing in view shows whether it is the {self.cards[best].id} or the {self.cards[rival].id}"
                 break
         if score < LEAST_SCORE:  # nothing like a card: its face names no card either
             why, face_says = f"no enrolled card looks like it (best {score:.2f})", None
@@ -396,6 +412,33 @@ def colours(redness: np.ndarray, suits=None) -> tuple[np.ndarray, float, float]:
     return colour, max(BLACK, float(known[gap])), max(RED, float(known[gap]) + 0.1)
 
 
+def suit_corners(corners: np.ndarray, ranks: list, suits: list) -> np.ndarray:
+    """For each card (``corners``: cards x 4 x pixels, with their ``ranks`` and ``suits``), the
+    corners that show its suit: those where, for every two suits, the difference between the
+    two cards of a rank looks like their difference at the other ranks (median correlation
+    :data:`SUIT_SHOWN` at least): the same symbols at the same place, not a rank printed alone
+    with per-card decoration. Measured over the deck, not a card: a court card's picture adds
+    its own differences to its index's. A card with no rank or suit shows none."""
+    index = {(rank, suit): i for i, (rank, suit) in enumerate(zip(ranks, suits)) if rank is not None and suit is not None}
+    suit_set = sorted({suit for _, suit in index})
+    least = np.full(corners.shape[1], np.inf)
+    for a, mine in enumerate(suit_set):
+        for other in suit_set[a + 1:]:
+            both = sorted(rank for rank, suit in index if suit == mine and (rank, other) in index)
+            if len(both) < 3:
+                continue
+            differ = corners[[index[(rank, mine)] for rank in both]] - corners[[index[(rank, other)] for rank in both]]
+            differ = differ - differ.mean(axis=2, keepdims=True)
+            differ /= np.maximum(np.linalg.norm(differ, axis=2, keepdims=True), 1e-12)
+            for k in range(corners.shape[1]):
+                likeness = differ[:, k] @ differ[:, k].T
+                least[k] = min(least[k], float(np.median(likeness[~np.eye(len(both), dtype=bool)])))
+    shows = np.zeros(corners.shape[:2], bool)
+    if np.isfinite(least).all():
+        shows[list(index.values())] = least >= SUIT_SHOWN
+    return shows
+
+
 def _misfit(view: np.ndarray, ref: np.ndarray, where: np.ndarray, shown: np.ndarray | None = None) -> float:
     """Mean squared misfit on ``where`` of ``view`` to ``ref`` scaled and shifted to fit it best
     over the whole patch, or its ``shown`` pixels (light and contrast differ between the
@@ -443,9 +486,7 @@ def _gap(view: np.ndarray, a: np.ndarray, b: np.ndarray, view_b: np.ndarray | No
 
 def _gap_over(pairs: list[tuple]) -> float | None:
     """:func:`_gap` over several patches at once, each (view, a, b, view_b, shown): the pixels
-    where the two cards differ most are those of all the patches together, so a patch where
-    they are the same picture (a corner printing the rank alone, told between two suits) does
-    not speak with its noise."""
+    where the two cards differ most are those of all the patches together."""
     softened = []
     for view, a, b, view_b, shown in pairs:
         # The camera's view is softer than the enrolled image: soften both enrolled images as
@@ -482,10 +523,19 @@ def _registered(view: np.ndarray, a: np.ndarray, b: np.ndarray, shown: np.ndarra
 def _told_apart(best: list | None, second: list | None) -> float | None:
     """How much better the view fits the best card than the second best on the pixels where
     those two cards differ (the suit's pip when they share a rank, the rank when they share a
-    suit), see :func:`_gap`, over the corners both have ink in; None when there are none."""
+    suit), see :func:`_gap`, over the corners both have ink in; None when there are none.
+    Weighed two ways, which must agree, the weaker taken: over the pixels where the two differ
+    most in all the corners (one corner showing the suit outweighs three printing the same
+    rank or nothing, whose noise would vote), and as the mean of the corners' own (one corner
+    differing in a faint picture line, or in per-card sparkles, does not decide alone)."""
     if not best or not second:
         return None
     second_by_corner = {k: (view, patch) for k, view, patch, _ in second}
     pairs = [(view, patch, second_by_corner[k][1], second_by_corner[k][0], shown)
              for k, view, patch, shown in best if k in second_by_corner]
-    return _gap_over(pairs) if pairs else None
+    gaps = [gap for pair in pairs if (gap := _gap_over([pair])) is not None]
+    pooled = _gap_over(pairs) if gaps else None
+    if pooled is None:
+        return None
+    mean = float(np.mean(gaps))
+    return float(np.sign(pooled) * min(abs(pooled), abs(mean))) if pooled * mean > 0 else 0.0

@@ -586,6 +586,8 @@ class FaceRecogniser:
         ``shows``: the card showed that corner alone (:meth:`_read_shown`)."""
         if expect is not None and reading.card != expect:
             return None
+        if not visible.any():
+            return None  # nothing of it new in view (under a card, or laid already): no read, no miss
         settled = region.is_still(region.cells(quad))
         if reading.card is None and not settled:
             return None  # beside a hand moving, only a read that names a card speaks

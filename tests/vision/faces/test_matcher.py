@@ -167,23 +167,66 @@ def test_a_fanned_cards_corner_is_read_on_the_part_that_shows():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("design, card_id, length, blur, off", [
-    ("oxygen", "2S", 170, 0.8, (-1, -1)), ("oxygen", "2S", 200, 0.8, (2, 3)), ("oxygen", "2C", 170, 0.8, (-1, 0)),
-    ("oxygen", "2C", 200, 1.5, (2, -2)), ("oxygen", "4C", 170, 1.5, (-2, -3)), ("oxygen-white", "2C", 170, 1.0, (-2, -2)),
-    ("dondorf", "JS", 170, 1.0, (2, 0))])
-def test_an_outline_a_few_pixels_off_the_card_names_the_card(design, card_id, length, blur, off):
+def test_an_outline_a_few_pixels_off_the_card_names_the_card_or_none():
     """The defect (issue 22, faces_bench scene 770808, oxygen, a design nobody tuned to: 45 wrong
     sightings): an outline a pixel or two off the card named the card of another suit. Three
     causes, each a rule about every card: the whole face was compared unregistered, so its
     small pips fell across the few pixels where two suits differ; the corners' verdict was the
-    mean of every corner's, so a corner printing the rank alone spoke with its noise; and which
-    way round was decided on unaligned corners. The cards were read as 2C, 2S, 4S, 2S; the
-    dondorf JS (a tuned design) was left unknown."""
+    mean of every corner's, so corners printing the rank alone spoke with their noise; and which
+    way round was decided on unaligned corners. These views were read as 2C, 2S, 2S, 2S, 4S, 2S;
+    the dondorf JS (a tuned design) was left unknown. Where one small pip alone tells two suits
+    apart, unknown is an answer; another card is not."""
     import cv2
     import faces_bench
 
-    enrolment, _ = faces_bench.enrolled(design)
-    image = cv2.GaussianBlur(render_card(design, element_id(enrolment.deck.card(card_id).face), length), (0, 0), blur)
-    upright = warp_upright(image, order_quad(card_quad(image)).astype(np.float32) + np.float32(off))
-    reading = Matcher(enrolment).read_view(upright)
-    assert reading.card is not None and reading.card.id == card_id, reading
+    cases = [("oxygen", "2S", 170, 0.8, (-1, -1)), ("oxygen", "2S", 200, 0.8, (2, 3)), ("oxygen", "2C", 170, 0.8, (-1, 0)),
+             ("oxygen", "2C", 200, 1.5, (2, -2)), ("oxygen", "4C", 170, 1.5, (-2, -3)),
+             ("oxygen-white", "2C", 170, 1.0, (-2, -2)), ("dondorf", "JS", 170, 1.0, (2, 0))]
+    named = 0
+    for design, card_id, length, blur, off in cases:
+        enrolment, _ = faces_bench.enrolled(design)
+        image = cv2.GaussianBlur(render_card(design, element_id(enrolment.deck.card(card_id).face), length), (0, 0), blur)
+        upright = warp_upright(image, order_quad(card_quad(image)).astype(np.float32) + np.float32(off))
+        reading = Matcher(enrolment).read_view(upright)
+        assert reading.card in (None, enrolment.deck.card(card_id)), (design, card_id, off, reading)
+        named += reading.card is not None
+    assert named >= 5
+
+
+@pytest.mark.slow
+def test_the_corners_that_show_a_suit_are_learnt_from_the_deck():
+    """A corner shows a card's suit where its difference from the same rank of another suit is
+    that difference at the other ranks too: the index corners of the standard design (top left,
+    bottom right); oxygen-white's bottom-left corner alone (its rank stands alone at the top
+    right); none of oxygen-air's (its suits show in the face's pips alone)."""
+    import faces_bench
+
+    def shows(design, card_id):
+        matcher = Matcher(faces_bench.enrolled(design)[0])
+        return [int(k) for k in np.flatnonzero(matcher._shows_suit[[c.id for c in matcher.cards].index(card_id)])]
+
+    assert shows("standard", "2S") == shows("standard", "KD") == [0, 3]
+    assert shows("oxygen-white", "2S") == shows("oxygen-white", "KH") == [2]
+    assert shows("oxygen-air", "2S") == shows("oxygen-air", "KH") == []
+
+
+@pytest.mark.slow
+def test_two_suits_of_a_rank_are_told_apart_by_what_shows_the_suit_or_not_at_all():
+    """The defect (issue 22, faces_bench scene 639756, oxygen-white, a design nobody tuned to: 41
+    wrong sightings): the KH, its left corners not yet new as it landed, was named the KD by its
+    top-right corner, which prints the rank and per-card sparkles, the same K on both. Read by
+    its two right corners, face hidden, from 18 outlines a pixel or two off, 8 named the KD
+    (and the KD, 5 times the KH). Where no corner in view shows the suit, and no face, the
+    card is the rank's but no suit: unknown."""
+    import cv2
+    import faces_bench
+
+    enrolment, _ = faces_bench.enrolled("oxygen-white")
+    matcher = Matcher(enrolment)
+    for card_id in ("KH", "KD"):
+        for length in (170, 230):
+            image = cv2.GaussianBlur(render_card("oxygen-white", element_id(enrolment.deck.card(card_id).face), length), (0, 0), 1.0)
+            for off in [(dx, dy) for dx in (-2, 0, 2) for dy in (-2, 0, 2)]:
+                upright = warp_upright(image, order_quad(card_quad(image)).astype(np.float32) + np.float32(off))
+                reading = matcher.read_view(upright, np.array([False, True, False, True]), np.zeros((45, 32), bool))
+                assert reading.card in (None, enrolment.deck.card(card_id)), (card_id, length, off, reading)
