@@ -68,7 +68,11 @@ def test_the_table_says_each_move_its_score_and_whose_turn_in_order(speaking):
     lay(c, "5H", "seat1")
     lay(c, "10S", "seat2")
     texts = said(speaker, files)
-    assert texts[0] == "Ann: cut the pack and show a card; lowest deals"
+    # The first prompt is said first, unless a newer one replaced it while it still waited (only
+    # the newest prompt is true: cardtable.speech.policy), as on a loaded machine before the
+    # speaker's thread reached it.
+    first = "Ann: cut the pack and show a card; lowest deals"
+    assert first not in texts or texts.index(first) == 0
     assert "Ann cuts the king of hearts" in texts and "Bob cuts the ace of clubs" in texts
     tail = texts[texts.index("The starter is the two of hearts"):]
     assert tail == ["The starter is the two of hearts", "Ann to play, the count is zero",
