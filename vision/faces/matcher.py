@@ -139,8 +139,8 @@ class Matcher:
         ranks = [getattr(card.face, "rank", None) for card in self.cards]
         self._same_rank = {i: [j for j, other in enumerate(ranks) if other == rank and j != i]
                            for i, rank in enumerate(ranks) if rank is not None}
-        #: Each card's corners that show its suit (see :func:`suit_corners`).
-        self._shows_suit = suit_corners(self._corners, ranks, [getattr(card.face, "suit", None) for card in self.cards])
+        #: The corners that show the suits (see :func:`suit_corners`).
+        self._suit_corners = suit_corners(self._corners, ranks, [getattr(card.face, "suit", None) for card in self.cards])
 
     def corner_scores(self, query: Features, visible: np.ndarray, part: np.ndarray | None = None) -> np.ndarray:
         """Normalised correlation of the ``visible`` corners of ``query`` with every card; with
@@ -265,7 +265,7 @@ class Matcher:
                 why = f"the whole face looks more like the {self.cards[rival].id} than the {self.cards[best].id}"
                 face_says = self.cards[rival] if whole else None
                 break
-        for rival in self._same_rank.get(best, ()) if not (why or face_speaks or (visible[side] & self._shows_suit[best]).any()) else ():
+        for rival in self._same_rank.get(best, ()) if not (why or face_speaks or (visible[side] & self._suit_corners).any()) else ():
             # Another suit of the rank fitting nearly as well, and no corner in view that
             # shows the suit (a corner printing the rank alone, or a picture, differs between
             # two suits by decoration only), nor the face: the suit is not known.
@@ -413,12 +413,12 @@ def colours(redness: np.ndarray, suits=None) -> tuple[np.ndarray, float, float]:
 
 
 def suit_corners(corners: np.ndarray, ranks: list, suits: list) -> np.ndarray:
-    """For each card (``corners``: cards x 4 x pixels, with their ``ranks`` and ``suits``), the
-    corners that show its suit: those where, for every two suits, the difference between the
-    two cards of a rank looks like their difference at the other ranks (median correlation
+    """The corners that show the suits (``corners``: cards x 4 x pixels, with the cards'
+    ``ranks`` and ``suits``): those where, for every two suits, the difference between the two
+    cards of a rank looks like their difference at the other ranks (median correlation
     :data:`SUIT_SHOWN` at least): the same symbols at the same place, not a rank printed alone
     with per-card decoration. Measured over the deck, not a card: a court card's picture adds
-    its own differences to its index's. A card with no rank or suit shows none."""
+    its own differences to its index's. None for a deck of fewer than three ranks in two suits."""
     index = {(rank, suit): i for i, (rank, suit) in enumerate(zip(ranks, suits)) if rank is not None and suit is not None}
     suit_set = sorted({suit for _, suit in index})
     least = np.full(corners.shape[1], np.inf)
@@ -433,10 +433,7 @@ def suit_corners(corners: np.ndarray, ranks: list, suits: list) -> np.ndarray:
             for k in range(corners.shape[1]):
                 likeness = differ[:, k] @ differ[:, k].T
                 least[k] = min(least[k], float(np.median(likeness[~np.eye(len(both), dtype=bool)])))
-    shows = np.zeros(corners.shape[:2], bool)
-    if np.isfinite(least).all():
-        shows[list(index.values())] = least >= SUIT_SHOWN
-    return shows
+    return np.isfinite(least) & (least >= SUIT_SHOWN)
 
 
 def _misfit(view: np.ndarray, ref: np.ndarray, where: np.ndarray, shown: np.ndarray | None = None) -> float:
@@ -487,16 +484,22 @@ def _gap(view: np.ndarray, a: np.ndarray, b: np.ndarray, view_b: np.ndarray | No
 def _gap_over(pairs: list[tuple]) -> float | None:
     """:func:`_gap` over several patches at once, each (view, a, b, view_b, shown): the pixels
     where the two cards differ most are those of all the patches together."""
-    softened = []
-    for view, a, b, view_b, shown in pairs:
-        # The camera's view is softer than the enrolled image: soften both enrolled images as
-        # much as makes the two fit their views best together, so blur does not decide between
-        # them (nor which of the two is asked about first).
-        everywhere = np.ones(a.shape, bool) if shown is None else shown
-        soft_a, soft_b = (np.stack([_soften(image, sigma).ravel() for sigma in GAP_BLURS]) for image in (a, b))
-        blur = int(np.argmin(_unexplained(soft_a, view, everywhere) + _unexplained(soft_b, view_b, everywhere)))
-        a, b = soft_a[blur].reshape(a.shape), soft_b[blur].reshape(b.shape)
-        softened.append((view, a, b, view_b, shown, np.abs(a - b) * everywhere))
+    return _gap_of([_softened(*pair) for pair in pairs])
+
+
+def _softened(view: np.ndarray, a: np.ndarray, b: np.ndarray, view_b: np.ndarray, shown: np.ndarray | None) -> tuple:
+    """A patch of :func:`_gap_over` with its enrolled images ``a`` and ``b`` softened alike to
+    the camera's blur (as much as makes the two fit their views best together, so blur does
+    not decide between them, nor which is asked about first), and where they differ."""
+    everywhere = np.ones(a.shape, bool) if shown is None else shown
+    soft_a, soft_b = (np.stack([_soften(image, sigma).ravel() for sigma in GAP_BLURS]) for image in (a, b))
+    blur = int(np.argmin(_unexplained(soft_a, view, everywhere) + _unexplained(soft_b, view_b, everywhere)))
+    a, b = soft_a[blur].reshape(a.shape), soft_b[blur].reshape(b.shape)
+    return view, a, b, view_b, shown, np.abs(a - b) * everywhere
+
+
+def _gap_of(softened: list[tuple]) -> float | None:
+    """:func:`_gap_over` of patches already :func:`_softened`."""
     peak = max(float(differ.max()) for *_, differ in softened)
     wheres = [differ > 0.5 * peak for *_, differ in softened]
     if sum(int(where.sum()) for where in wheres) < 12 or peak < 1e-4:
@@ -531,10 +534,10 @@ def _told_apart(best: list | None, second: list | None) -> float | None:
     if not best or not second:
         return None
     second_by_corner = {k: (view, patch) for k, view, patch, _ in second}
-    pairs = [(view, patch, second_by_corner[k][1], second_by_corner[k][0], shown)
-             for k, view, patch, shown in best if k in second_by_corner]
-    gaps = [gap for pair in pairs if (gap := _gap_over([pair])) is not None]
-    pooled = _gap_over(pairs) if gaps else None
+    softened = [_softened(view, patch, second_by_corner[k][1], second_by_corner[k][0], shown)
+                for k, view, patch, shown in best if k in second_by_corner]
+    gaps = [gap for patch in softened if (gap := _gap_of([patch])) is not None]
+    pooled = _gap_of(softened) if gaps else None
     if pooled is None:
         return None
     mean = float(np.mean(gaps))

@@ -703,12 +703,13 @@ class FaceRecogniser:
         named by the corner it shows), or a corner whose card's whole outline reads surely (a
         fanned corner guessed as two cards while the outline waits for a second read to agree):
         the table would hear "I can't read the card" of a card it is about to be told of."""
+        named = [f.center for f in found]
+        read_whole = [seen.quad.mean(axis=0) for seen in self.seen.values()
+                      if seen.shows is None and seen.card is not None and not seen.refused]
         for seen, message in self._refused:
             centre, side = seen.quad.mean(axis=0), float(np.linalg.norm(seen.quad[1] - seen.quad[0]))
-            read_whole = [other.quad.mean(axis=0) for other in self.seen.values() if seen.shows is not None
-                          and other.shows is None and other.card is not None and not other.refused]
             if any(np.hypot(*np.subtract(where, centre)) <= SAME_PLACE * side
-                   for where in [*(f.center for f in found), *read_whole]):
+                   for where in named + (read_whole if seen.shows is not None else [])):
                 continue
             self.refusals += 1
             region.warn(message, every=0.0)    # once a card laid: said again each time it is laid again

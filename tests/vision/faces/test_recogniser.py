@@ -520,6 +520,15 @@ def test_a_card_named_in_the_read_that_refused_its_outline_is_not_said_unreadabl
     assert score["matched"].get("placed", 0) == score["expected"]["placed"] and score["false"] == 0
 
 
+def _bench_run(seed: int, design: str, fan: bool) -> tuple[dict, int, int]:
+    """faces_bench's scene (or fan) ``seed`` of ``design``, enrolled from clean images: the
+    pipeline's score, its wrong sightings and the refusals it told."""
+    import faces_bench
+
+    result = faces_bench.run_scene((seed, design, 10.0, False, "clean", fan))
+    return result["scores"]["pipeline"], result["seen"]["pipeline"][1], result["unknown"]["pipeline"]
+
+
 @pytest.mark.slow
 def test_a_fan_on_a_light_cloth_is_guessed_where_its_cards_differ_from_the_cloth_in_colour():
     """The defect (issue 22, faces_bench fan 583395, xskat-german on a pale checked cloth): in
@@ -527,12 +536,9 @@ def test_a_fan_on_a_light_cloth_is_guessed_where_its_cards_differ_from_the_cloth
     top half alone. A card guessed from a corner must lie in what differs, so no guess at the
     corners of the 3D, 7S, 2H or 10H was the card: only the top card was named. Where the frame
     differs from the empty table in colour counts too."""
-    import faces_bench
-
-    result = faces_bench.run_scene((583395, "xskat-german", 10.0, False, "clean", True))
-    score = result["scores"]["pipeline"]
+    score, wrong, _ = _bench_run(583395, "xskat-german", fan=True)
     assert score["matched"].get("placed", 0) >= 3 and score["false"] == 0
-    assert result["seen"]["pipeline"][1] == 0
+    assert wrong == 0
 
 
 @pytest.mark.slow
@@ -542,12 +548,9 @@ def test_a_fanned_cards_corner_is_read_though_a_card_named_under_it_was_laid_the
     outline but the guesses at the other corners, so the 9C's corner, lying on it, was no longer
     new: read once as the 9C, then "every corner is hidden", and never named. The one corner a
     card shows is read whatever was laid under it."""
-    import faces_bench
-
-    result = faces_bench.run_scene((583404, "penguins", 10.0, False, "clean", True))
-    score = result["scores"]["pipeline"]
+    score, wrong, _ = _bench_run(583404, "penguins", fan=True)
     assert score["matched"].get("placed", 0) >= 4 and score["false"] == 0
-    assert result["seen"]["pipeline"][1] == 0
+    assert wrong == 0
 
 
 @pytest.mark.slow
@@ -557,11 +560,8 @@ def test_a_card_whose_every_corner_is_hidden_is_not_said_unreadable():
     nothing new at any corner ("every corner is hidden": the card laid already, or under
     another), and four of them made "I can't read the card in front of Seat 1: lift it and lay
     it again". A read that sees no corner is no read of the card, and no miss."""
-    import faces_bench
-
-    result = faces_bench.run_scene((639749, "ancient-egyptians", 10.0, False, "clean", False))
-    score = result["scores"]["pipeline"]
-    assert result["unknown"]["pipeline"] == 0
+    score, _, refused = _bench_run(639749, "ancient-egyptians", fan=False)
+    assert refused == 0
     assert score["matched"].get("placed", 0) == score["expected"]["placed"] and score["false"] == 0
 
 
@@ -574,7 +574,5 @@ def test_a_card_whose_suit_nothing_in_view_tells_is_named_no_other_card(seed, de
     same on both but for a faint line of the picture; oxygen-white's 2C named the 2S by its
     corners showing the rank alone and per-card sparkles. The corners' verdict must not hang
     on how they are weighed, and a verdict hardly telling the two apart leaves the card unsure."""
-    import faces_bench
-
-    result = faces_bench.run_scene((seed, design, 10.0, False, "clean", True))
-    assert result["seen"]["pipeline"][1] == 0 and result["scores"]["pipeline"]["false"] == 0
+    score, wrong, _ = _bench_run(seed, design, fan=True)
+    assert wrong == 0 and score["false"] == 0
