@@ -176,7 +176,8 @@ def same_way_round(enrolment: Enrolment, card_id: str, features: Features) -> Fe
     if float((others @ features.face[::-1]).sum()) <= float((others @ features.face).sum()):
         return features
     soft = None if features.soft is None else turned(features.soft)
-    return Features(features.corners[::-1].copy(), features.face[::-1].copy(), features.redness, soft)
+    detail = None if features.detail is None else features.detail[::-1].copy()
+    return Features(features.corners[::-1].copy(), features.face[::-1].copy(), features.redness, soft, detail)
 
 
 def table_outline(frame: Frame, quad: np.ndarray) -> np.ndarray:

@@ -9,6 +9,9 @@ across), then described by:
   unit length: a dot product of two of them is their normalised correlation, and a blank corner
   weighs nothing;
 - ``face``: the whole face shrunk to :data:`FACE` pixels (pips, court art), likewise;
+- ``detail``: the whole face at :data:`DETAIL`, likewise: where two cards differ by the shape of
+  their pips alone (a spade or a club), what tells them apart (at :data:`FACE` a pip is four
+  pixels wide);
 - ``redness``: the share of the corner print that is red (colour only; None from a grey image).
 
 A card seen upside down is the upright view turned 180 degrees (:func:`turned`).
@@ -37,6 +40,8 @@ SLANT = 5.0
 PART_LEAST = 0.5
 #: The whole face, shrunk.
 FACE = (32, 45)
+#: The whole face at half the upright view's size (its pips eight pixels wide or more).
+DETAIL = (58, 83)
 _BLUR = 1.2
 #: Print is this share of the way from a corner's lightest part to its darkest, or darker, when
 #: the two differ by :data:`INK_CONTRAST` grey levels at least (else the corner is plain).
@@ -51,6 +56,7 @@ class Features:
     face: np.ndarray
     redness: float | None
     soft: np.ndarray | None = None  # the blurred grey upright view (a seen card only, not stored)
+    detail: np.ndarray | None = None  # None: enrolled before the detail was kept
 
 
 def order_quad(quad: np.ndarray) -> np.ndarray:
@@ -175,7 +181,8 @@ def describe(upright: np.ndarray, visible: np.ndarray | None = None) -> Features
     corners = corners / norm if norm > 1e-6 else corners
     inner = soft[INSET:-INSET, INSET:-INSET]
     face = _unit(cv2.resize(inner, FACE, interpolation=cv2.INTER_AREA))
-    return Features(corners, face, redness(upright, visible) if upright.ndim == 3 else None, soft)
+    detail = _unit(cv2.resize(inner, DETAIL, interpolation=cv2.INTER_AREA))
+    return Features(corners, face, redness(upright, visible) if upright.ndim == 3 else None, soft, detail)
 
 
 def corner_patch(features: Features, corner: int) -> np.ndarray:

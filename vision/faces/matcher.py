@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from engine.decks import PhysicalCard
-from vision.faces.features import CORNERS, FACE, Features, corner_patch, corner_search, describe, turned
+from vision.faces.features import CORNERS, DETAIL, FACE, Features, corner_patch, corner_search, describe, turned
 from vision.faces.store import Enrolment
 
 #: Cards scored again with each corner aligned, and how far (px of the upright view) it may shift.
@@ -38,10 +38,18 @@ BLANK = 0.15
 APART_SURE = 0.5
 #: Blurs (px) tried on the enrolled images to match the camera's softer view.
 GAP_BLURS = (0.0, 0.8, 1.6, 2.4)
-#: Shifts (px of the whole face, right and down) tried to register the view on the two cards it
-#: tells apart: an outline a pixel or two off the card moves the small pips of a whole face
-#: across the few pixels where two suits of a rank differ.
-FACE_SHIFTS = [(dx, dy) for dy in (-1.0, -0.5, 0.0, 0.5, 1.0) for dx in (-1.0, -0.5, 0.0, 0.5, 1.0)]
+#: How far (px of the whole face, in half pixels) the view is moved onto each of two cards it
+#: tells apart (:data:`FACE`, and :data:`DETAIL` at twice the size): an outline a pixel or two
+#: off the card moves the pips across the few pixels where two suits of a rank differ.
+FACE_REACH = 1
+#: Two corners are compared on the pixels where the enrolled images differ by this share of
+#: the most they differ, or more (the suit's pip, the rank's digit) ...
+DIFFER_MOST = 0.5
+#: ... and two whole faces by this share: their differences spread (the shape of each pip, a
+#: court card's pip and decoration), and the few pixels where they differ most may be one
+#: pip's edge, a pixel off (oxygen-air's JD, in grey its JS but for the pip and a pale swash,
+#: fitted the JS there).
+FACE_DIFFER = 0.25
 #: A face with at least this share shown (the rest hidden under another card) still speaks.
 FACE_SHOWN = 0.5
 #: A signal telling the best two apart by less than this abstains.
@@ -120,6 +128,9 @@ class Matcher:
         features = self._features = list(enrolment.cards.values())
         self._corners = np.stack([f.corners for f in features]).reshape(len(features), 4, -1)
         self._face = np.stack([f.face for f in features])
+        #: The whole faces at :data:`DETAIL`, where two cards are told apart by them (a deck
+        #: enrolled before they were kept: at :data:`FACE`).
+        self._detail = np.stack([f.detail for f in features]) if features and all(f.detail is not None for f in features) else None
         red = np.array([np.nan if f.redness is None else f.redness for f in features])
         #: Each card's colour (1 red, 0 black, NaN not known) and the shares of red print up to
         #: which a view is black and from which it is red (see :func:`colours`).
@@ -223,9 +234,12 @@ class Matcher:
         # The best two told apart where they differ, by the corners and the face (as much of it
         # as is shown); the one the view fits better there is the reading. A signal that hardly
         # tells the two apart (the small pips of a whole face) abstains.
-        face = _registered(views[side].face, self._face[best], self._face[second], seen) if face_speaks else None
-        told = [gap for gap in (_told_apart(fits.get(best), fits.get(second)),
-                                _gap(face, self._face[best], self._face[second], shown=seen) if face_speaks else None)
+        on_face = self._on_face(views[side], seen) if face_speaks else None
+        # Two suits of a rank: corners that show no suit (a rank printed alone, decoration)
+        # differ by noise alone, and say nothing of which it is.
+        corners_tell = best not in self._same_rank.get(second, ()) or bool((visible[side] & self._suit_corners).any())
+        told = [gap for gap in (_told_apart(fits.get(best), fits.get(second)) if corners_tell else None,
+                                on_face(best, second) if face_speaks else None)
                 if gap is not None]
         apart = [gap for gap in told if abs(gap) >= ABSTAIN]
         if len(apart) == 2 and apart[0] * apart[1] < 0 and abs(apart[1]) >= max(FACE_OVERRULES, 2 * abs(apart[0])):
@@ -261,7 +275,7 @@ class Matcher:
         by_face = [int(i) for i in np.argsort(faces[side])[::-1][:FACE_RIVALS + 1] if i != best]
         face_says = None
         for rival in dict.fromkeys(order[1:1 + FACE_RIVALS] + by_face) if face_speaks and not why else ():
-            if (_gap(face, self._face[best], self._face[rival], shown=seen) or 0.0) <= -ABSTAIN:
+            if (on_face(best, rival) or 0.0) <= -ABSTAIN:
                 why = f"the whole face looks more like the {self.cards[rival].id} than the {self.cards[best].id}"
                 face_says = self.cards[rival] if whole else None
                 break
@@ -280,6 +294,30 @@ class Matcher:
             return Reading(None, confidence, turned=bool(side), score=score, unsure=self.cards[best],
                            why=f"too unsure ({confidence:.2f}) between {self.cards[best].id} and {self.cards[second].id}")
         return Reading(self.cards[best], confidence, turned=bool(side), score=score)
+
+    def _on_face(self, view: Features, shown: np.ndarray | None):
+        """How much better the whole face of ``view`` (its ``shown`` pixels, a :data:`FACE`
+        mask; default all) fits one card than another, as a function of the two cards'
+        indices: on the pixels where the two differ most, 1 exactly the first, -1 exactly the
+        second, None when they hardly differ (:func:`_gap_of`). At :data:`DETAIL` (at
+        :data:`FACE` for a deck enrolled without it), the view registered on each card's face
+        on its own: registered on what two cards share, a spade moves towards a club."""
+        if self._detail is not None and view.detail is not None:
+            refs, image, size, reach = self._detail, view.detail, DETAIL, 2 * FACE_REACH
+            shown = None if shown is None else cv2.resize(shown.astype(np.uint8), DETAIL, interpolation=cv2.INTER_NEAREST) > 0
+        else:
+            refs, image, size, reach = self._face, view.face, FACE, FACE_REACH
+        image = image.reshape(size[1], size[0])
+        registered: dict[int, np.ndarray] = {}
+
+        def on(index: int) -> np.ndarray:
+            if index not in registered:
+                registered[index] = _registered(image, refs[index], shown, reach)
+            return registered[index]
+
+        def gap(a: int, b: int) -> float | None:
+            return _gap_over([(on(a), refs[a].reshape(image.shape), refs[b].reshape(image.shape), on(b), shown)], FACE_DIFFER)
+        return gap
 
     def _is_back(self, views: tuple[Features, Features], visible: tuple[np.ndarray, np.ndarray],
                  shown: tuple[np.ndarray, np.ndarray] | None) -> bool:
@@ -458,11 +496,13 @@ def _unexplained(references: np.ndarray, view: np.ndarray, shown: np.ndarray) ->
 def _correlations(references: np.ndarray, views: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
     """Normalised correlation of each row of ``references`` with ``views`` (one vector for all,
     or one row each), on the pixels of ``mask`` (default all)."""
-    mask = np.ones(references.shape[-1], bool) if mask is None else mask
-    refs = references[:, mask] - references[:, mask].mean(axis=1, keepdims=True)
-    seen = np.atleast_2d(views)[:, mask]
+    refs, seen = references, np.atleast_2d(views)
+    if mask is not None and not mask.all():
+        refs, seen = refs[:, mask], seen[:, mask]
+    refs = refs - refs.mean(axis=1, keepdims=True)
     seen = seen - seen.mean(axis=1, keepdims=True)
-    return (refs * seen).sum(axis=1) / np.maximum(np.linalg.norm(refs, axis=1) * np.linalg.norm(seen, axis=1), 1e-9)
+    products = refs @ seen[0] if len(seen) == 1 else np.einsum("ij,ij->i", refs, seen)
+    return products / np.maximum(np.linalg.norm(refs, axis=1) * np.linalg.norm(seen, axis=1), 1e-9)
 
 
 def _soften(image: np.ndarray, sigma: float) -> np.ndarray:
@@ -470,21 +510,13 @@ def _soften(image: np.ndarray, sigma: float) -> np.ndarray:
     return cv2.GaussianBlur(image, (0, 0), sigma) if sigma > 0 else image
 
 
-def _gap(view: np.ndarray, a: np.ndarray, b: np.ndarray, view_b: np.ndarray | None = None,
-         shown: np.ndarray | None = None) -> float | None:
+def _gap_over(pairs: list[tuple], most: float = DIFFER_MOST) -> float | None:
     """On the pixels where enrolled images ``a`` and ``b`` differ most (among those ``shown``,
-    default all), how much better ``view`` fits ``a`` than (``view_b``, default ``view``) fits
-    ``b``: 1 is exactly ``a``, -1 exactly ``b``, 0 either. None when they hardly differ anywhere."""
-    view_b = view if view_b is None else view_b
-    if a.ndim == 1:  # whole faces are stored flat
-        view, view_b, a, b = (v.reshape(FACE[1], FACE[0]) for v in (view, view_b, a, b))
-    return _gap_over([(view, a, b, view_b, shown)])
-
-
-def _gap_over(pairs: list[tuple]) -> float | None:
-    """:func:`_gap` over several patches at once, each (view, a, b, view_b, shown): the pixels
-    where the two cards differ most are those of all the patches together."""
-    return _gap_of([_softened(*pair) for pair in pairs])
+    default all) over several patches at once, each (view, a, b, view_b, shown), how much
+    better ``view`` fits ``a`` than ``view_b`` fits ``b``: 1 is exactly ``a``, -1 exactly
+    ``b``, 0 either. None when they hardly differ anywhere. The pixels compared differ by
+    ``most`` of the most that any differs, or more."""
+    return _gap_of([_softened(*pair) for pair in pairs], most)
 
 
 def _softened(view: np.ndarray, a: np.ndarray, b: np.ndarray, view_b: np.ndarray, shown: np.ndarray | None) -> tuple:
@@ -498,10 +530,10 @@ def _softened(view: np.ndarray, a: np.ndarray, b: np.ndarray, view_b: np.ndarray
     return view, a, b, view_b, shown, np.abs(a - b) * everywhere
 
 
-def _gap_of(softened: list[tuple]) -> float | None:
+def _gap_of(softened: list[tuple], most: float = DIFFER_MOST) -> float | None:
     """:func:`_gap_over` of patches already :func:`_softened`."""
     peak = max(float(differ.max()) for *_, differ in softened)
-    wheres = [differ > 0.5 * peak for *_, differ in softened]
+    wheres = [differ > most * peak for *_, differ in softened]
     if sum(int(where.sum()) for where in wheres) < 12 or peak < 1e-4:
         return None
     misfit_a = misfit_b = 0.0
@@ -512,21 +544,35 @@ def _gap_of(softened: list[tuple]) -> float | None:
     return (misfit_b - misfit_a) / max(misfit_a + misfit_b, 1e-9)
 
 
-def _registered(view: np.ndarray, a: np.ndarray, b: np.ndarray, shown: np.ndarray | None) -> np.ndarray:
-    """The whole face ``view`` (flat) moved by the shift of :data:`FACE_SHIFTS` at which it
-    correlates best (on its ``shown`` pixels) with the mean of enrolled faces ``a`` and ``b``,
-    what the two cards share: corners are aligned on the view, the whole face is not."""
-    face = view.reshape(FACE[1], FACE[0]).astype(np.float32)
-    moved = np.stack([face.ravel() if dx == dy == 0 else
-                      cv2.warpAffine(face, np.float32([[1, 0, dx], [0, 1, dy]]), FACE, borderMode=cv2.BORDER_REPLICATE).ravel()
-                      for dx, dy in FACE_SHIFTS])
-    return moved[int(np.argmax(_correlations(moved, (a + b) / 2, None if shown is None else shown.ravel())))]
+def _registered(view: np.ndarray, ref: np.ndarray, shown: np.ndarray | None, reach: int) -> np.ndarray:
+    """The whole face ``view`` (an image) moved onto the enrolled face ``ref`` (flat, of the
+    same size): by the shift up to ``reach`` px at which the two correlate best (on the
+    ``shown`` pixels), to a tenth of a pixel (the peak's parabola about the best whole shift)."""
+    image = view.astype(np.float32)
+    h, w = image.shape
+    inner = ref.reshape(h, w).astype(np.float32)[reach:h - reach, reach:w - reach]
+    mask = None if shown is None else shown[reach:h - reach, reach:w - reach].astype(np.float32)
+    fits = np.nan_to_num(cv2.matchTemplate(image, inner, cv2.TM_CCOEFF_NORMED, mask=mask), nan=-1.0)
+    _, _, _, (x, y) = cv2.minMaxLoc(fits)
+    dx = x - reach + (_peak(fits[y, x - 1:x + 2]) if 0 < x < fits.shape[1] - 1 else 0.0)
+    dy = y - reach + (_peak(fits[y - 1:y + 2, x]) if 0 < y < fits.shape[0] - 1 else 0.0)
+    if dx == dy == 0:
+        return image
+    return cv2.warpAffine(image, np.float32([[1, 0, -dx], [0, 1, -dy]]), (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+def _peak(three: np.ndarray) -> float:
+    """Where between its neighbours (-0.5 to 0.5) the peak of three samples lies, the middle
+    one the greatest (a parabola through them)."""
+    left, middle, right = (float(v) for v in three)
+    bend = left - 2 * middle + right
+    return float(np.clip(0.5 * (left - right) / bend, -0.5, 0.5)) if bend < 0 else 0.0
 
 
 def _told_apart(best: list | None, second: list | None) -> float | None:
     """How much better the view fits the best card than the second best on the pixels where
     those two cards differ (the suit's pip when they share a rank, the rank when they share a
-    suit), see :func:`_gap`, over the corners both have ink in; None when there are none.
+    suit), see :func:`_gap_over`, over the corners both have ink in; None when there are none.
     Weighed two ways, which must agree, the weaker taken: over the pixels where the two differ
     most in all the corners (one corner showing the suit outweighs three printing the same
     rank or nothing, whose noise would vote), and as the mean of the corners' own (one corner

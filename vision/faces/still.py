@@ -181,8 +181,8 @@ def edge_followed(image: np.ndarray, quad: np.ndarray) -> float:
     least: on dark felt a dark line printed inside the edge steps more than the edge) lies
     within :data:`ON_EDGE` short sides (2 px at least) of it. 1 for an outline on the card's
     edge all round; less when a side runs partly over the background or the card (a card
-    found askew, or with its shadow, or cut off a corner). 1 when no side can be seen across
-    (a picture cut to the card)."""
+    found askew, or with its shadow, or cut off a corner); 0 when a side runs over a pattern
+    (:func:`_over_pattern`). 1 when no side can be seen across (a picture cut to the card)."""
     quad = np.float32(quad)
     short = _short(quad)
     reach, near = max(4.0, 2 * ACROSS * short), max(2.0, ON_EDGE * short)
@@ -194,11 +194,25 @@ def edge_followed(image: np.ndarray, quad: np.ndarray) -> float:
     for profile in _profiles(lab, quad - np.float32([x0, y0]), 24, reach):
         if profile is None:
             continue
+        if _over_pattern(profile, near):
+            shares.append(0.0)
+            continue
         offsets = np.arange(profile.shape[1] - 2, dtype=np.float32) - (profile.shape[1] - 3) / 2
         step = np.linalg.norm(profile[:, 2:] - profile[:, :-2], axis=2) * (offsets <= near + 1)
         clear = (step >= 0.25 * step.max(axis=1, keepdims=True)) & (step >= STEP / 2)
         shares.append(float((clear & (np.abs(offsets) <= near)).any(axis=1).mean()))
     return min(shares, default=1.0)
+
+
+def _over_pattern(profile: np.ndarray, near: float) -> bool:
+    """Whether a side (its colour ``profile`` across, :func:`_profiles`) runs over a patterned
+    background: the same colours on average inside it as outside, and outside a pattern (a
+    checked cloth steps everywhere, so a step lies near any line drawn on it; the card lies
+    farther in). A white card on a scanner's white lid is alike on both sides too, but plain."""
+    offsets = np.arange(profile.shape[1], dtype=np.float32) - (profile.shape[1] - 1) / 2
+    inside, outside = (profile[:, part].reshape(-1, 3) for part in (offsets < -near, offsets > near))
+    return bool(len(inside) and len(outside) and np.linalg.norm(inside.mean(axis=0) - outside.mean(axis=0)) < STEP
+                <= np.linalg.norm(outside.std(axis=0)))
 
 
 def outlines_in(image: np.ndarray, *, least_share: float = LEAST_SHARE) -> list[Outline]:

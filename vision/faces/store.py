@@ -3,8 +3,9 @@ them, in one versioned file.
 
 A NumPy ``.npz`` archive: ``meta`` (JSON text: ``format`` "cardtable-faces", ``version``,
 ``deck``, ``name``, ``cards`` in row order, ``back`` whether a card back is enrolled), and one
-row per card in ``corners``, ``face``, ``redness`` (NaN: no ink found), plus ``back_face`` when
-the back is enrolled. Files live in the user's data folder (``$XDG_DATA_HOME/cardtable/faces``,
+row per card in ``corners``, ``face``, ``redness`` (NaN: no ink found) and ``detail`` (half
+precision; files written before it was kept have none, and read as they did), plus
+``back_face`` when the back is enrolled. Files live in the user's data folder (``$XDG_DATA_HOME/cardtable/faces``,
 ``~/.local/share`` when unset) unless the config names a path.
 """
 
@@ -72,6 +73,8 @@ class Enrolment:
             arrays["face"] = np.stack([self.cards[i].face for i in ids])
             arrays["redness"] = np.array([np.nan if self.cards[i].redness is None else self.cards[i].redness
                                           for i in ids], np.float32)
+            if all(self.cards[i].detail is not None for i in ids):
+                arrays["detail"] = np.stack([self.cards[i].detail for i in ids]).astype(np.float16)
         if self.back is not None:
             arrays["back_corners"], arrays["back_face"] = self.back.corners, self.back.face
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp.npz")
@@ -112,8 +115,9 @@ class Enrolment:
         for row, card_id in enumerate(meta["cards"]):
             deck.card(card_id)
             red = float(arrays["redness"][row])
+            detail = arrays["detail"][row].astype(np.float32) if "detail" in arrays else None
             enrolment.cards[card_id] = Features(arrays["corners"][row], arrays["face"][row],
-                                                None if np.isnan(red) else red)
+                                                None if np.isnan(red) else red, detail=detail)
         if meta.get("back"):
             enrolment.back = Features(arrays["back_corners"], arrays["back_face"], None)
         return enrolment

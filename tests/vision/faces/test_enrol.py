@@ -11,9 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.cards import parse_card
 from engine.errors import InvalidInput
-from vision.faces.designs import DESIGNS
-from vision.faces.enrol import enrol_from_images, face_id
+from vision.faces.designs import DESIGNS, element_id, render_card
+from vision.faces.enrol import card_quad, enrol_from_images, face_id
+from vision.faces.features import order_quad, warp_upright
+from vision.faces.matcher import Matcher
 from vision.faces.store import Enrolment, enrolment_path
 
 
@@ -56,12 +59,26 @@ def test_the_file_keeps_everything_and_refuses_other_versions(enrolments, tmp_pa
     loaded = Enrolment.load(path)
     assert loaded.name == "dondorf" and sorted(loaded.cards) == sorted(enrolments["dondorf"].cards)
     np.testing.assert_allclose(loaded.cards["QS"].corners, enrolments["dondorf"].cards["QS"].corners)
+    np.testing.assert_allclose(loaded.cards["QS"].detail, enrolments["dondorf"].cards["QS"].detail, atol=1e-3)
     newer = tmp_path / "newer.npz"
     np.savez(newer, meta=np.array(json.dumps({"format": "cardtable-faces", "version": 9})))
     with pytest.raises(InvalidInput, match="version 9, but this cardtable reads version 1: enrol the deck again"):
         Enrolment.load(newer)
     with pytest.raises(OSError, match="run 'cardtable enroll faces' first"):
         Enrolment.load(tmp_path / "none.npz")
+
+
+def test_a_deck_enrolled_before_the_detailed_faces_were_kept_still_reads(enrolments, tmp_path):
+    """A file written before the faces at :data:`vision.faces.features.DETAIL` were kept has
+    none: it loads, and its cards are told apart by the smaller faces, as they were."""
+    path = enrolments["dondorf"].save(tmp_path / "mine.npz")
+    with np.load(path) as data:
+        arrays = {key: data[key] for key in data.files if key != "detail"}
+    np.savez_compressed(path, **arrays)
+    loaded = Enrolment.load(path)
+    assert all(features.detail is None for features in loaded.cards.values())
+    image = render_card("dondorf", element_id(parse_card("QS")), 180)
+    assert Matcher(loaded).read_view(warp_upright(image, order_quad(card_quad(image)))).card.id == "QS"
 
 
 def test_a_config_names_an_enrolment_or_a_file(tmp_path, monkeypatch):
