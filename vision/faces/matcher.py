@@ -235,6 +235,14 @@ class Matcher:
         # as is shown); the one the view fits better there is the reading. A signal that hardly
         # tells the two apart (the small pips of a whole face) abstains.
         on_face = self._on_face(views[side], seen) if face_speaks else None
+        if face_speaks and best in self._same_rank and not (visible[side] & self._suit_corners).any():
+            # No corner in view shows the suit (oxygen-air prints it in the pips alone): which
+            # suit of the rank it is, is the face's to say, against each other suit in the running.
+            suits = [best] + [j for j in self._same_rank[best] if scores[j] > -1]
+            said = [c for c in suits if all((on_face(c, d) or 0.0) >= ABSTAIN for d in suits if d != c)]
+            if said and said[0] != best:
+                best, second = said[0], best
+                order = [best, second] + [i for i in order if i not in (best, second)]
         # Two suits of a rank: corners that show no suit (a rank printed alone, decoration)
         # differ by noise alone, and say nothing of which it is.
         corners_tell = best not in self._same_rank.get(second, ()) or bool((visible[side] & self._suit_corners).any())
