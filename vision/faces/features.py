@@ -12,7 +12,9 @@ across), then described by:
 - ``detail``: the whole face at :data:`DETAIL`, likewise: where two cards differ by the shape of
   their pips alone (a spade or a club), what tells them apart (at :data:`FACE` a pip is four
   pixels wide);
-- ``redness``: the share of the corner print that is red (colour only; None from a grey image).
+- ``redness``: the share of the corner print that is red (colour only; None from a grey image);
+- ``tint``: the face's colour (CIE Lab a and b) shrunk to :data:`FACE` (colour only): what
+  tells one card back from another that is alike in grey.
 
 A card seen upside down is the upright view turned 180 degrees (:func:`turned`).
 """
@@ -57,6 +59,7 @@ class Features:
     redness: float | None
     soft: np.ndarray | None = None  # the blurred grey upright view (a seen card only, not stored)
     detail: np.ndarray | None = None  # None: enrolled before the detail was kept
+    tint: np.ndarray | None = None  # the face's colour (Lab a, b) shrunk to FACE; None from a grey image
 
 
 def order_quad(quad: np.ndarray) -> np.ndarray:
@@ -182,7 +185,11 @@ def describe(upright: np.ndarray, visible: np.ndarray | None = None) -> Features
     inner = soft[INSET:-INSET, INSET:-INSET]
     face = _unit(cv2.resize(inner, FACE, interpolation=cv2.INTER_AREA))
     detail = _unit(cv2.resize(inner, DETAIL, interpolation=cv2.INTER_AREA))
-    return Features(corners, face, redness(upright, visible) if upright.ndim == 3 else None, soft, detail)
+    tint = None
+    if upright.ndim == 3:
+        lab = cv2.cvtColor(upright[INSET:-INSET, INSET:-INSET], cv2.COLOR_BGR2LAB).astype(np.float32)
+        tint = cv2.resize(lab[:, :, 1:], FACE, interpolation=cv2.INTER_AREA)
+    return Features(corners, face, redness(upright, visible) if upright.ndim == 3 else None, soft, detail, tint)
 
 
 def corner_patch(features: Features, corner: int) -> np.ndarray:

@@ -85,6 +85,18 @@ BACK_LEAST, BACK_AHEAD = 0.5, 0.2
 #: ... and whose corners in view correlate this well with the back's on average (the tuned
 #: designs' backs in the scenes, 0.72-0.96 a corner; the back of another deck, 0.22-0.57).
 BACK_CORNERS = 0.7
+#: A back seen in colour is also compared softened by this much (px of the whole face,
+#: :data:`FACE`) and moved onto the enrolled one: a back's fine lines (xskat-french's) soften
+#: away at the camera's blur, and an outline a few pixels off moves them across one another
+#: (its back in a scene correlated 0.39 with the enrolled one, its corners -0.3 to 0.02; so
+#: compared, 0.84 and 0.5-0.87; a fine lattice, standard's, is known sharp, not softened) ...
+BACK_BLUR = 1.5
+#: ... and its corners softened by this much (px of the upright view), each where it fits best ...
+BACK_CORNER_BLUR = 1.5
+#: ... and its colour (Lab a and b, the mean over what shows) must lie this near the enrolled
+#: back's over the same pixels: softened, backs alike in layout are alike in grey (a blue
+#: lattice, a green sparkle).
+BACK_TINT = 16.0
 #: A back is known by this share of its face at least (one pattern all over: a card laid on it
 #: often hides more than half).
 BACK_SHOWN = 0.3
@@ -131,6 +143,11 @@ class Matcher:
         #: The whole faces at :data:`DETAIL`, where two cards are told apart by them (a deck
         #: enrolled before they were kept: at :data:`FACE`).
         self._detail = np.stack([f.detail for f in features]) if features and all(f.detail is not None for f in features) else None
+        #: The whole faces, and the enrolled back's, softened as a back is compared (:meth:`_is_back`).
+        self._soft_faces = np.stack([_soften(f.reshape(FACE[1], FACE[0]), BACK_BLUR).ravel() for f in self._face]) \
+            if features else np.zeros((0, FACE[0] * FACE[1]), np.float32)
+        back = enrolment.back
+        self._back_face = None if back is None else _soften(back.face.reshape(FACE[1], FACE[0]), BACK_BLUR).ravel()
         red = np.array([np.nan if f.redness is None else f.redness for f in features])
         #: Each card's colour (1 red, 0 black, NaN not known) and the shares of red print up to
         #: which a view is black and from which it is red (see :func:`colours`).
@@ -335,7 +352,9 @@ class Matcher:
         and :data:`BACK_AHEAD` more than with any enrolled face (a dark face framed in white,
         as oxygen's, looks much like a dark back framed in white); and its ``visible`` corners
         correlate :data:`BACK_CORNERS` with the back's on average (the back of another deck,
-        a lattice or a picture framed alike, is as like it in the small whole face)."""
+        a lattice or a picture framed alike, is as like it in the small whole face). So
+        compared sharp, or, in colour, softened (:data:`BACK_BLUR`, :data:`BACK_CORNER_BLUR`);
+        in colour, what shows must be the colour of the enrolled back there (:data:`BACK_TINT`)."""
         back = self.enrolment.back
         if back is None:
             return False
@@ -343,12 +362,32 @@ class Matcher:
             mask = np.ones(view.face.size, bool) if mask is None else mask.ravel()
             if mask.mean() < BACK_SHOWN or not seen.any():
                 continue
-            score = _correlations(back.face[None], view.face, mask)[0]
-            corners = _correlations(back.corners.reshape(4, -1)[seen], view.corners.reshape(4, -1)[seen])
-            if score >= BACK_LEAST and corners.mean() >= BACK_CORNERS and \
-                    score - _correlations(self._face, view.face, mask).max() >= BACK_AHEAD:
+            # Sharp, in grey, as enrolled: a back's own fine pattern (a lattice) ...
+            ways = [(_correlations(back.face[None], view.face, mask)[0],
+                     _correlations(back.corners.reshape(4, -1)[seen], view.corners.reshape(4, -1)[seen]),
+                     _correlations(self._face, view.face, mask).max())]
+            alike = True
+            if back.tint is not None and view.tint is not None:
+                # ... or, in colour, softened and moved onto the back (fine lines blurred and a
+                # pixel off), whose colour over what shows the view's must share.
+                face = _soften(view.face.reshape(FACE[1], FACE[0]), BACK_BLUR)
+                moved = _registered(face, self._back_face, mask.reshape(face.shape), FACE_REACH).ravel()
+                ways.append((_correlations(self._back_face[None], moved, mask)[0],
+                             np.array([self._back_corner(k, view) for k in np.flatnonzero(seen)]),
+                             _correlations(self._soft_faces, face.ravel(), mask).max()))
+                alike = np.linalg.norm(view.tint.reshape(-1, 2)[mask].mean(axis=0) -
+                                       back.tint.reshape(-1, 2)[mask].mean(axis=0)) <= BACK_TINT
+            if alike and any(score >= BACK_LEAST and corners.mean() >= BACK_CORNERS and score - cards >= BACK_AHEAD
+                             for score, corners, cards in ways):
                 return True
         return False
+
+    def _back_corner(self, corner: int, view: Features) -> float:
+        """How well the enrolled back's corner fits the view's, both softened by
+        :data:`BACK_CORNER_BLUR`, where it fits best within :data:`REACH` px."""
+        patch = _soften(corner_patch(self.enrolment.back, corner), BACK_CORNER_BLUR)
+        search = _soften(corner_search(view, corner, REACH), BACK_CORNER_BLUR)
+        return float(cv2.matchTemplate(search, patch, cv2.TM_CCOEFF_NORMED).max())
 
     def _aligned(self, scores: np.ndarray, view: Features, visible: np.ndarray,
                  part: np.ndarray | None = None) -> tuple[np.ndarray, dict]:

@@ -5,7 +5,7 @@ A NumPy ``.npz`` archive: ``meta`` (JSON text: ``format`` "cardtable-faces", ``v
 ``deck``, ``name``, ``cards`` in row order, ``back`` whether a card back is enrolled), and one
 row per card in ``corners``, ``face``, ``redness`` (NaN: no ink found) and ``detail`` (half
 precision; files written before it was kept have none, and read as they did), plus
-``back_face`` when the back is enrolled. Files live in the user's data folder (``$XDG_DATA_HOME/cardtable/faces``,
+``back_face`` (and ``back_tint``, its mean colour) when the back is enrolled. Files live in the user's data folder (``$XDG_DATA_HOME/cardtable/faces``,
 ``~/.local/share`` when unset) unless the config names a path.
 """
 
@@ -77,6 +77,8 @@ class Enrolment:
                 arrays["detail"] = np.stack([self.cards[i].detail for i in ids]).astype(np.float16)
         if self.back is not None:
             arrays["back_corners"], arrays["back_face"] = self.back.corners, self.back.face
+            if self.back.tint is not None:
+                arrays["back_tint"] = np.asarray(self.back.tint, np.float32)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp.npz")
         np.savez_compressed(tmp, **arrays)
         os.replace(tmp, path)
@@ -119,5 +121,5 @@ class Enrolment:
             enrolment.cards[card_id] = Features(arrays["corners"][row], arrays["face"][row],
                                                 None if np.isnan(red) else red, detail=detail)
         if meta.get("back"):
-            enrolment.back = Features(arrays["back_corners"], arrays["back_face"], None)
+            enrolment.back = Features(arrays["back_corners"], arrays["back_face"], None, tint=arrays.get("back_tint"))
         return enrolment
