@@ -12,6 +12,7 @@ file) or in rows (:mod:`vision.faces.rows`). Every card found is checked the one
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -175,9 +176,10 @@ def same_way_round(enrolment: Enrolment, card_id: str, features: Features) -> Fe
     # Turning a view reverses each feature vector (the corner patches swap places, see CORNERS).
     if float((others @ features.face[::-1]).sum()) <= float((others @ features.face).sum()):
         return features
-    soft = None if features.soft is None else turned(features.soft)
-    detail = None if features.detail is None else features.detail[::-1].copy()
-    return Features(features.corners[::-1].copy(), features.face[::-1].copy(), features.redness, soft, detail)
+    return replace(features, corners=features.corners[::-1].copy(), face=features.face[::-1].copy(),
+                   soft=None if features.soft is None else turned(features.soft),
+                   detail=None if features.detail is None else features.detail[::-1].copy(),
+                   tint=None if features.tint is None else features.tint[::-1, ::-1].copy())
 
 
 def table_outline(frame: Frame, quad: np.ndarray) -> np.ndarray:

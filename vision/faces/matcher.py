@@ -503,7 +503,7 @@ def suit_corners(corners: np.ndarray, ranks: list, suits: list) -> np.ndarray:
     cards of a rank looks like their difference at the other ranks (median correlation
     :data:`SUIT_SHOWN` at least): the same symbols at the same place, not a rank printed alone
     with per-card decoration. Measured over the deck, not a card: a court card's picture adds
-    its own differences to its index's. None for a deck of fewer than three ranks in two suits."""
+    its own differences to its index's. None of them for a deck of fewer than three ranks in two suits."""
     index = {(rank, suit): i for i, (rank, suit) in enumerate(zip(ranks, suits)) if rank is not None and suit is not None}
     suit_set = sorted({suit for _, suit in index})
     least = np.full(corners.shape[1], np.inf)
