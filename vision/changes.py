@@ -446,8 +446,11 @@ class ChangeMap:
         given_up = sub & (self._tries >= self.attempts)
         if given_up.any():
             # What the first frame's estimate painted there and no card explained is the table
-            # too, also the lone cells the opening kept from ever being dirty long enough.
-            given_up[y0:y1, x0:x1] |= self._painted[y0:y1, x0:x1] & ~self.dirty[y0:y1, x0:x1]
+            # too, also the lone cells the opening kept from ever being dirty long enough, as
+            # long as they show what they showed then (a card laid on a printed line since is
+            # not the table, though the opening keeps its edge's cells from being dirty).
+            still_so = ~self._unlike(self.small[y0:y1, x0:x1], self.start[1, y0:y1, x0:x1]).view(bool)
+            given_up[y0:y1, x0:x1] |= self._painted[y0:y1, x0:x1] & ~self.dirty[y0:y1, x0:x1] & still_so
         self.explain(given_up)
         return given_up
 

@@ -15,3 +15,33 @@ def test_lone_cells_are_noise_and_a_block_is_kept_where_it_is():
     expected = mask.copy()
     expected[15, 3] = expected[0, 29] = False
     assert (kept == expected).all()
+
+
+def _table_with_a_printed_line() -> np.ndarray:
+    """Cells of a dark felt with a light printed line across it (the first frame's estimate
+    paints the line over: it stands out from the felt around it)."""
+    felt = np.full((60, 80), 60, np.uint8)
+    felt[20:22, 4:76] = 130
+    return felt
+
+
+def _failing(changes: ChangeMap, frame: np.ndarray, frames: range) -> None:
+    """Show ``frame`` at each of ``frames`` (10 a second), every read of it in vain."""
+    for k in frames:
+        changes.observe(frame, k / 10)
+        changes.failed((0, 0, 80 * changes.cell, 60 * changes.cell))
+
+
+def test_a_card_laid_on_a_printed_line_is_not_taken_for_the_table_when_the_line_beside_it_is():
+    # The line is read in vain from the first frame and given up as the table; the card laid on
+    # it later must not go with it (the line's cells under the card show the card, not the line).
+    changes = ChangeMap(attempts=5, backoff=False)
+    table = _table_with_a_printed_line()
+    _failing(changes, table, range(0, 3))
+    card = table.copy()
+    card[14:40, 30:50] = 200
+    _failing(changes, card, range(3, 5))  # the line beside the card is given up here
+    changes.observe(card, 0.5)
+    # (The change map's opening keeps a block of cells one cell down and to the right.)
+    assert changes.dirty[15:41, 31:51].all(), np.argwhere(~changes.dirty[15:41, 31:51])
+
