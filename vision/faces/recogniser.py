@@ -236,6 +236,7 @@ class FaceRecogniser:
         for contour, shaped in patches:
             outline = None if shaped is None else shaped + offset
             cards = cards_of_patch(contour + offset.astype(np.int32), outline, to_table, self.deck_size.sizes, support=support)
+            a_card = False  # the patch is one card's outline, and reads as a card (named, unsurely, or its back)
             for i, quad in enumerate(cards):
                 measured = quad is outline  # a whole card's outline, not a card fitted at its corners
                 # Moved onto the card's edges, which a line printed along them may hide a pixel
@@ -243,10 +244,14 @@ class FaceRecogniser:
                 quad = refine_quad(grey, quad)
                 quad = order_quad(quad if to_table is None else true_to_size(quad, to_table, self.deck_size.sizes))
                 read.append(quad.mean(axis=0))
-                got = self._read(region, quad, mask, cards[:i] + cards[i + 1:], measured=measured)
+                reading, visible = self._look(region, quad, mask, cards[:i] + cards[i + 1:])
+                a_card = measured and (reading.card is not None or reading.unsure is not None or reading.face_down)
+                got = self._decide(region, quad, reading, visible, cards[:i] + cards[i + 1:], measured=measured)
                 if got is not None:
                     found.append(got)
-            if shown and to_table is not None and not (len(cards) == 1 and cards[0] is outline):  # not one whole card
+            # A patch shaped like one card but read as none may be cards showing a corner each:
+            # what is left of a fan when the card on top of it is named.
+            if shown and to_table is not None and not a_card:
                 fine = fine if fine is not None else arrivals(*crops, close=FINE_CLOSE)[0]
                 coloured = coloured or self._in_colour(region, support, mask, moving, crops)
                 found += self._read_shown(region, _fine_contour(contour, fine) + offset.astype(np.int32), cards, coloured, mask,
