@@ -105,6 +105,7 @@ class Seen:
     misses: int = 0  # reads in a row that named no card (a sure read in between: the card is readable)
     confirmed: bool = False  # its card was named to the pipeline
     shows: int | None = None  # the one corner of the card that showed (a fanned hand's), or None
+    end: np.ndarray | None = None  # how far the side running from that corner showed (frame px)
 
 
 def zone_words(zone: str | None) -> str:
@@ -213,6 +214,7 @@ class FaceRecogniser:
             got = self._read(region, seen.quad, mask, seen.others, expect=seen.card)
             if got is not None:
                 found.append(got)
+        found += self._read_shown_again(region, mask, {f.card.id for f in found})
         found += self._read_piles(region, read, {f.card.id for f in found})
         found += self._read_covered(region, {f.card.id for f in found})
         self._tell_refusals(region, found)
@@ -414,12 +416,12 @@ class FaceRecogniser:
                 continue
             likeness, quad = self._fitted_guess(grey, quad, point, shows, end)
             guesses.append((point, quad, shows, likeness, end))
-        looks = []  # (corner point, quad, the corner that shows, likeness, reading)
+        looks = []  # (corner point, quad, the corner that shows, likeness, reading, how far its side shows)
         for point, quad, shows, likeness, end in guesses:
             if likeness >= SHOWN_LIKENESS:
                 reading, visible = self._look(region, quad, mask, shows=(shows, end))
                 if visible.any():
-                    looks.append((point, quad, shows, likeness, reading))
+                    looks.append((point, quad, shows, likeness, reading, end))
         if not looks:
             return []
         side = float(np.linalg.norm(looks[0][1][1] - looks[0][1][0]))
@@ -428,7 +430,7 @@ class FaceRecogniser:
         named: dict[str, tuple] = {}
         blocked: dict[str, tuple] = {}
         for look in looks:
-            _, quad, shows, _, reading = look
+            _, quad, shows, _, reading, _ = look
             if reading.card is None or reading.card.id in whole:
                 continue
             # Another card read on the same index, named or unsurely (or best in a read too
@@ -436,7 +438,7 @@ class FaceRecogniser:
             # pixels and degrees), leaves it unnamed; a guess from the same corner of the patch
             # that read the index beside it (a card lying the other way) does not.
             index = index_centre(quad, shows)
-            rivals = [r for _, q, k, _, r in looks if np.linalg.norm(index_centre(q, k) - index) <= SAME_PLACE * side
+            rivals = [r for _, q, k, _, r, _ in looks if np.linalg.norm(index_centre(q, k) - index) <= SAME_PLACE * side
                       and (r.card or r.unsure) not in (None, reading.card)]
             if any(r.card is not None or r.score > reading.score - SHOWN_RIVAL for r in rivals):
                 # Unnamed, but remembered there: a card the corner names later is another
@@ -446,21 +448,47 @@ class FaceRecogniser:
             best = named.get(reading.card.id)
             if best is None or (reading.confidence, look[3]) > (best[4].confidence, best[3]):
                 named[reading.card.id] = look
-        for card, (_, quad, shows, _, reading) in blocked.items():
+        for card, (_, quad, shows, _, reading, end) in blocked.items():
             if card not in named:
-                self._remember(quad, reading, region.number, shows=shows)
+                self._remember(quad, reading, region.number, shows=shows, end=end)
         found = []
-        for card, (point, quad, shows, _, reading) in named.items():
+        for card, (point, quad, shows, _, reading, end) in named.items():
             if any(r.card is not None and r.card.id == card and np.linalg.norm(p - point) > 0.5 * side
                    and np.linalg.norm(q.mean(axis=0) - quad.mean(axis=0)) > 0.5 * side
-                   and _depth(p, quad) < -SAME_PLACE * side for p, q, _, _, r in looks):
+                   and _depth(p, quad) < -SAME_PLACE * side for p, q, _, _, r, _ in looks):
                 continue  # named at two places (not at two corners of this card: a design indexed in all four)
             index = index_centre(quad, shows)
             on_top = [q for q in [*fitted, *(q for p, q, *_ in guesses if np.linalg.norm(p - point) > SAME_PLACE * side)]
                       if not _inside(index, q)]
-            got = self._decide(region, quad, reading, np.arange(4) == shows, on_top, shows=shows)
+            got = self._decide(region, quad, reading, np.arange(4) == shows, on_top, shows=shows, end=end)
             if got is not None:
                 found.append(got)
+        return found
+
+    def _read_shown_again(self, region: Region, mask: np.ndarray, named_here: set[str]) -> list[Found]:
+        """The cards named once by the one corner they show (:meth:`_read_shown`) in the last
+        :data:`PENDING_FRAMES`, not yet named twice, read again this frame by that corner as it was
+        guessed then, where the region lies still over it: the guesses at a patch's corners come
+        from its outline, which moves with what is new around it (a card named beside, cells
+        given up), and the guess that read a card once may not be made again."""
+        found = []
+        x0, y0, x1, y1 = region.box
+        for seen in list(self.seen.values()):
+            card = seen.card
+            if seen.shows is None or card is None or seen.confirmed or seen.refused or seen.count >= self.agree \
+                    or card.id in named_here or card.id in region.known or not 0 < region.number - seen.at <= PENDING_FRAMES:
+                continue
+            corner = corner_quad(seen.quad, seen.shows)
+            cx, cy = corner.mean(axis=0)
+            if not (x0 <= cx < x1 and y0 <= cy < y1) or not region.is_still(region.cells(corner)):
+                continue
+            reading, visible = self._look(region, seen.quad, mask, shows=(seen.shows, seen.end))
+            if reading.card is None:
+                continue  # read no better than before: it waits for a guess that reads it
+            got = self._decide(region, seen.quad, reading, visible, seen.others, shows=seen.shows, end=seen.end)
+            if got is not None:
+                found.append(got)
+                named_here.add(got.card.id)
         return found
 
     def _fitted_guess(self, grey: np.ndarray, quad: np.ndarray, point: np.ndarray, shows: int,
@@ -586,9 +614,9 @@ class FaceRecogniser:
 
     def _decide(self, region: Region, quad: np.ndarray, reading: Reading, visible: np.ndarray,
                 others: list[np.ndarray] = (), expect: PhysicalCard | None = None, measured: bool = False,
-                shows: int | None = None) -> Found | None:
+                shows: int | None = None, end: np.ndarray | None = None) -> Found | None:
         """What a ``reading`` of the card in ``quad`` tells the table (see :meth:`_read`);
-        ``shows``: the card showed that corner alone (:meth:`_read_shown`)."""
+        ``shows``: the card showed that corner alone, its side up to ``end`` (:meth:`_read_shown`)."""
         if expect is not None and reading.card != expect:
             return None
         if not visible.any():
@@ -597,7 +625,7 @@ class FaceRecogniser:
         if reading.card is None and not settled:
             return None  # beside a hand moving, only a read that names a card speaks
         self.reads += 1
-        seen = self._remember(quad, reading, region.number, others, settled, shows)
+        seen = self._remember(quad, reading, region.number, others, settled, shows, end)
         centre = tuple(float(v) for v in quad.mean(axis=0))
         zone = region.locate(centre)
         if reading.face_down:
@@ -661,7 +689,7 @@ class FaceRecogniser:
         return warp_upright(frame.colour((int(x0), int(y0), int(x1), int(y1))), quad - np.float32([x0, y0]))
 
     def _remember(self, quad: np.ndarray, reading: Reading, at: int = 0, others: list[np.ndarray] = (),
-                  settled: bool = True, shows: int | None = None) -> Seen:
+                  settled: bool = True, shows: int | None = None, end: np.ndarray | None = None) -> Seen:
         """The outline's record, updated with this reading: an outline read before is one whose
         centre lies within :data:`SAME_PLACE` of a card side of this one's. A read beside a hand
         moving (not ``settled``) counts towards agreement but names no card that would make a
@@ -688,7 +716,7 @@ class FaceRecogniser:
             same = old is not None and (old.card == reading.card and old.face_down == reading.face_down)
             card, confidence, count, face_down = reading.card, reading.confidence, old.count + 1 if same else 1, reading.face_down
         seen = Seen(quad, card, confidence, count, face_down, named=frozenset(named), at=at,
-                    others=list(others), misses=misses, shows=shows)
+                    others=list(others), misses=misses, shows=shows, end=end)
         self.seen.pop(key, None)
         self.seen[key] = seen
         while len(self.seen) > SEEN_KEPT:  # the oldest outlines are forgotten

@@ -555,6 +555,18 @@ def test_what_is_left_of_a_fan_once_its_top_card_is_named_is_read_by_its_corners
 
 
 @pytest.mark.slow
+def test_a_fanned_card_read_once_by_its_corner_is_read_again_there_though_the_outline_no_longer_guesses_it():
+    """The defect (issue 22, faces_bench fan 292568, gm-paris on a checked cloth, laid at once):
+    the 7H and the 8D were each read surely once by the corner they show; in the next frame
+    the patch's outline had moved (the 3C beside them named, cells given up as the table) and no
+    guess was made at their corners again, so no second read agreed and they were never named.
+    A card read once by its corner is read again there, as it was guessed, while it lies still."""
+    score, wrong, _ = _bench_run(292568, "gm-paris", fan=True)
+    assert score["matched"].get("placed", 0) == score["expected"]["placed"] == 6 and score["false"] == 0
+    assert wrong == 0
+
+
+@pytest.mark.slow
 def test_a_fanned_cards_corner_is_read_though_a_card_named_under_it_was_laid_there():
     """The defect (issue 22, faces_bench fan 583404, penguins, a design nobody tuned to; laid at
     once): the 2D, named by the corner it showed, was laid on the table as explained by its whole
