@@ -644,7 +644,7 @@ class FaceRecogniser:
         if known is not None and known.undisturbed and \
                 np.hypot(*np.subtract(known.center, centre)) > 0.5 * np.linalg.norm(quad[1] - quad[0]):
             self._refuse(region, seen, f"I can't read the card {zone_words(zone)}: the {reading.card.face.name} "
-                         f"already lies {zone_words(known.zone)}; lift it and lay it again")
+                         f"already lies {zone_words(known.zone)}; lift it and lay it again", surely=True)
             return None
         self._lay(region, reading.card.id, quad, others, shows)
         if measured and region.to_table is not None:
@@ -723,10 +723,15 @@ class FaceRecogniser:
             self.seen.pop(next(iter(self.seen)))
         return seen
 
-    def _refuse(self, region: Region, seen: Seen, message: str) -> None:
+    def _refuse(self, region: Region, seen: Seen, message: str, *, surely: bool = False) -> None:
         """The card of outline ``seen`` is refused: told to the table with ``message`` once the
-        region is read (:meth:`_tell_refusals`)."""
-        region.explain(self._own_cells(region, seen.quad, seen.others))
+        region is read (:meth:`_tell_refusals`). A card read ``surely`` (one lying elsewhere
+        already) would be refused again read again: its cells are explained. Those of a card not
+        read are left to be given up as any are (:meth:`vision.changes.ChangeMap.failed`): its
+        outline may be a guess, and a card laid since may lie in it (a fan's next card, read
+        where the one under it was)."""
+        if surely:
+            region.explain(self._own_cells(region, seen.quad, seen.others))
         seen.refused = True
         self._refused.append((seen, message))
 

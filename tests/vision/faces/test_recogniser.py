@@ -567,6 +567,19 @@ def test_a_fanned_card_read_once_by_its_corner_is_read_again_there_though_the_ou
 
 
 @pytest.mark.slow
+def test_an_outline_refused_does_not_take_the_card_just_dealt_there_for_the_table():
+    """The defect (issue 22, faces_bench fan 292570, konqi-modern dealt one by one on wood): the
+    8D, dealt onto the QH a step to its right and turned, was read where the QH had been read
+    (the two outlines' centres 15 px apart: one record); the record had named two cards and was
+    refused, and refusing it explained every cell of its outline, so the 8D's cells were the
+    table before a second read could agree, and the 8D was never named. A refusal is said; the
+    cells are given up as any are, after the reads that leave them unexplained."""
+    score, wrong, _ = _bench_run(292570, "konqi-modern", fan=True)
+    assert score["matched"].get("placed", 0) == score["expected"]["placed"] == 4 and score["false"] == 0
+    assert wrong == 0
+
+
+@pytest.mark.slow
 def test_a_fanned_cards_corner_is_read_though_a_card_named_under_it_was_laid_there():
     """The defect (issue 22, faces_bench fan 583404, penguins, a design nobody tuned to; laid at
     once): the 2D, named by the corner it showed, was laid on the table as explained by its whole
