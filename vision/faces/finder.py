@@ -27,6 +27,9 @@ DIFFERENCE = 28
 #: A card laid still shows as it was laid where its pixels lie within SHOWS_LEVELS grey levels of
 #: how they were (less their median difference, the light), for SHOWS_SHARE of them.
 SHOWS_LEVELS, SHOWS_SHARE = 16, 0.7
+#: A card named by its corner lies under a card laid before it that shows as laid where they
+#: overlap, over this share of that card at least (less says nothing).
+OVERLAP_LEAST = 0.05
 #: ... and the light there is at most this many times brighter or darker than when it was laid
 #: (flicker, daylight, a camera's exposure): a place that went from a card's white to the
 #: felt's dark is uniform too, but it is no change of light.
@@ -114,6 +117,7 @@ class Backdrop:
         self._laid: dict[str, tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]] = {}
         self._quads: dict[str, np.ndarray] = {}   # what of each card lies on what it overlaps
         self._outlines: dict[str, np.ndarray] = {}   # each card's whole outline
+        self._under: dict[str, set[str]] = {}   # the cards laid before each card named by its corner that lie on it
         self._unknown: np.ndarray | None = None  # where the empty table is a guess
         #: The first frame in colour, blurred as the grey (see :meth:`colour_apart`), and where
         #: it showed the table: nothing lying there when the camera started.
@@ -126,7 +130,7 @@ class Backdrop:
         if self.grey is not None and self.grey.shape == grey.shape:
             return True
         self.empty = cv2.GaussianBlur(grey, (3, 3), 0)
-        self.grey, self._laid, self._quads, self._outlines = self.empty.copy(), {}, {}, {}
+        self.grey, self._laid, self._quads, self._outlines, self._under = self.empty.copy(), {}, {}, {}, {}
         self._unknown = np.zeros(grey.shape, bool)
         self._colour = self._coloured = None
         return False
@@ -199,9 +203,14 @@ class Backdrop:
         """Card ``key`` lies in ``quad`` of frame ``grey``: what the frame shows there becomes
         the table, except where the ``others`` (cards that may lie on it, still to be read)
         reach. ``shown``: the part of it known to lie on top of what it overlaps (four corners;
-        default all of it): a card named by the one corner it shows lies under the rest."""
+        default all of it): a card named by the one corner it shows lies under the rest, and
+        under each card laid before it that still shows as laid where the two overlap (a card of
+        a fan named late, by its corner, after the card dealt on it)."""
         left = self._quads.get(key)
         self._lift(key)
+        if shown is not None:
+            self._under[key] = {k for k, outline in self._outlines.items()
+                                if _boxes_meet(outline, quad) and self._shows_over(k, grey, quad)}
         h, w = self.grey.shape
         x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 1, 0)
         x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 2, (w, h))
@@ -240,12 +249,13 @@ class Backdrop:
     def laid_on(self, key: str) -> dict[str, np.ndarray]:
         """The cards named after card ``key`` that overlap it, laid on it, by key: their whole
         outlines (the cards are kept in the order they were laid; a card named by the one corner
-        it shows, the top card of a fan named before it was seen whole, covers all it reaches)."""
+        it shows, the top card of a fan named before it was seen whole, covers all it reaches,
+        unless card ``key`` showed as laid where they overlap when it was named, :meth:`lay`)."""
         quad = self._outlines.get(key)
         if quad is None:
             return {}
         later = list(self._outlines)[list(self._outlines).index(key) + 1:]
-        return {k: self._outlines[k] for k in later if _boxes_meet(self._outlines[k], quad)}
+        return {k: self._outlines[k] for k in later if _boxes_meet(self._outlines[k], quad) and key not in self._under.get(k, ())}
 
     def shows(self, key: str, grey: np.ndarray, on_top: list[np.ndarray], least: float) -> bool:
         """Whether frame ``grey`` still shows card ``key`` as it was laid where none of the
@@ -259,8 +269,19 @@ class Backdrop:
         part = mask.copy()
         for quad in on_top:
             part &= ~quad_mask(part.shape, quad - (x0, y0))
-        if np.count_nonzero(part) < least * np.count_nonzero(mask):
-            return False
+        return np.count_nonzero(part) >= least * np.count_nonzero(mask) and self._as_laid(key, grey, part)
+
+    def _shows_over(self, key: str, grey: np.ndarray, quad: np.ndarray) -> bool:
+        """Whether frame ``grey`` shows card ``key`` as it was laid where ``quad`` overlaps it
+        (over :data:`OVERLAP_LEAST` of the card at least): nothing laid since lies on it there."""
+        (x0, y0, _, _), mask, _ = self._laid[key]
+        part = mask & quad_mask(mask.shape, quad - (x0, y0))
+        return np.count_nonzero(part) >= OVERLAP_LEAST * np.count_nonzero(mask) and self._as_laid(key, grey, part)
+
+    def _as_laid(self, key: str, grey: np.ndarray, part: np.ndarray) -> bool:
+        """Whether frame ``grey`` shows card ``key`` as it was laid over ``part`` (a mask of its
+        box): see :meth:`shows`."""
+        (x0, y0, x1, y1), _, pixels = self._laid[key]
         now, then = cv2.GaussianBlur(grey[y0:y1, x0:x1], (3, 3), 0)[part].astype(np.int16), pixels[part].astype(np.int16)
         light = (float(np.median(now)) + 1) / (float(np.median(then)) + 1)
         if not 1 / SHOWS_LIGHT <= light <= SHOWS_LIGHT:
@@ -293,6 +314,7 @@ class Backdrop:
 
     def _lift(self, key: str) -> None:
         self._quads.pop(key, None)
+        self._under.pop(key, None)
         self._outlines.pop(key, None)
         laid = self._laid.pop(key, None)
         if laid is None:

@@ -80,8 +80,9 @@ SHOWN_FOLLOWED = 0.12
 #: makes a pixel new) over this share of it is looked at in colour too (:meth:`FaceRecogniser._in_colour`).
 LIGHT_TABLE = 0.05
 #: A card named that a card named later was laid on is still there while this share of it, at
-#: least, shows as it was laid (:meth:`FaceRecogniser._read_covered`).
-COVERED_SHOWS = 0.15
+#: least, shows as it was laid (:meth:`FaceRecogniser._read_covered`): the strip of a fanned
+#: card beside the next, 12 mm of 63 turned a little, is 15 % of it.
+COVERED_SHOWS = 0.1
 #: The gaps (px) closed in the arrivals a card showing one corner is found in (see :func:`arrivals`).
 FINE_CLOSE = 3
 

@@ -42,3 +42,31 @@ def test_a_card_slid_away_from_a_plain_place_does_not_show_there():
     # sightings, and its move was never reported.)
     backdrop = laid()
     assert not backdrop.shows("4D", table_with(card=False), [], 0.15)
+
+
+def test_a_card_named_late_by_its_corner_lies_under_the_card_it_shows_beside():
+    # A fan dealt one by one (faces_bench fan 101420, ancient-egyptians): the 3D lies under the
+    # 6C, dealt on it; the 6C was named first, the 3D after by the corner it shows left of the
+    # 6C. Laid in that order, the 3D was taken to lie on the 6C all over it, so the 6C, covered
+    # later by the 10C, showed too little of itself to be kept, and was removed.
+    under = np.float32([[60, 60], [180, 60], [180, 230], [60, 230]])    # the 3D
+    over = np.float32([[100, 60], [220, 60], [220, 230], [100, 230]])   # the 6C, on it
+    frame = table_with(card=False)
+    cv2.fillConvexPoly(frame, under.astype(np.int32), 225)
+    cv2.putText(frame, "3", (68, 100), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 30, 3)
+    cv2.fillConvexPoly(frame, over.astype(np.int32), 215)
+    cv2.putText(frame, "6", (110, 100), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 30, 3)
+    for x, y in ((135, 90), (185, 90), (135, 145), (185, 145), (135, 200), (185, 200)):   # its pips
+        cv2.circle(frame, (x, y), 12, 30, -1)
+    backdrop = Backdrop()
+    backdrop.ready(table_with(card=False))
+    backdrop.lay("6C", frame, over)
+    backdrop.lay("3D", frame, under, shown=np.float32([[60, 60], [100, 60], [100, 120], [60, 120]]))
+    assert backdrop.laid_on("6C") == {}
+    # A card named by its corner that was laid on the card: the frame there shows it, not the card.
+    on_top = np.float32([[140, 70], [260, 70], [260, 240], [140, 240]])
+    cv2.fillConvexPoly(frame, on_top.astype(np.int32), 235)
+    cv2.putText(frame, "K", (150, 110), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 30, 3)
+    cv2.rectangle(frame, (165, 120), (235, 215), 90, -1)   # its picture
+    backdrop.lay("KS", frame, on_top, shown=np.float32([[140, 70], [180, 70], [180, 130], [140, 130]]))
+    assert list(backdrop.laid_on("6C")) == ["KS"]

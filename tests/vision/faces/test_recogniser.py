@@ -580,6 +580,20 @@ def test_an_outline_refused_does_not_take_the_card_just_dealt_there_for_the_tabl
 
 
 @pytest.mark.slow
+def test_a_dealt_fans_card_covered_by_the_next_is_kept_though_the_card_under_it_was_named_after_it():
+    """The defect (issue 22, faces_bench fan 101420, ancient-egyptians dealt one by one; most of
+    the false removals of the fans): the 6C, dealt on the 3D, was named before it; the 3D was
+    named a frame later by the corner it shows, and taken to lie on the 6C all over. When the 10C
+    was dealt on the 6C, what showed of the 6C beside it (15 % of it, as laid) was looked for
+    outside both, too little was left, and the 6C was removed. A card named by its corner lies
+    under a card laid before it that still shows as laid where they overlap; and a card covered
+    so is kept while a tenth of it shows as laid."""
+    score, wrong, _ = _bench_run(101420, "ancient-egyptians", fan=True)
+    assert score["matched"].get("placed", 0) == score["expected"]["placed"] == 4 and score["false"] == 0
+    assert wrong == 0
+
+
+@pytest.mark.slow
 def test_a_fanned_cards_corner_is_read_though_a_card_named_under_it_was_laid_there():
     """The defect (issue 22, faces_bench fan 583404, penguins, a design nobody tuned to; laid at
     once): the 2D, named by the corner it showed, was laid on the table as explained by its whole
