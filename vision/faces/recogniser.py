@@ -570,16 +570,15 @@ class FaceRecogniser:
         return region.cell_pixels(grown & ~(inside & ~dirty))
 
     def _read(self, region: Region, quad: np.ndarray, mask: np.ndarray, others: list[np.ndarray] = (),
-              expect: PhysicalCard | None = None, measured: bool = False) -> Found | None:
+              expect: PhysicalCard | None = None) -> Found | None:
         """Read the card in ``quad``. ``others``: the other cards fitted in its patch of cards
         (:func:`vision.faces.finder.fit_cards`): its outline may be a few millimetres off, so it
         must read surely. They, and the cards named that overlap it, may lie on it: the corners
         they reach are not read. ``mask``: the region's pixels where something new lies.
         ``expect``: the card an outline read before was read as; a reading of anything else is
-        not counted (something may lie on it now). ``measured``: the outline is a whole card's,
-        whose size tells the deck's (:class:`DeckSize`)."""
+        not counted (something may lie on it now)."""
         reading, visible = self._look(region, quad, mask, others)
-        return self._decide(region, quad, reading, visible, others, expect, measured)
+        return self._decide(region, quad, reading, visible, others, expect)
 
     def _look(self, region: Region, quad: np.ndarray, mask: np.ndarray, others: list[np.ndarray] = (),
               shows: tuple[int, np.ndarray] | None = None) -> tuple[Reading, np.ndarray]:
@@ -617,7 +616,9 @@ class FaceRecogniser:
                 others: list[np.ndarray] = (), expect: PhysicalCard | None = None, measured: bool = False,
                 shows: int | None = None, end: np.ndarray | None = None) -> Found | None:
         """What a ``reading`` of the card in ``quad`` tells the table (see :meth:`_read`);
-        ``shows``: the card showed that corner alone, its side up to ``end`` (:meth:`_read_shown`)."""
+        ``measured``: the outline is a whole card's, whose size tells the deck's
+        (:class:`DeckSize`); ``shows``: the card showed that corner alone, its side up to ``end``
+        (:meth:`_read_shown`)."""
         if expect is not None and reading.card != expect:
             return None
         if not visible.any():
