@@ -79,6 +79,14 @@ CORNER_ROUND_MM, SHOWN_NEAR_MM = 3.5, 12.0
 #: A side shows as far as the outline follows its line within SHOWN_OFF_MM, with no gap in it
 #: longer than SHOWN_GAP_MM (:func:`_shown_for`).
 SHOWN_OFF_MM, SHOWN_GAP_MM = 1.0, 2.0
+#: A card lies on a card it overlaps when its sides step in brightness where they cross that
+#: card (its edge over the other's print) by EDGE_SHOWS grey levels at least, and ON_TOP times
+#: as much as the other's sides do where they cross it (an edge under a card shows nothing);
+#: only sides running INSET_PX inside the other card, for MIN_CROSSING stretches in all, say it.
+EDGE_SHOWS, ON_TOP, INSET_PX, MIN_CROSSING = 12.0, 2.0, 3.0, 1
+#: Sides are followed by stretches this long (px): a fitted side is parallel to the card's edge
+#: within a degree or two, so the edge stays at one offset across it along a stretch.
+EDGE_STRETCH = 40
 
 
 class DeckSize:
@@ -458,6 +466,51 @@ def outward_sides(quad: np.ndarray):
         along = b - a
         normal = np.float32([along[1], -along[0]]) / max(float(np.linalg.norm(along)), 1e-6)
         yield a, along, (normal if np.dot(normal, (a + b) / 2 - centre) >= 0 else -normal)
+
+
+def lies_on(grey: np.ndarray, quad: np.ndarray, other: np.ndarray) -> bool:
+    """True when the card in ``quad`` clearly lies on the card in ``other`` where they overlap
+    (frame px of ``grey``): its sides show across the other card, the other's do not across it
+    (:data:`ON_TOP`). Cards fitted in one patch, or laid beside a card named, are otherwise in
+    no known order."""
+    mine, theirs = _edge_across(grey, quad, other), _edge_across(grey, other, quad)
+    if len(mine) < MIN_CROSSING or np.median(mine) < EDGE_SHOWS:
+        return False
+    return len(theirs) < MIN_CROSSING or np.median(mine) >= ON_TOP * np.median(theirs)
+
+
+def _edge_across(grey: np.ndarray, quad: np.ndarray, within: np.ndarray) -> np.ndarray:
+    """How clearly the sides of ``quad`` show as an edge (:func:`_edge_in`) where they run inside
+    the outline ``within``, :data:`INSET_PX` from its edge at least (frame px of ``grey``),
+    stretch by stretch (:data:`EDGE_STRETCH` px, sampled a pixel apart between the corners)."""
+    across = np.arange(-5, 6, dtype=np.float32)  # a fitted side may lie a few pixels off the edge
+    shown = []
+    for a, along, normal in outward_sides(quad):
+        ts = np.linspace(0.1, 0.9, max(int(np.linalg.norm(along) * 0.8), 2), dtype=np.float32)
+        points = a[None, :] + ts[:, None] * along[None, :]
+        points = points[_depth_in(points, within) >= INSET_PX]
+        xs, ys = (points[:, k:k + 1] + across[None, :] * normal[k] for k in (0, 1))
+        for i in range(0, len(points) - EDGE_STRETCH // 2 + 1, EDGE_STRETCH):
+            profile = cv2.remap(grey, xs[i:i + EDGE_STRETCH], ys[i:i + EDGE_STRETCH], cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+            shown.append(_edge_in(np.abs(profile[:, 2:] - profile[:, :-2])))
+    return np.float32(shown)
+
+
+def _depth_in(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """How far inside the four-cornered outline ``quad`` each of ``points`` lies (px; below 0: outside)."""
+    return np.min([(points - a) @ -normal for a, _, normal in outward_sides(quad)], axis=0)
+
+
+def _edge_in(steps: np.ndarray) -> float:
+    """How much a stretch of side (``steps`` of brightness: points along it by offsets across
+    it) steps at one offset over the print beside it: the greatest median step at one offset,
+    less the median of those at the offsets not next to it. An edge runs straight along the
+    stretch; a card's edge lying across it at an angle, or print, does not."""
+    medians = np.median(steps, axis=0)
+    best = int(np.argmax(medians))
+    rest = np.delete(medians, np.arange(max(best - 2, 0), min(best + 3, len(medians))))
+    return float(medians[best] - (np.median(rest) if len(rest) else 0.0))
 
 
 def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8, *, turn: bool = False,

@@ -28,7 +28,7 @@ from vision.faces.features import (CORNERS, FACE, INSET, UPRIGHT, corner_feature
                                    shown_part, warp_upright)
 from vision.faces.index_reader import STANDARD_INDEX, IndexReader, reads_standard_index
 from vision.faces.finder import (DIFFERENCE, Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, cleaned,
-                                 quad_mask, refine_quad, shown_corners, true_to_size)
+                                 lies_on, quad_mask, refine_quad, shown_corners, true_to_size)
 from vision.faces.matcher import Matcher, Reading
 from vision.faces.still import read_cards
 from vision.faces.store import Enrolment
@@ -588,10 +588,12 @@ class FaceRecogniser:
         nothing, nor does the part of the corner past that point (:func:`vision.faces.features.shown_part`)."""
         upright = self._upright(region.frame, quad)
         if shows is None:
-            # Parts of the outline that are not new (another card on top, a hand) are hidden.
+            # Parts of the outline that are not new (another card on top, a hand) are hidden,
+            # and those of the cards it overlaps, but of those it clearly lies on.
             hidden = warp_upright(mask, quad - np.float32(region.box[:2])) == 0
             to_upright = cv2.getPerspectiveTransform(quad, np.float32([(0, 0), (UPRIGHT[0], 0), UPRIGHT, (0, UPRIGHT[1])]))
-            for other in [*others, *self.backdrop.neighbours(quad)]:
+            grey = region.frame.grey()
+            for other in [o for o in [*others, *self.backdrop.neighbours(quad)] if not lies_on(grey, quad, o)]:
                 hidden |= quad_mask(hidden.shape, cv2.perspectiveTransform(other.reshape(-1, 1, 2).astype(np.float32), to_upright))
             visible = corner_masks(hidden)
             reading = self.reader.read_view(upright, visible, face_shown(hidden))

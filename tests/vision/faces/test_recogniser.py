@@ -594,6 +594,19 @@ def test_a_dealt_fans_card_covered_by_the_next_is_kept_though_the_card_under_it_
 
 
 @pytest.mark.slow
+def test_a_card_dealt_on_a_fan_is_read_where_it_lies_on_the_cards_named_under_it():
+    """The defect (issue 22, faces_bench fan 393943, ancient-egyptians dealt one by one, a design
+    nobody tuned to): the JC, dealt on the QH named before it, had all of itself that lies over
+    the QH taken as hidden under it (a card named and a card read were in no known order): two
+    corners in view, and too little of its face to tell it from the JS ("too unsure between JC
+    and JS"); it was never named. A card whose edge shows across another's print lies on it
+    (:func:`vision.faces.finder.lies_on`): that card hides nothing of it."""
+    score, wrong, _ = _bench_run(393943, "ancient-egyptians", fan=True)
+    assert score["matched"].get("placed", 0) == score["expected"]["placed"] == 5 and score["false"] == 0
+    assert wrong == 0
+
+
+@pytest.mark.slow
 def test_a_fanned_cards_corner_is_read_though_a_card_named_under_it_was_laid_there():
     """The defect (issue 22, faces_bench fan 583404, penguins, a design nobody tuned to; laid at
     once): the 2D, named by the corner it showed, was laid on the table as explained by its whole
