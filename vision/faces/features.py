@@ -21,6 +21,7 @@ A card seen upside down is the upright view turned 180 degrees (:func:`turned`).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -40,6 +41,11 @@ SLANT = 5.0
 #: A fanned card's corner is compared on the part that shows when that is this share of its
 #: patch at least (its index, by the card's edge, takes two thirds of it).
 PART_LEAST = 0.5
+#: The next card's edge across a fanned card's corner patch (:func:`edge_down`) is looked for
+#: from EDGE_FROM px of the patch on (the card's own edge lies nearer, when its outline is a
+#: pixel or two off), and steps EDGE_DOWN times as much as a line down the patch does in the
+#: median, and EDGE_LEAST grey levels at least.
+EDGE_FROM, EDGE_DOWN, EDGE_LEAST = 4, 4.0, 15.0
 #: The whole face, shrunk.
 FACE = (32, 45)
 #: The whole face at half the upright view's size (its pips eight pixels wide or more).
@@ -100,14 +106,15 @@ def corner_view(image: np.ndarray, quad: np.ndarray, corner: int, reach: int = 0
     return cv2.warpPerspective(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def corner_features(image: np.ndarray, quad: np.ndarray, corner: int) -> np.ndarray:
+def corner_features(image: np.ndarray, quad: np.ndarray, corner: int) -> tuple[np.ndarray, np.ndarray]:
     """The corner patch ``corner`` of the card inside ``quad`` as :func:`describe` makes it
-    (blurred, without its mean, unit length), from that corner alone (:func:`corner_view`)."""
+    (blurred, without its mean, unit length), from that corner alone (:func:`corner_view`),
+    and the patch in grey, blurred (for :func:`shown_part`)."""
     view = corner_view(image, quad, corner, 2 * round(3 * _BLUR))
     grey = view if view.ndim == 2 else cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
     inner = 2 * round(3 * _BLUR)
     patch = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), _BLUR)[inner:-inner, inner:-inner]
-    return _unit(patch)
+    return _unit(patch), patch
 
 
 def turned(upright: np.ndarray) -> np.ndarray:
@@ -140,26 +147,67 @@ def corner_masks(hidden: np.ndarray | None) -> np.ndarray:
     return np.array([hidden[rows, cols].mean() < 0.25 for rows, cols in CORNERS])
 
 
-def shown_part(quad: np.ndarray, corner: int, end: np.ndarray, slant: float = SLANT) -> np.ndarray:
+def shown_part(quad: np.ndarray, corner: int, end: np.ndarray, patch: np.ndarray | None = None,
+               slant: float = SLANT) -> np.ndarray:
     """The pixels of corner patch ``corner`` of the card in ``quad`` (ordered) that show, when
     its end side (the short one) running from that corner shows up to ``end`` (frame px)
     alone: a fanned card's, whose next card lies on it from there. The columns nearer the
     corner than ``end``, less ``slant`` px of the upright view (the next card lies turned a
     little, so its edge leans across the patch); the whole patch when that leaves less than
-    :data:`PART_LEAST` of it, or when ``end`` lies along the long side."""
+    :data:`PART_LEAST` of it, or when ``end`` lies along the long side. With the corner
+    ``patch`` in grey (upright), no nearer to the corner than the next card's edge where it
+    shows across the patch (:func:`edge_down`): the outline may follow the next card's end side
+    on, where it lies a little higher."""
     w, h = UPRIGHT
     to_upright = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), np.float32([(0, 0), (w, 0), (w, h), (0, h)]))
     x, y = cv2.perspectiveTransform(np.float32(end).reshape(1, 1, 2), to_upright).ravel()
     rows, cols = CORNERS[corner]
     cx, cy = (0 if corner in (0, 2) else w), (0 if corner in (0, 1) else h)
     ys, xs = np.mgrid[rows, cols]
-    part = np.abs(xs + 0.5 - cx) < abs(x - cx) - slant
+    away = np.abs(xs + 0.5 - cx)  # px from the card's long side
+    part = away < abs(x - cx) - slant
     # Along the long side the outline leaves the card where the card it lies on goes on (a
     # fan's cards lie on the one before): nothing says the card stops showing there. Too little
     # left says nothing either (the next card's edge may lean away, more showing lower down).
     if abs(x - cx) < abs(y - cy) or part.mean() < PART_LEAST:
-        return np.ones(xs.shape, bool)
+        part = np.ones(xs.shape, bool)
+    edge = None if patch is None else edge_down(patch if cx == 0 else patch[:, ::-1])
+    if edge is not None:
+        before = away < INSET + edge[:, None]
+        if before.mean() >= PART_LEAST:
+            part &= before
     return part
+
+
+def edge_down(patch: np.ndarray) -> np.ndarray | None:
+    """Where a straight edge runs all down a corner ``patch`` (grey, upright, its columns from
+    the card's long side out), nearest that side but from :data:`EDGE_FROM` px on: for each
+    row, its column; None when there is none. The edge of the next card of a fan lying on this
+    one crosses the patch so, leaning up to :data:`SLANT` px; an index's strokes are shorter,
+    the card's own edge nearer. An edge steps, on three rows in four, :data:`EDGE_DOWN` times
+    as much as a line down the patch does in the median, and :data:`EDGE_LEAST` grey levels,
+    and more than the lines beside it (a blurred edge's tail is no edge)."""
+    grey = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), 1.0)
+    step = np.abs(np.diff(grey, axis=1))
+    rows, cols = step.shape
+    lines = _lines_down(rows, cols)
+    strength = np.partition(step.ravel()[lines], rows // 4, axis=2)[:, :, rows // 4]  # on three rows in four
+    least = max(EDGE_DOWN * float(np.median(strength)), EDGE_LEAST)
+    best = strength.max(axis=1)
+    for start in range(EDGE_FROM, cols):
+        if best[start] >= least and best[start] >= best[max(start - 1, 0)] and best[start] >= best[min(start + 1, cols - 1)]:
+            return lines[start, int(np.argmax(strength[start]))] % cols + 1.0
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _lines_down(rows: int, cols: int) -> np.ndarray:
+    """The straight lines down a patch of ``rows`` by ``cols`` leaning up to :data:`SLANT` px,
+    by the column each starts from (in the middle row) and its lean: the flat index of its
+    pixel on each row."""
+    lean = (np.arange(rows) - (rows - 1) / 2) / max(rows - 1, 1)
+    columns = np.clip(np.round(np.arange(cols)[:, None, None] + np.linspace(-SLANT, SLANT, 9)[None, :, None] * lean), 0, cols - 1)
+    return (np.arange(rows) * cols + columns).astype(np.intp)
 
 
 def face_shown(hidden: np.ndarray) -> np.ndarray:

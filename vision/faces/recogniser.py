@@ -503,7 +503,8 @@ class FaceRecogniser:
         by each of :data:`SHOWN_SHIFTS` (px of the upright view), coarsely then finely, keeping
         what fits best."""
         def likeness(candidate: np.ndarray) -> float:
-            return self.matcher.corner_likeness(corner_features(grey, candidate, shows), shows, shown_part(candidate, shows, end))
+            features, patch = corner_features(grey, candidate, shows)
+            return self.matcher.corner_likeness(features, shows, shown_part(candidate, shows, end, patch))
 
         best = (likeness(quad), quad)
         if best[0] < SHOWN_TRY:
@@ -603,7 +604,8 @@ class FaceRecogniser:
             # may have painted it over), on the part of it that shows; the face says nothing.
             shows, end = shows
             visible = np.arange(4) == shows
-            reading = self.reader.read_view(upright, visible, np.zeros(FACE[::-1], bool), shown_part(quad, shows, end))
+            patch = cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY)[CORNERS[shows]]
+            reading = self.reader.read_view(upright, visible, np.zeros(FACE[::-1], bool), shown_part(quad, shows, end, patch))
         if shows is not None and reading.card is not None and reading.score < SHOWN_LEAST:
             # A corner partly under the next card (its index beside this one's) can read as
             # another card: only a corner like the enrolled one all over names it.

@@ -125,6 +125,33 @@ def test_the_part_of_a_corner_that_shows_runs_up_to_where_its_end_side_stops_sho
     assert shown_part(quad, 0, np.float32([112, 100])).all()   # under PART_LEAST of the patch left
 
 
+def test_the_next_cards_edge_across_a_fanned_corner_is_found_in_the_picture():
+    """Where the outline says nothing of where a fanned card's end side stops showing (it follows
+    the next card's end side on, a little higher), the next card's edge running all down the
+    corner patch, leaning a little, bounds what shows; an index's strokes, shorter, or the card's
+    own edge by its side, do not."""
+    import cv2
+
+    from vision.faces.features import CORNERS, INSET, UPRIGHT, edge_down, shown_part
+
+    upright = np.full(UPRIGHT[::-1], 235, np.uint8)
+    cv2.putText(upright, "4", (7, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 20, 2)
+    cv2.line(upright, (1, 0), (1, UPRIGHT[1]), 120, 1)   # the card's own edge, the outline a pixel off
+    index_only = upright[CORNERS[0]].copy()
+    assert edge_down(index_only) is None
+    cv2.line(upright, (INSET + 22, 0), (INSET + 19, UPRIGHT[1] // 3), 90, 2)   # the next card's edge, leaning
+    patch = upright[CORNERS[0]]
+    edge = edge_down(patch)
+    assert edge is not None and 17 <= edge.min() <= edge.max() <= 23 and edge[0] > edge[-1]
+    quad = np.float32([(100, 100), (100 + UPRIGHT[0], 100), (100 + UPRIGHT[0], 100 + UPRIGHT[1]), (100, 100 + UPRIGHT[1])])
+    along_the_long_side = np.float32([100, 130])   # the outline's end says nothing: the whole patch
+    assert shown_part(quad, 0, along_the_long_side).all()
+    part = shown_part(quad, 0, along_the_long_side, patch)
+    assert not part.all() and part[:, :15].all() and not part[:, 23:].any()
+    mirrored = np.ascontiguousarray(upright[:, ::-1])[CORNERS[1]]   # the same, at the top right corner
+    assert (shown_part(quad, 1, np.float32([100 + UPRIGHT[0], 130]), mirrored) == part[:, ::-1]).all()
+
+
 @pytest.mark.slow
 def test_a_fanned_cards_corner_is_read_on_the_part_that_shows():
     """The defect (issue 22, faces_bench fan 583394, xskat-french, a design nobody tuned to): the

@@ -607,6 +607,20 @@ def test_a_card_dealt_on_a_fan_is_read_where_it_lies_on_the_cards_named_under_it
 
 
 @pytest.mark.slow
+def test_a_fanned_cards_corner_is_read_up_to_the_next_cards_edge_where_the_outline_runs_on():
+    """The defect (issue 22, faces_bench fan 393951, penguins laid at once, a design nobody tuned
+    to): of the AC and the 4C, whose indices show whole and sharp, every guess at the corner
+    compared the whole corner patch, the next card's edge and outline across it (the outline
+    of the fan ran on along the next card's end side, a little higher, or the guess's end side
+    was the long one): 0.91 at best against the 0.96 a corner alone needs, and neither was
+    named. Up to the next card's edge, found in the picture running all down the patch, the
+    AC's corner fits 0.98."""
+    score, wrong, _ = _bench_run(393951, "penguins", fan=True)
+    assert score["matched"].get("placed", 0) >= 3 and score["false"] == 0
+    assert wrong == 0
+
+
+@pytest.mark.slow
 def test_a_fanned_cards_corner_is_read_though_a_card_named_under_it_was_laid_there():
     """The defect (issue 22, faces_bench fan 583404, penguins, a design nobody tuned to; laid at
     once): the 2D, named by the corner it showed, was laid on the table as explained by its whole
