@@ -106,15 +106,14 @@ def corner_view(image: np.ndarray, quad: np.ndarray, corner: int, reach: int = 0
     return cv2.warpPerspective(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def corner_features(image: np.ndarray, quad: np.ndarray, corner: int) -> tuple[np.ndarray, np.ndarray]:
+def corner_features(image: np.ndarray, quad: np.ndarray, corner: int) -> np.ndarray:
     """The corner patch ``corner`` of the card inside ``quad`` as :func:`describe` makes it
-    (blurred, without its mean, unit length), from that corner alone (:func:`corner_view`),
-    and the patch in grey, blurred (for :func:`shown_part`)."""
+    (blurred, without its mean, unit length), from that corner alone (:func:`corner_view`)."""
     view = corner_view(image, quad, corner, 2 * round(3 * _BLUR))
     grey = view if view.ndim == 2 else cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
     inner = 2 * round(3 * _BLUR)
     patch = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), _BLUR)[inner:-inner, inner:-inner]
-    return _unit(patch), patch
+    return _unit(patch)
 
 
 def turned(upright: np.ndarray) -> np.ndarray:

@@ -79,8 +79,8 @@ CORNER_ROUND_MM, SHOWN_NEAR_MM = 3.5, 12.0
 #: A side shows as far as the outline follows its line within SHOWN_OFF_MM, with no gap in it
 #: longer than SHOWN_GAP_MM (:func:`_shown_for`).
 SHOWN_OFF_MM, SHOWN_GAP_MM = 1.0, 2.0
-#: A card lies on a card it overlaps when its sides step in brightness where they cross that
-#: card (its edge over the other's print) by EDGE_SHOWS grey levels at least, and ON_TOP times
+#: A card lies on a card it overlaps when its sides step in brightness all round, and where
+#: they cross that card (its edge over the other's print), by EDGE_SHOWS grey levels at least, and ON_TOP times
 #: as much as the other's sides do where they cross it (an edge under a card shows nothing);
 #: only sides running INSET_PX inside the other card, for MIN_CROSSING stretches in all, say it.
 EDGE_SHOWS, ON_TOP, INSET_PX, MIN_CROSSING = 12.0, 2.0, 3.0, 1
@@ -470,31 +470,39 @@ def outward_sides(quad: np.ndarray):
 
 def lies_on(grey: np.ndarray, quad: np.ndarray, other: np.ndarray) -> bool:
     """True when the card in ``quad`` clearly lies on the card in ``other`` where they overlap
-    (frame px of ``grey``): its sides show across the other card, the other's do not across it
-    (:data:`ON_TOP`). Cards fitted in one patch, or laid beside a card named, are otherwise in
-    no known order."""
-    mine, theirs = _edge_across(grey, quad, other), _edge_across(grey, other, quad)
+    (frame px of ``grey``): each of its sides shows as an edge (an outline a little off the
+    card, its ends on no edge, is no card lying anywhere), across the other card too, and the
+    other's sides do not show across it (:data:`ON_TOP`). Cards fitted in one patch, or laid
+    beside a card named, are otherwise in no known order."""
+    sides = _edge_across(grey, quad)
+    if any(not len(side) or np.median(side) < EDGE_SHOWS for side in sides):
+        return False
+    mine, theirs = (np.concatenate(_edge_across(grey, a, b)) for a, b in ((quad, other), (other, quad)))
     if len(mine) < MIN_CROSSING or np.median(mine) < EDGE_SHOWS:
         return False
     return len(theirs) < MIN_CROSSING or np.median(mine) >= ON_TOP * np.median(theirs)
 
 
-def _edge_across(grey: np.ndarray, quad: np.ndarray, within: np.ndarray) -> np.ndarray:
-    """How clearly the sides of ``quad`` show as an edge (:func:`_edge_in`) where they run inside
-    the outline ``within``, :data:`INSET_PX` from its edge at least (frame px of ``grey``),
-    stretch by stretch (:data:`EDGE_STRETCH` px, sampled a pixel apart between the corners)."""
+def _edge_across(grey: np.ndarray, quad: np.ndarray, within: np.ndarray | None = None) -> list[np.ndarray]:
+    """How clearly each side of ``quad`` shows as an edge (:func:`_edge_in`), stretch by stretch
+    (:data:`EDGE_STRETCH` px, sampled a pixel apart between the corners; frame px of ``grey``);
+    with the outline ``within``, only where the side runs inside it, :data:`INSET_PX` from its
+    edge at least."""
     across = np.arange(-5, 6, dtype=np.float32)  # a fitted side may lie a few pixels off the edge
-    shown = []
+    sides = []
     for a, along, normal in outward_sides(quad):
         ts = np.linspace(0.1, 0.9, max(int(np.linalg.norm(along) * 0.8), 2), dtype=np.float32)
         points = a[None, :] + ts[:, None] * along[None, :]
-        points = points[_depth_in(points, within) >= INSET_PX]
+        if within is not None:
+            points = points[_depth_in(points, within) >= INSET_PX]
         xs, ys = (points[:, k:k + 1] + across[None, :] * normal[k] for k in (0, 1))
+        shown = []
         for i in range(0, len(points) - EDGE_STRETCH // 2 + 1, EDGE_STRETCH):
             profile = cv2.remap(grey, xs[i:i + EDGE_STRETCH], ys[i:i + EDGE_STRETCH], cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
             shown.append(_edge_in(np.abs(profile[:, 2:] - profile[:, :-2])))
-    return np.float32(shown)
+        sides.append(np.float32(shown))
+    return sides
 
 
 def _depth_in(points: np.ndarray, quad: np.ndarray) -> np.ndarray:

@@ -503,8 +503,9 @@ class FaceRecogniser:
         by each of :data:`SHOWN_SHIFTS` (px of the upright view), coarsely then finely, keeping
         what fits best."""
         def likeness(candidate: np.ndarray) -> float:
-            features, patch = corner_features(grey, candidate, shows)
-            return self.matcher.corner_likeness(features, shows, shown_part(candidate, shows, end, patch))
+            # On the part the outline says shows: the next card's edge, looked for in each
+            # candidate's patch, would make their likenesses of different parts.
+            return self.matcher.corner_likeness(corner_features(grey, candidate, shows), shows, shown_part(candidate, shows, end))
 
         best = (likeness(quad), quad)
         if best[0] < SHOWN_TRY:

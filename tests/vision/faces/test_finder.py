@@ -1,10 +1,11 @@
 """Which of two overlapping cards lies on the other (vision.faces.finder.lies_on): the one whose
-edge shows across the other's print."""
+edge shows all round it and across the other's print; and a patch that holds no card
+(vision.faces.finder.fit_cards)."""
 
 import cv2
 import numpy as np
 
-from vision.faces.finder import lies_on
+from vision.faces.finder import fit_cards, lies_on
 
 
 def _card(frame: np.ndarray, centre: tuple[float, float], degrees: float, index: str) -> np.ndarray:
@@ -42,3 +43,8 @@ def test_cards_apart_or_on_plain_table_are_in_no_known_order():
     frame, under, over = _fan(40, 6)
     table = np.full_like(frame, 70)
     assert not lies_on(table, over, under) and not lies_on(table, under, over)
+
+
+def test_a_patch_of_fewer_than_four_sides_holds_no_card():
+    triangle = np.int32([[100, 100], [400, 120], [250, 380]]).reshape(-1, 1, 2)
+    assert fit_cards(triangle, np.eye(3) / np.float64([3, 3, 1])[:, None], ((63.0, 88.0),)) == []

@@ -621,6 +621,18 @@ def test_a_fanned_cards_corner_is_read_up_to_the_next_cards_edge_where_the_outli
 
 
 @pytest.mark.slow
+def test_an_outline_off_a_card_by_its_length_is_not_taken_to_lie_on_the_card_beside_it():
+    """The defect (issue 22, faces_bench scene 3028, dondorf, found when cards fitted or named
+    were first put in order): an outline fitted 8 mm along a 3C named in a patch of two, its
+    long sides on the 3C's, was taken to lie on the other card (its sides showed across it), so
+    a corner of it came into view, read as no card four times, and "I can't read the card in
+    the centre" was said of a table where every card was named. A card lies on another only
+    when each of its sides shows as an edge."""
+    score, wrong, unknown = _bench_run(3028, "dondorf", fan=False)
+    assert unknown == 0 and wrong == 0
+
+
+@pytest.mark.slow
 def test_a_fanned_cards_corner_is_read_though_a_card_named_under_it_was_laid_there():
     """The defect (issue 22, faces_bench fan 583404, penguins, a design nobody tuned to; laid at
     once): the 2D, named by the corner it showed, was laid on the table as explained by its whole
