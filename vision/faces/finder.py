@@ -80,9 +80,10 @@ CORNER_ROUND_MM, SHOWN_NEAR_MM = 3.5, 12.0
 #: longer than SHOWN_GAP_MM (:func:`_shown_for`).
 SHOWN_OFF_MM, SHOWN_GAP_MM = 1.0, 2.0
 #: A card lies on a card it overlaps when its sides step in brightness all round, and where
-#: they cross that card (its edge over the other's print), by EDGE_SHOWS grey levels at least, and ON_TOP times
-#: as much as the other's sides do where they cross it (an edge under a card shows nothing);
-#: only sides running INSET_PX inside the other card, for MIN_CROSSING stretches in all, say it.
+#: they cross that card (its edge over the other's print), by EDGE_SHOWS grey levels at least,
+#: and ON_TOP times as much as the other's sides do where they cross it (an edge under a card
+#: shows nothing); only sides running INSET_PX inside the other card, for MIN_CROSSING
+#: stretches in all, say it.
 EDGE_SHOWS, ON_TOP, INSET_PX, MIN_CROSSING = 12.0, 2.0, 3.0, 1
 #: Sides are followed by stretches this long (px): a fitted side is parallel to the card's edge
 #: within a degree or two, so the edge stays at one offset across it along a stretch.
@@ -468,15 +469,19 @@ def outward_sides(quad: np.ndarray):
         yield a, along, (normal if np.dot(normal, (a + b) / 2 - centre) >= 0 else -normal)
 
 
-def lies_on(grey: np.ndarray, quad: np.ndarray, other: np.ndarray) -> bool:
-    """True when the card in ``quad`` clearly lies on the card in ``other`` where they overlap
-    (frame px of ``grey``): each of its sides shows as an edge (an outline a little off the
-    card, its ends on no edge, is no card lying anywhere), across the other card too, and the
-    other's sides do not show across it (:data:`ON_TOP`). Cards fitted in one patch, or laid
-    beside a card named, are otherwise in no known order."""
-    sides = _edge_across(grey, quad)
-    if any(not len(side) or np.median(side) < EDGE_SHOWS for side in sides):
-        return False
+def lies_on(grey: np.ndarray, quad: np.ndarray, others: list[np.ndarray]) -> list[bool]:
+    """For each of the cards in ``others``, whether the card in ``quad`` clearly lies on it where
+    they overlap (frame px of ``grey``): each of its sides shows as an edge (an outline a little
+    off the card, its ends on no edge, is no card lying anywhere), across the other card too,
+    and the other's sides do not show across it (:data:`ON_TOP`). Cards fitted in one patch, or
+    laid beside a card named, are otherwise in no known order."""
+    if any(not len(side) or np.median(side) < EDGE_SHOWS for side in _edge_across(grey, quad)):
+        return [False] * len(others)
+    return [_edge_over(grey, quad, other) for other in others]
+
+
+def _edge_over(grey: np.ndarray, quad: np.ndarray, other: np.ndarray) -> bool:
+    """The sides of ``quad`` show across the card in ``other``, and its sides do not across it."""
     mine, theirs = (np.concatenate(_edge_across(grey, a, b)) for a, b in ((quad, other), (other, quad)))
     if len(mine) < MIN_CROSSING or np.median(mine) < EDGE_SHOWS:
         return False

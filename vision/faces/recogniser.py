@@ -594,9 +594,10 @@ class FaceRecogniser:
             # and those of the cards it overlaps, but of those it clearly lies on.
             hidden = warp_upright(mask, quad - np.float32(region.box[:2])) == 0
             to_upright = cv2.getPerspectiveTransform(quad, np.float32([(0, 0), (UPRIGHT[0], 0), UPRIGHT, (0, UPRIGHT[1])]))
-            grey = region.frame.grey()
-            for other in [o for o in [*others, *self.backdrop.neighbours(quad)] if not lies_on(grey, quad, o)]:
-                hidden |= quad_mask(hidden.shape, cv2.perspectiveTransform(other.reshape(-1, 1, 2).astype(np.float32), to_upright))
+            overlapping = [*others, *self.backdrop.neighbours(quad)]
+            for other, under in zip(overlapping, lies_on(region.frame.grey(), quad, overlapping)):
+                if not under:
+                    hidden |= quad_mask(hidden.shape, cv2.perspectiveTransform(other.reshape(-1, 1, 2).astype(np.float32), to_upright))
             visible = corner_masks(hidden)
             reading = self.reader.read_view(upright, visible, face_shown(hidden))
         else:
@@ -605,7 +606,7 @@ class FaceRecogniser:
             # may have painted it over), on the part of it that shows; the face says nothing.
             shows, end = shows
             visible = np.arange(4) == shows
-            patch = cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY)[CORNERS[shows]]
+            patch = cv2.cvtColor(np.ascontiguousarray(upright[CORNERS[shows]]), cv2.COLOR_BGR2GRAY)
             reading = self.reader.read_view(upright, visible, np.zeros(FACE[::-1], bool), shown_part(quad, shows, end, patch))
         if shows is not None and reading.card is not None and reading.score < SHOWN_LEAST:
             # A corner partly under the next card (its index beside this one's) can read as

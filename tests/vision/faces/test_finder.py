@@ -35,14 +35,14 @@ def _fan(step: float, turn: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def test_the_card_whose_edge_shows_across_the_other_lies_on_it():
     for step, turn in ((40, 6), (25, 10), (70, 3)):
         frame, under, over = _fan(step, turn)
-        assert lies_on(frame, over, under), (step, turn)
-        assert not lies_on(frame, under, over), (step, turn)
+        assert lies_on(frame, over, [under]) == [True], (step, turn)
+        assert lies_on(frame, under, [over]) == [False], (step, turn)
 
 
 def test_cards_apart_or_on_plain_table_are_in_no_known_order():
     frame, under, over = _fan(40, 6)
     table = np.full_like(frame, 70)
-    assert not lies_on(table, over, under) and not lies_on(table, under, over)
+    assert lies_on(table, over, [under]) == [False] and lies_on(table, under, [over]) == [False]
 
 
 def test_a_patch_of_fewer_than_four_sides_holds_no_card():
