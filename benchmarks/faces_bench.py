@@ -71,12 +71,13 @@ from engine.table_events import FaceDown  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.faces.recogniser import FaceRecogniser  # noqa: E402
-from vision.faces.designs import DESIGNS, DesignArt, installed_designs, render_card, write_deck_images  # noqa: E402
+from vision.faces.designs import DESIGNS, DesignArt, installed_designs, printed_size, render_card, write_deck_images
 from vision.faces.enrol import enrol_from_images  # noqa: E402
 from vision.faces.features import CORNERS, describe, order_quad, warp_upright  # noqa: E402
 from vision.faces.matcher import Matcher  # noqa: E402
 from vision.faces.finder import card_outlines  # noqa: E402
 from vision.pipeline import Pipeline, table_events  # noqa: E402
+from vision.render import CARD_MM  # noqa: E402
 from still_bench import KINDS, enrol as enrol_from  # noqa: E402
 from vision.frames import Frame  # noqa: E402
 from vision.sim.scene import zone_centre  # noqa: E402
@@ -181,11 +182,12 @@ FAN_STEP, FAN_TURN = (7.0, 22.0), (3.0, 8.0)
 INDEX_MM = (11.0, 26.0)
 
 
-def fan_script(seed: int, zones: dict) -> tuple[list, float, list[str]]:
+def fan_script(seed: int, zones: dict, size=CARD_MM) -> tuple[list, float, list[str]]:
     """A fanned hand of four to six cards in one zone, each lying on the one before, shifted
     right and turned a little more, so that of each card but the top one only a strip by its
     left edge shows (its top-left index whole when the step is wide enough): laid at once, or
-    dealt one by one. The script, its length in seconds, and the cards whose index shows whole."""
+    dealt one by one. The script, its length in seconds, and the cards whose index shows whole
+    (cards of ``size``, mm)."""
     rng = random.Random(seed * 7 + 5)
     cards = rng.sample([c.id for c in get_deck("standard").cards], rng.randint(4, 6))
     zone = rng.choice(["seat1", "seat3", "centre"])
@@ -196,7 +198,7 @@ def fan_script(seed: int, zones: dict) -> tuple[list, float, list[str]]:
     t0 = 0.5
     script = [Place(round(t0 + (0.7 * k if dealt else 0.001 * k), 3), card, zone, x=x, y=y, angle=a)
               for k, (card, (x, y, a)) in enumerate(zip(cards, poses))]
-    shown = [card for k, card in enumerate(cards) if not any(_covers(poses[j], _index_corner(poses[k]))
+    shown = [card for k, card in enumerate(cards) if not any(_covers(poses[j], _index_corner(poses[k], size), size)
                                                              for j in range(k + 1, len(cards)))]
     return script, script[-1].t + 3.0, shown
 
@@ -214,25 +216,29 @@ def named_by_what_shows(shown: list[str], script: list, enrolment) -> list[str]:
     return [card for card in shown if card == script[-1].card]
 
 
-def _card_corners(pose) -> np.ndarray:
+def _on_table(pose, points) -> np.ndarray:
+    """``points`` (mm from a card's centre, the card upright) where the card at ``pose`` puts them."""
     x, y, angle = pose
     a = np.radians(angle)
     rot = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    return np.float32([(-31.5, -44), (31.5, -44), (31.5, 44), (-31.5, 44)]) @ rot.T + [x, y]
+    return np.float32(points) @ rot.T + [x, y]
 
 
-def _index_corner(pose) -> np.ndarray:
-    """Points all over the card's top-left index (rank and suit), in table mm."""
-    x, y, angle = pose
-    a = np.radians(angle)
-    rot = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    grid = np.float32([(-31.5 + u, -44 + v) for u in np.linspace(0.5, INDEX_MM[0], 6) for v in np.linspace(0.5, INDEX_MM[1], 10)])
-    return grid @ rot.T + [x, y]
+def _card_corners(pose, size=CARD_MM) -> np.ndarray:
+    """The corners of a card of ``size`` (mm) at ``pose``, in table mm."""
+    w, h = size[0] / 2, size[1] / 2
+    return _on_table(pose, [(-w, -h), (w, -h), (w, h), (-w, h)])
 
 
-def _covers(pose, points: np.ndarray) -> bool:
-    """True when the card at ``pose`` covers any of ``points``."""
-    outline = _card_corners(pose).astype(np.float32).reshape(-1, 1, 2)
+def _index_corner(pose, size=CARD_MM) -> np.ndarray:
+    """Points all over the top-left index (rank and suit) of a card of ``size`` (mm) at ``pose``, in table mm."""
+    w, h = size[0] / 2, size[1] / 2
+    return _on_table(pose, [(-w + u, -h + v) for u in np.linspace(0.5, INDEX_MM[0], 6) for v in np.linspace(0.5, INDEX_MM[1], 10)])
+
+
+def _covers(pose, points: np.ndarray, size=CARD_MM) -> bool:
+    """True when the card of ``size`` (mm) at ``pose`` covers any of ``points``."""
+    outline = _card_corners(pose, size).astype(np.float32).reshape(-1, 1, 2)
     return any(cv2.pointPolygonTest(outline, (float(px), float(py)), False) >= 0 for px, py in points)
 
 
@@ -303,7 +309,7 @@ def run_scene(job: tuple) -> dict:
     enrolment, enrol_seconds = enrolled(design, kind)
     view, tilt, effects, quality, face_down = faces_conditions(seed)
     if fan:
-        script, duration, shown = fan_script(seed, DEFAULT_ZONES)
+        script, duration, shown = fan_script(seed, DEFAULT_ZONES, printed_size(design))
         shown = named_by_what_shows(shown, script, enrolment)
         face_down = False
     else:

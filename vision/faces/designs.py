@@ -138,6 +138,17 @@ def render_card(design: str, element: str, width: int = RENDER_WIDTH) -> np.ndar
     return image
 
 
+@functools.lru_cache(maxsize=None)
+def printed_size(design: str) -> tuple[float, float]:
+    """The size (short, long mm) of a deck printed with ``design``: the card size whose shape
+    its art has (:func:`vision.faces.finder.size_of_shape`; a design drawn a bridge card's shape
+    is printed on bridge cards), a poker card when its shape names none."""
+    from vision.faces.finder import CARD_SIZES_MM, size_of_shape
+
+    ace = render_card(design, "1_spade")
+    return size_of_shape(ace.shape[1] / ace.shape[0]) or CARD_SIZES_MM[0]
+
+
 def write_deck_images(design: str, folder: str | Path, cards, width: int = RENDER_WIDTH, *, back: bool = False) -> Path:
     """Write ``cards`` (faces such as ``Card('10H')``) of ``design`` as ``10H.png`` ... into
     ``folder``, as a user's scans would be, and with ``back`` the design's back as ``BACK.png``;
@@ -153,15 +164,16 @@ def write_deck_images(design: str, folder: str | Path, cards, width: int = RENDE
 
 class DesignArt:
     """Card images of one design for the synthetic camera: ``art(card, px_per_mm)`` gives the
-    BGR face of a physical card at that scale (a callable :class:`vision.sim.synthetic.SyntheticCamera`
-    takes as ``card_image``); the cards whose ids are in ``face_down`` show the design's back."""
+    BGR face of a physical card at that scale, the size the design is printed (:func:`printed_size`;
+    a callable :class:`vision.sim.synthetic.SyntheticCamera` takes as ``card_image``, drawing each
+    card the shape of its picture); the cards whose ids are in ``face_down`` show the design's back."""
 
     def __init__(self, design: str, width: int = RENDER_WIDTH, *, face_down: Iterable[str] = ()) -> None:
         self.design, self.width, self.face_down = design, width, frozenset(face_down)
-        svg_path(design)
+        self.size_mm = printed_size(design)
 
     @functools.lru_cache(maxsize=128)
     def __call__(self, card, px_per_mm: float) -> np.ndarray:
         image = render_card(self.design, "back" if card.id in self.face_down else element_id(card.face), self.width)
-        size = (round(63 * px_per_mm), round(88 * px_per_mm))
+        size = (round(self.size_mm[0] * px_per_mm), round(self.size_mm[1] * px_per_mm))
         return cv2.resize(image, size, interpolation=cv2.INTER_AREA)

@@ -21,7 +21,7 @@ import numpy as np
 from engine.decks import Deck, PhysicalCard
 from engine.errors import InvalidInput
 from vision.faces.features import Features, describe, order_quad, turned, warp_upright
-from vision.faces.finder import Backdrop, card_outlines, new_patches, refine_quad
+from vision.faces.finder import Backdrop, card_outlines, new_patches, refine_quad, shape_of
 from vision.faces.still import FOLLOWED, edge_followed, find_card, find_cards, inked_corners
 from vision.faces.store import Enrolment
 from vision.frames import Frame
@@ -48,9 +48,10 @@ PHOTOGRAPH_AGAIN = ("photograph it again face up, whole, on a plain background t
                     "filling at least a third of the picture")
 
 
-def card_view(image: np.ndarray, file_name: str, *, face: bool = True) -> np.ndarray:
+def card_view(image: np.ndarray, file_name: str, *, face: bool = True) -> tuple[np.ndarray, float]:
     """The upright colour view of the one card of a picture, checked (:func:`cut_out`; a back,
-    ``face`` False, may be plain: it holds no index).
+    ``face`` False, may be plain: it holds no index), and the card's shape in the picture
+    (:func:`vision.faces.finder.shape_of`).
 
     :raises InvalidInput: naming the file and saying what to do.
     """
@@ -59,7 +60,7 @@ def card_view(image: np.ndarray, file_name: str, *, face: bool = True) -> np.nda
     if quad is None:
         raise InvalidInput(f"I could not find the card in {file_name}: photograph it on a plain background, "
                            f"filling at least a third of the picture")
-    return cut_out(image, quad, f" in {file_name}", PHOTOGRAPH_AGAIN, index=face)
+    return cut_out(image, quad, f" in {file_name}", PHOTOGRAPH_AGAIN, index=face), shape_of(quad)
 
 
 def cut_out(image: np.ndarray, quad: np.ndarray, where: str, again: str, *, index: bool = True) -> np.ndarray:
@@ -89,7 +90,7 @@ def features_of_image(image: np.ndarray) -> Features:
 
     :raises InvalidInput: when no card is found in it.
     """
-    return describe(card_view(image, "the image"))
+    return describe(card_view(image, "the image")[0])
 
 
 #: File names of card images: a rank word or letter and a suit word or letter, in either
@@ -289,13 +290,14 @@ def enrol_from_images(folder: str | Path, deck: Deck, name: str, *, say=None) ->
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise OSError(f"cannot read the image {path}")
-        view = card_view(image, path.name, face=card_id != "BACK")
+        view, shape = card_view(image, path.name, face=card_id != "BACK")
         features = describe(view)
         if card_id == "BACK":
             enrolment.back = features
             continue
         check_unlike(enrolment, card_id, features)
         enrolment.cards[card_id] = features
+        enrolment.shapes[card_id] = shape
         views[card_id] = view
     check_complete(enrolment)
     check_told_apart(enrolment, views)
@@ -368,8 +370,9 @@ class CameraEnrolment:
             return f"all {total} cards are enrolled"
         return f"({done}/{total}) lay the {card.face.name} ({card.id}) face up in the middle of the table"
 
-    def offer(self, upright: np.ndarray) -> str:
-        """Enrol the card seen (upright view, portrait) as :attr:`current`; returns a sentence.
+    def offer(self, upright: np.ndarray, shape: float | None = None) -> str:
+        """Enrol the card seen (upright view, portrait; ``shape``: its outline's, when known) as
+        :attr:`current`; returns a sentence.
 
         :raises InvalidInput: when it looks like a card already enrolled (laid twice).
         """
@@ -378,6 +381,8 @@ class CameraEnrolment:
             return self.prompt()
         self.enrolment.cards[card.id] = checked_view(self.enrolment, card.id, upright)
         self.enrolment.views[card.id] = upright
+        if shape is not None:
+            self.enrolment.shapes[card.id] = shape
         return f"enrolled {card.id}"
 
 
@@ -394,7 +399,8 @@ def enrol_from_camera(frames, walk: CameraEnrolment, say, *, steady: int = 5, sa
         if len(quads) != 1:
             return WAIT
         try:
-            say(walk.offer(cut_out(frame.colour(), table_outline(frame, quads[0]), "", LAY_AGAIN)))
+            quad = table_outline(frame, quads[0])
+            say(walk.offer(cut_out(frame.colour(), quad, "", LAY_AGAIN), shape_of(quad)))
             if save is not None:
                 save()
         except InvalidInput as err:

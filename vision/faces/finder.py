@@ -50,6 +50,10 @@ CARD_SIZES_MM, SAME_SIZE = ((63.0, 88.0), (57.0, 88.0)), 0.04
 TRUE_TO = 0.1
 #: Cards named by their whole outline, of one size, before the deck is taken to be of that size.
 SIZE_VOTES = 1
+#: The shape of a deck's cards (short side over long side, as enrolled) names the card size whose
+#: shape it is nearer than any other's by this many times: a picture taken a little askew makes a
+#: card look a little wider or narrower, and designs print a little inside the card's edge.
+SHAPE_NEARER = 2.0
 #: Cards of one size fitted at two corners of a card are one when no corner is farther apart
 #: than SAME_CARD_MM (the sides of a patch are a little ragged where a card lies on another).
 SAME_CARD_MM = 8.0
@@ -90,24 +94,41 @@ EDGE_SHOWS, ON_TOP, INSET_PX, MIN_CROSSING = 12.0, 2.0, 3.0, 1
 EDGE_STRETCH = 40
 
 
+def size_of_shape(shape: float | None, sizes=CARD_SIZES_MM) -> tuple[float, float] | None:
+    """The card size (of ``sizes``, mm) a deck's cards of ``shape`` (short side over long side)
+    have: the size whose shape is nearest, when it is :data:`SHAPE_NEARER` times nearer than
+    any other's; None when none is (or the shape is unknown)."""
+    if shape is None:
+        return None
+    apart = sorted((abs(shape - short / long), (short, long)) for short, long in sizes)
+    if len(apart) > 1 and SHAPE_NEARER * apart[0][0] >= apart[1][0]:
+        return None
+    return apart[0][1]
+
+
 class DeckSize:
     """Which of the card ``sizes`` (mm) the deck on the table has, learnt from the whole outlines
     of the cards named (:meth:`note`): a table plays one deck, and a card whose patch lost a
     strip fits a bridge card as well as a poker card. Until :data:`SIZE_VOTES` outlines agree
-    (and outnumber the others threefold), any size."""
+    (and outnumber the others threefold), any size; but before any card is measured, the size
+    the ``shape`` of the deck's cards as enrolled names (:func:`size_of_shape`), when it names
+    one: a fan laid at once measures no card whole."""
 
-    def __init__(self, sizes=CARD_SIZES_MM) -> None:
+    def __init__(self, sizes=CARD_SIZES_MM, shape: float | None = None) -> None:
         self.votes = dict.fromkeys(sizes, 0)
+        self.enrolled = size_of_shape(shape, sizes)
 
     def note(self, quad: np.ndarray, image_to_table: np.ndarray) -> None:
         """A card was named in ``quad`` (frame px): its size on the table votes."""
         short, long = _short_long(_on_table(quad, image_to_table))
         for size in self.votes:
-            if abs(short - size[0]) <= SAME_SIZE * size[0] and abs(long - size[1]) <= SAME_SIZE * size[1]:
+            if _of_size(short, long, (size,)):
                 self.votes[size] += 1
 
     @property
     def sizes(self) -> tuple[tuple[float, float], ...]:
+        if self.enrolled is not None and not any(self.votes.values()):
+            return (self.enrolled,)
         best = max(self.votes, key=self.votes.get)
         rest = sum(self.votes.values()) - self.votes[best]
         return (best,) if self.votes[best] >= SIZE_VOTES and self.votes[best] >= 3 * rest else tuple(self.votes)
@@ -415,6 +436,12 @@ def card_outlines(mask: np.ndarray, *, min_area: float = MIN_AREA) -> list[np.nd
     return [quad for _, quad in card_patches(mask, min_area=min_area) if quad is not None]
 
 
+def shape_of(quad: np.ndarray) -> float:
+    """A four-cornered outline's short side over its long side (each the mean of two opposite sides)."""
+    short, long = _short_long(quad)
+    return short / max(long, 1e-6)
+
+
 def _short_long(quad: np.ndarray) -> tuple[float, float]:
     """The mean lengths of a four-cornered outline's opposite sides, shorter first."""
     sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
@@ -429,18 +456,27 @@ def cards_of_patch(contour: np.ndarray, quad: np.ndarray | None, image_to_table:
     (:func:`fit_cards`: cards overlapping or touching, or a card whose patch lost a strip where
     it lies on another, or gained one of the card below); a card-shaped outline where the fit finds one card (within
     :data:`SAME_PLACE_MM`) of one of the ``sizes`` (mm, within :data:`SAME_SIZE`) is kept as
-    measured. ``support``: see :func:`fit_cards`."""
+    measured. A card-shaped outline of a card of another size (:data:`CARD_SIZES_MM`) where
+    the fit finds none is a card too: of another deck, to be read (and refused), not passed
+    over in silence. ``support``: see :func:`fit_cards`."""
     if image_to_table is None:
         return [] if quad is None else [quad]
     cards = fit_cards(contour, image_to_table, sizes, support)
-    if quad is not None and len(cards) == 1:
+    if quad is not None and len(cards) <= 1:
         outline = _on_table(quad, image_to_table)
         short, long = _short_long(outline)
-        apart = np.abs(_sorted_corners(outline) - _sorted_corners(_on_table(cards[0], image_to_table)))
-        if apart.max() <= SAME_PLACE_MM and \
-                any(abs(long - lo) <= SAME_SIZE * lo and abs(short - sh) <= SAME_SIZE * sh for sh, lo in sizes):
+        if cards:
+            apart = np.abs(_sorted_corners(outline) - _sorted_corners(_on_table(cards[0], image_to_table)))
+            if apart.max() <= SAME_PLACE_MM and _of_size(short, long, sizes):
+                return [quad]
+        elif _of_size(short, long, CARD_SIZES_MM):
             return [quad]
     return cards
+
+
+def _of_size(short: float, long: float, sizes) -> bool:
+    """True when a card ``short`` by ``long`` (mm) is of one of the card ``sizes``."""
+    return any(abs(long - lo) <= SAME_SIZE * lo and abs(short - sh) <= SAME_SIZE * sh for sh, lo in sizes)
 
 
 def _on_table(quad: np.ndarray, image_to_table: np.ndarray) -> np.ndarray:

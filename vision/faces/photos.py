@@ -91,13 +91,13 @@ def rounded_mask(card: np.ndarray) -> np.ndarray:
     return mask
 
 
-def card_quad_at(rng: np.random.Generator, centre, long_side: float, *, angle: float | None = None,
+def card_quad_at(rng: np.random.Generator, centre, long_side: float, shape: float, *, angle: float | None = None,
                  tilt: float = 0.0) -> np.ndarray:
-    """The corners of a card ``long_side`` px long at ``centre``, turned by ``angle`` degrees
-    (random when None) and seen ``tilt`` degrees off vertical (the far side foreshortened,
-    towards a random direction)."""
+    """The corners of a card ``long_side`` px long at ``centre``, of ``shape`` (its short side
+    over its long side), turned by ``angle`` degrees (random when None) and seen ``tilt``
+    degrees off vertical (the far side foreshortened, towards a random direction)."""
     angle = rng.uniform(0, 360) if angle is None else angle
-    half = np.float32([[-63, -88], [63, -88], [63, 88], [-63, 88]]) * (long_side / 176)
+    half = np.float32([[-shape, -1], [shape, -1], [shape, 1], [-shape, 1]]) * (long_side / 2)
     theta = np.radians(angle)
     rot = np.float32([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
     points = half @ rot.T
@@ -108,6 +108,11 @@ def card_quad_at(rng: np.random.Generator, centre, long_side: float, *, angle: f
         depth = 1 + np.sin(np.radians(tilt)) * (points @ towards) / (2 * long_side)
         points = points / depth[:, None]
     return (points + np.float32(centre)).astype(np.float32)
+
+
+def shape_of_image(card: np.ndarray) -> float:
+    """A card image's width over its height: the card's own shape (a bridge card is narrower)."""
+    return card.shape[1] / card.shape[0]
 
 
 def lay(image: np.ndarray, card: np.ndarray, quad: np.ndarray, *, shadow: bool = True) -> None:
@@ -192,12 +197,13 @@ def photo_of_card(rng: np.random.Generator, card: np.ndarray, *, size=(900, 1200
     image = background(rng, size, kind)
     long_side = rng.uniform(*fill) * min(w, h)
     for _ in range(50):
-        quad = card_quad_at(rng, (rng.uniform(0, w), rng.uniform(0, h)), long_side, tilt=rng.uniform(0, tilt))
+        quad = card_quad_at(rng, (rng.uniform(0, w), rng.uniform(0, h)), long_side, shape_of_image(card),
+                            tilt=rng.uniform(0, tilt))
         if quad[:, 0].min() > 0.03 * w and quad[:, 0].max() < 0.97 * w and \
                 quad[:, 1].min() > 0.03 * h and quad[:, 1].max() < 0.97 * h:
             break
     else:
-        quad = card_quad_at(rng, (w / 2, h / 2), long_side, angle=0)
+        quad = card_quad_at(rng, (w / 2, h / 2), long_side, shape_of_image(card), angle=0)
     lay(image, card, quad)
     clutter(rng, image, [quad], things)
     picture = finish(rng, image, blur=rng.uniform(0.3, 1.2) * max(w, h) / 1200,
@@ -212,7 +218,7 @@ def scan_of_card(rng: np.random.Generator, card: np.ndarray) -> tuple[np.ndarray
     margins = rng.uniform(0.05, 0.3, 4) * [w, h, w, h]
     size = (int(w + margins[0] + margins[2]), int(h + margins[1] + margins[3]))
     image = np.full((size[1], size[0], 3), rng.uniform(200, 240), np.float32)
-    quad = card_quad_at(rng, (margins[0] + w / 2, margins[1] + h / 2), h * 1.0, angle=rng.uniform(-3, 3))
+    quad = card_quad_at(rng, (margins[0] + w / 2, margins[1] + h / 2), h * 1.0, shape_of_image(card), angle=rng.uniform(-3, 3))
     lay(image, card, quad, shadow=False)
     return finish(rng, image, blur=0.4, noise=1.0, quality=92, even=True), Placed(quad)
 
@@ -242,8 +248,9 @@ def photo_of_layout(rng: np.random.Generator, cards: list[list[np.ndarray]], *, 
     quads = []
     for r, row in enumerate(cards):
         for c in range(len(row)):
-            at = np.float32([c * across * 63, r * down * 88]) + rng.normal(0, jitter * 63, 2)
-            quads.append(card_quad_at(rng, at, 88.0, angle=rng.normal(0, 3)))
+            shape = shape_of_image(row[c])
+            at = np.float32([c * across * 88 * shape, r * down * 88]) + rng.normal(0, jitter * 88 * shape, 2)
+            quads.append(card_quad_at(rng, at, 88.0, shape, angle=rng.normal(0, 3)))
     points = np.concatenate(quads)
     centre = (points.min(axis=0) + points.max(axis=0)) / 2
     span = float(np.linalg.norm(points.max(axis=0) - points.min(axis=0)))
@@ -313,7 +320,7 @@ def photo_of_table(rng: np.random.Generator, cards: list[np.ndarray], *, size=(4
     for card in cards:
         for _ in range(100):
             quad = card_quad_at(rng, (rng.uniform(0.08, 0.92) * w, rng.uniform(0.1, 0.9) * h), long_side,
-                                tilt=rng.uniform(0, tilt))
+                                shape_of_image(card), tilt=rng.uniform(0, tilt))
             room = np.zeros((h, w), np.uint8)  # the card and a finger's width around it
             cv2.fillConvexPoly(room, np.int32((quad - quad.mean(axis=0)) * 1.2 + quad.mean(axis=0)), 1)
             if not (room & taken).any():

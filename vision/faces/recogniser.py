@@ -149,7 +149,9 @@ class FaceRecogniser:
             # for a card to be refused in words (a hand resting on the table costs no more).
             attempts=unknown_after + 1)
         self.backdrop = Backdrop()
-        self.deck_size = DeckSize()
+        # One deck, one size: before a card is measured on the table, the shape its cards had in
+        # the pictures they were enrolled from names it (a deck nobody enrolled: any size).
+        self.deck_size = DeckSize(shape=None if self.matcher is None else enrolment.shape)
         self.seen: dict[tuple, Seen] = {}
         self.reads = self.refusals = 0
         self._refused: list[tuple[Seen, str]] = []   # the outlines refused in the region being read, and why
@@ -370,6 +372,10 @@ class FaceRecogniser:
         named = [(card, quad) for card, quad in self._lying[1] if x0 <= card.center[0] < x1 and y0 <= card.center[1] < y1]
         own = np.any([region.cells(quad) for _, quad in named], axis=0) if named else np.zeros_like(region.dirty)
         rest = _sharp_edged(region.frame.grey(), region.dirty & ~own, region.cell)
+        # A card's edge may run in a cell beside those that stand out (a sliver of its border
+        # changes a cell too little): the table is guessed a cell beyond them, or the card's
+        # patch would end at a line printed on it, and be fitted there.
+        rest = cv2.dilate(rest.view(np.uint8), np.ones((3, 3), np.uint8)).view(bool) & ~own
         if rest.any():
             pixels = region.cell_pixels(rest)
             self.backdrop.guess(region.box, pixels)

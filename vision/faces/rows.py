@@ -33,7 +33,7 @@ from engine.decks import PhysicalCard
 from engine.errors import InvalidInput
 from vision.faces.enrol import CLEAR, DONE, LAY_AGAIN, WAIT, checked_view, cut_out, guide, table_outline
 from vision.faces.features import Features, order_quad
-from vision.faces.finder import MIN_AREA, card_outlines
+from vision.faces.finder import MIN_AREA, card_outlines, shape_of
 from vision.faces.store import Enrolment
 from vision.frames import Frame
 
@@ -278,16 +278,19 @@ class RowsEnrolment:
         trial = Enrolment(self.enrolment.deck, self.enrolment.name, dict(self.enrolment.cards))
         seen: dict[str, Features] = {}
         views: dict[str, np.ndarray] = {}
+        shapes: dict[str, float] = {}
         for (r, column), blob in sorted(placed.items()):
             card_id = batch[r][column]
             try:
                 views[card_id] = cut_out(frame.colour(), blob.quad, "", LAY_AGAIN)
                 seen[card_id] = trial.cards[card_id] = checked_view(trial, card_id, views[card_id])
+                shapes[card_id] = shape_of(blob.quad)
             except InvalidInput as err:
                 problems.append(f"row {r + 1}, place {column + 1}, where the {card_id} goes: {err}")
         if not problems:
             self.enrolment.cards.update(seen)
             self.enrolment.views.update(views)
+            self.enrolment.shapes.update(shapes)
         return problems
 
 

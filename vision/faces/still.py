@@ -347,19 +347,56 @@ def whole_card(image: np.ndarray, outlines: list[Outline]) -> np.ndarray | None:
         return None
     quad = order_quad(np.float32([(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)]))
     view = warp_upright(image, quad)
-    if inked_corners(view) < 1:
-        return None
+    if inked_corners(view) < 1 or not paper_edged(image):
+        return None   # a card cut to its edge is edged with its paper
+    lying = [o for o in outlines if lies_in(o, w, h) and not printed_border(o.quad, w, h)]
+    if any(turned_from_sides(o.quad) > TURNED for o in lying):
+        return None   # what a card prints runs along its edges: a card's outline turned is a card lying in the picture
     ink = corner_ink(view, quad)
     outlines = [o for o in outlines if all(cv2.pointPolygonTest(o.quad, point, False) >= 0 for point in ink)
                 and not printed_border(o.quad, w, h)]
     alike = symmetry(view)
     if alike < SYMMETRIC:
         # A card on a light scanner lid steps little but fills most of the picture.
-        cards = [o for o in outlines if o.step >= DOUBTFUL or o.area >= CARD_ITSELF * w * h]
-        return None if cards or not paper_edged(image) else quad
+        return None if any(o.step >= DOUBTFUL or o.area >= CARD_ITSELF * w * h for o in outlines) else quad
     if outlines and symmetry(warp_upright(image, outlines[0].quad)) > alike + 0.1:
         return None
     return quad
+
+
+#: Degrees a clear outline in a picture may be turned from the picture's sides and still be
+#: printed on the card the picture is cut to (a card cut by hand, or a scan a little askew).
+TURNED = 5.0
+#: Share of a picture a card lying in it fills at least (a pip or an index printed on a card
+#: cut to its edge fills a few hundredths).
+CARD_LEAST = 0.1
+
+
+#: Degrees from square a corner of a card lying in a picture may be (perspective).
+SQUARE_WITHIN = 15.0
+
+
+def lies_in(outline: Outline, w: int, h: int) -> bool:
+    """Whether ``outline`` may be a card lying in a ``w`` x ``h`` picture: its edge clear
+    (:data:`DOUBTFUL`), filling :data:`CARD_LEAST` of the picture at least, its corners square
+    within :data:`SQUARE_WITHIN` and clear of the picture's edge (a shape printed on a card
+    cut to its edge, a court card's figure or a frame running off it, is none of these)."""
+    quad = outline.quad
+    sides = np.roll(quad, -1, axis=0) - quad
+    unit = sides / np.maximum(np.linalg.norm(sides, axis=1, keepdims=True), 1e-6)
+    square = np.abs(np.sum(unit * np.roll(unit, 1, axis=0), axis=1)) <= np.sin(np.radians(SQUARE_WITHIN))
+    margin = 0.01 * min(w, h)
+    inside = (quad[:, 0] >= margin).all() and (quad[:, 0] <= w - 1 - margin).all() and \
+        (quad[:, 1] >= margin).all() and (quad[:, 1] <= h - 1 - margin).all()
+    return outline.step >= DOUBTFUL and outline.area >= CARD_LEAST * w * h and bool(square.all()) and bool(inside)
+
+
+def turned_from_sides(quad: np.ndarray) -> float:
+    """How far (degrees, 0-45) an outline's sides are turned from a picture's, at the least
+    turned of its four sides (perspective turns the others more)."""
+    sides = np.roll(quad, -1, axis=0) - quad
+    angles = np.degrees(np.arctan2(sides[:, 1], sides[:, 0])) % 90
+    return float(np.minimum(angles, 90 - angles).min())
 
 
 #: A card's border: a band along its edge, as wide on every side (within :data:`EVEN` of the
@@ -397,9 +434,10 @@ def paper_edged(image: np.ndarray) -> bool:
     its edge, not a photo of wood, cloth or felt."""
     h, w = image.shape[:2]
     band = max(2, round(EDGE_BAND * min(w, h)))
+    line = band // 2   # a line printed along the card's edge is left out
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    sides = (hsv[:band, band:w - band], hsv[h - band:, band:w - band],
-             hsv[band:h - band, :band].transpose(1, 0, 2), hsv[band:h - band, w - band:].transpose(1, 0, 2))
+    sides = (hsv[line:line + band, band:w - band], hsv[h - band - line:h - line, band:w - band],
+             hsv[band:h - band, line:line + band].transpose(1, 0, 2), hsv[band:h - band, w - band - line:w - line].transpose(1, 0, 2))
     for side in sides:
         along = np.median(side[:, :, 2].astype(np.float32), axis=0)
         if np.median(along) < PAPER_GREY or np.median(side[:, :, 1]) > PAPER_COLOUR or \

@@ -4,7 +4,9 @@ them, in one versioned file.
 A NumPy ``.npz`` archive: ``meta`` (JSON text: ``format`` "cardtable-faces", ``version``,
 ``deck``, ``name``, ``cards`` in row order, ``back`` whether a card back is enrolled), and one
 row per card in ``corners``, ``face``, ``redness`` (NaN: no ink found) and ``detail`` (half
-precision; files written before it was kept have none, and read as they did), plus
+precision; files written before it was kept have none, and read as they did) and ``shape``
+(each card's short side over its long side as found in its picture, NaN: not known; files
+written before it was kept have none), plus
 ``back_face`` (and ``back_tint``, its mean colour) when the back is enrolled. Files live in the user's data folder (``$XDG_DATA_HOME/cardtable/faces``,
 ``~/.local/share`` when unset) unless the config names a path.
 """
@@ -54,6 +56,14 @@ class Enrolment:
     #: The upright colour view of each card enrolled in this session (not saved): what the
     #: contact sheet shows (:mod:`vision.faces.sheet`).
     views: dict = field(default_factory=dict, compare=False, repr=False)
+    #: Each card's short side over its long side, as its outline was found in its picture.
+    shapes: dict[str, float] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def shape(self) -> float | None:
+        """The shape of the deck's cards (short side over long side; the median over the cards
+        whose shape is known: a picture or two taken askew say little), or None when no card's is."""
+        return float(np.median(list(self.shapes.values()))) if self.shapes else None
 
     @property
     def missing(self) -> list[str]:
@@ -73,6 +83,7 @@ class Enrolment:
             arrays["face"] = np.stack([self.cards[i].face for i in ids])
             arrays["redness"] = np.array([np.nan if self.cards[i].redness is None else self.cards[i].redness
                                           for i in ids], np.float32)
+            arrays["shape"] = np.array([self.shapes.get(i, np.nan) for i in ids], np.float32)
             if all(self.cards[i].detail is not None for i in ids):
                 arrays["detail"] = np.stack([self.cards[i].detail for i in ids]).astype(np.float16)
         if self.back is not None:
@@ -120,6 +131,8 @@ class Enrolment:
             detail = arrays["detail"][row].astype(np.float32) if "detail" in arrays else None
             enrolment.cards[card_id] = Features(arrays["corners"][row], arrays["face"][row],
                                                 None if np.isnan(red) else red, detail=detail)
+            if "shape" in arrays and np.isfinite(arrays["shape"][row]):
+                enrolment.shapes[card_id] = float(arrays["shape"][row])
         if meta.get("back"):
             enrolment.back = Features(arrays["back_corners"], arrays["back_face"], None, tint=arrays.get("back_tint"))
         return enrolment

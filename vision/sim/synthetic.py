@@ -24,6 +24,7 @@ import numpy as np
 
 from engine.decks import Deck, get_deck
 from engine.errors import InvalidInput
+from vision.faces.finder import size_of_shape
 from vision.markers import MAT_MARKER_CENTRES, MAT_MARKER_IDS, MAT_MARKER_MM, aruco_modules
 from vision.render import CARD_MM, CardArt
 from vision.sim.scene import DEFAULT_ZONES, TABLE_MM, Pose, Scene, expected_events, zone_centre
@@ -330,7 +331,8 @@ class SyntheticCamera:
         sh, sw = sprite.shape[:2]
         a = math.radians(pose.angle)
         cos, sin = math.cos(a), math.sin(a)
-        hw, hh = CARD_MM[0] / 2, CARD_MM[1] / 2
+        # The card of the size its picture's shape names: a poker card, or a narrower bridge card.
+        hw, hh = (value / 2 for value in (size_of_shape(sw / sh) or CARD_MM))
         corners = [(pose.x + dx * cos - dy * sin, pose.y + dx * sin + dy * cos)
                    for dx, dy in ((-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh))]
         quad = _map(self.homography, corners)

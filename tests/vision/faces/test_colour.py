@@ -40,10 +40,10 @@ def dark_ground(tmp_path_factory, deck):
 
 def _outline(camera: SyntheticCamera, card: str, t: float) -> np.ndarray:
     """The card's true outline in the camera's picture at ``t`` (px)."""
+    import faces_bench
+
     pose = camera.pose_at(card, t)
-    a = np.radians(pose.angle)
-    rot = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    corners = np.float32([(-31.5, -44), (31.5, -44), (31.5, 44), (-31.5, 44)]) @ rot.T + [pose.x, pose.y]
+    corners = faces_bench._card_corners((pose.x, pose.y, pose.angle), camera.card_image.size_mm)
     return cv2.perspectiveTransform(corners.reshape(-1, 1, 2), camera.homography).reshape(4, 2)
 
 

@@ -84,6 +84,25 @@ def test_a_deck_enrolled_before_the_detailed_faces_were_kept_still_reads(enrolme
     assert Matcher(loaded).read_view(warp_upright(image, order_quad(card_quad(image)))).card.id == "QS"
 
 
+def test_the_shape_of_the_decks_cards_is_kept_and_names_its_size(enrolments, tmp_path):
+    """One deck, one size (issue 22: a fan laid at once measures no card whole, and its top card
+    was fitted a bridge card at the corners of a poker card): each enrolment keeps the shape of
+    the cards as found in their pictures, and it names the deck's size before any card on the
+    table is measured. A file written before it was kept loads with none: any size."""
+    from vision.faces.finder import DeckSize
+
+    dondorf, nicu = enrolments["dondorf"], enrolments["nicu-white"]
+    assert len(dondorf.shapes) == 52 and dondorf.shape == pytest.approx(57 / 88, abs=0.01)   # drawn a bridge card
+    assert nicu.shape == pytest.approx(0.735, abs=0.01)
+    assert DeckSize(shape=dondorf.shape).sizes == ((57.0, 88.0),) and DeckSize(shape=nicu.shape).sizes == ((63.0, 88.0),)
+    path = dondorf.save(tmp_path / "mine.npz")
+    assert Enrolment.load(path).shape == pytest.approx(dondorf.shape)
+    with np.load(path) as data:
+        arrays = {key: data[key] for key in data.files if key != "shape"}
+    np.savez_compressed(path, **arrays)
+    assert Enrolment.load(path).shape is None and DeckSize(shape=None).sizes == ((63.0, 88.0), (57.0, 88.0))
+
+
 def test_a_config_names_an_enrolment_or_a_file(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert enrolment_path("kitchen") == tmp_path / "cardtable" / "faces" / "kitchen.npz"
@@ -144,3 +163,4 @@ def test_camera_enrolment_checks_each_card_and_resumes(deck, tmp_path):
     assert any("look alike" in line for line in said)  # the 2S laid again when the 3S was asked for
     resumed = CameraEnrolment(Enrolment.load(path))
     assert resumed.progress == (2, 52) and resumed.current.id == "3S"
+    assert sorted(resumed.enrolment.shapes) == ["2S", "AS"]     # each card's shape, as the camera saw it

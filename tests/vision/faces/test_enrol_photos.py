@@ -16,10 +16,10 @@ from engine.cards import parse_card
 from engine.errors import InvalidInput
 from vision.faces.designs import element_id, render_card
 from vision.faces.enrol import as_the_camera_sees, card_quad, enrol_from_images, enrol_from_photo
-from vision.faces.features import describe, order_quad, turned, warp_upright
+from vision.faces.features import describe, order_quad, turned
 from vision.faces.matcher import Matcher
 from vision.faces.photos import (BACKGROUNDS, IMAGE_KINDS, background, clutter, finish, photo_of_card, photo_of_layout,
-                                 picture_of, write_photos)
+                                 picture_of, rough_crop, write_photos)
 from vision.faces.rows import layout_rows
 from vision.faces.still import find_cards, read_cards
 
@@ -44,6 +44,27 @@ def test_the_card_of_a_portrait_phone_photo_is_found_not_the_whole_picture(desig
         photo, placed = photo_of_card(rng, render_card(design, element_id(parse_card(face))), size=(600, 800), kind=kind)
         quad = card_quad(photo)
         assert quad is not None and _overlap(quad, placed.quad, (600, 800)) > 0.9, (seed, face)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("design", ["standard", "xskat-german", "penguins"])
+def test_the_card_of_a_rough_crop_is_found_not_the_whole_picture(deck, design):
+    """The defect (issue 22): four crops in ten, cut roughly by hand around a card, were taken
+    whole (the card turned in the middle of the crop made the picture's corners alike turned
+    round, as a card's are; and the card's own outline was dropped for leaving the cloth's
+    "print" in the corners outside it). A picture is the card cut to its edge only when edged
+    with the card's paper, and a card's outline turned from the picture's sides is a card
+    lying in it."""
+    rng = np.random.default_rng(7)
+    found = 0
+    for face in deck.faces[::4]:
+        crop, placed = rough_crop(rng, render_card(design, element_id(face)))
+        h, w = crop.shape[:2]
+        quad = card_quad(crop)
+        assert quad is not None, face
+        assert _overlap(quad, np.float32([(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)]), (w, h)) < 0.95, face
+        found += _overlap(quad, placed.quad, (w, h)) > 0.9
+    assert found >= 12
 
 
 def _read_back(enrolment, design: str, kind: str, seed: int, faces) -> tuple[int, list]:
@@ -250,14 +271,16 @@ def test_a_card_cut_to_its_edge_whose_face_is_framed_by_its_border_is_taken_whol
 
 
 @pytest.mark.slow
-def test_a_card_on_a_checked_cloth_is_cut_to_its_own_edge(deck, tmp_path):
+def test_a_card_on_a_checked_cloth_is_cut_to_its_own_edge():
     """The defect (issue 22): dondorf's KS, photographed on a finely checked cloth, was cut with
     a strip of the cloth along two sides (its outline followed "an edge" there, since a checked
     cloth steps everywhere, near any line drawn on it), and enrolled so: a KS on the table was
     then named the KC. A side with the same colours inside it as outside, over a pattern, is
-    not the card's edge: the card is cut to its own, and its view is the card's."""
-    folder = write_photos("dondorf", tmp_path / "photo", deck.faces, "photo", seed=sum(map(ord, "dondorf")))
-    photo = cv2.imread(str(folder / "KS.jpg"))
+    not the card's edge: the card is cut to its own, every corner within 3 % of the card's
+    length of the truth (a strip of cloth is 5 % or more), in a dozen photos on cloth."""
     clean = render_card("dondorf", element_id(parse_card("KS")))
-    cut, card = (describe(warp_upright(image, order_quad(card_quad(image)))) for image in (photo, clean))
-    assert float(cut.face @ card.face) >= 0.9  # 0.39 when cut with the cloth, 0.99 now
+    for seed in range(12):
+        photo, placed = photo_of_card(np.random.default_rng(seed), clean, kind="cloth")
+        truth = order_quad(placed.quad)
+        off = np.abs(order_quad(card_quad(photo)) - truth).max() / np.linalg.norm(truth[3] - truth[0])
+        assert off <= 0.03, (seed, off)

@@ -1,11 +1,12 @@
 """Which of two overlapping cards lies on the other (vision.faces.finder.lies_on): the one whose
-edge shows all round it and across the other's print; and a patch that holds no card
-(vision.faces.finder.fit_cards)."""
+edge shows all round it and across the other's print; a patch that holds no card
+(vision.faces.finder.fit_cards); the card a patch of a card of another size is
+(vision.faces.finder.cards_of_patch); the size a deck's shape names (size_of_shape, DeckSize)."""
 
 import cv2
 import numpy as np
 
-from vision.faces.finder import fit_cards, lies_on
+from vision.faces.finder import DeckSize, cards_of_patch, fit_cards, lies_on, size_of_shape
 
 
 def _card(frame: np.ndarray, centre: tuple[float, float], degrees: float, index: str) -> np.ndarray:
@@ -48,3 +49,43 @@ def test_cards_apart_or_on_plain_table_are_in_no_known_order():
 def test_a_patch_of_fewer_than_four_sides_holds_no_card():
     triangle = np.int32([[100, 100], [400, 120], [250, 380]]).reshape(-1, 1, 2)
     assert fit_cards(triangle, np.eye(3) / np.float64([3, 3, 1])[:, None], ((63.0, 88.0),)) == []
+
+
+#: Frame px to table mm: 3 px a millimetre.
+THIRD = np.eye(3) / np.float64([3, 3, 1])[:, None]
+
+
+def _rounded_card(width_mm: float) -> tuple[np.ndarray, np.ndarray, tuple]:
+    """The patch of a card ``width_mm`` by 88 mm lying alone at 3 px a millimetre, its corners
+    rounded as a card's are (3 mm): its contour, its outline and where it lies (``support``)."""
+    x0, y0, x1, y1, r = 300, 300, 300 + round(width_mm * 3), 300 + 264, 9
+    mask = np.zeros((800, 800), np.uint8)
+    cv2.rectangle(mask, (x0 + r, y0), (x1 - r, y1), 1, -1)
+    cv2.rectangle(mask, (x0, y0 + r), (x1, y1 - r), 1, -1)
+    for x, y in ((x0 + r, y0 + r), (x1 - r, y0 + r), (x0 + r, y1 - r), (x1 - r, y1 - r)):
+        cv2.circle(mask, (x, y), r, 1, -1)
+    contour = max(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0], key=cv2.contourArea)
+    return contour, np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]), (mask.astype(bool), (0, 0))
+
+
+def test_a_card_of_another_size_alone_in_its_patch_is_a_card_to_read():
+    """The defect (issue 22, a bridge-size back of another deck on a table whose deck is of poker
+    cards): once the deck's size was known, the card's patch fitted no poker card and the card
+    was passed over in silence, never read, never refused."""
+    poker = ((63.0, 88.0),)
+    contour, bridge, support = _rounded_card(57.0)
+    assert fit_cards(contour, THIRD, poker, support) == []
+    assert [card.tolist() for card in cards_of_patch(contour, bridge, THIRD, poker, support)] == [bridge.tolist()]
+    contour, narrow, support = _rounded_card(40.0)
+    assert cards_of_patch(contour, narrow, THIRD, poker, support) == []
+
+
+def test_the_shape_of_the_cards_enrolled_names_the_decks_size_until_a_card_is_measured():
+    assert size_of_shape(63.5 / 88.9) == (63.0, 88.0) and size_of_shape(0.643) == (57.0, 88.0)
+    assert size_of_shape(0.75) == (63.0, 88.0)         # a design drawn a little wide
+    assert size_of_shape(0.685) is None and size_of_shape(None) is None   # between the two: unsure
+    deck = DeckSize(shape=0.706)
+    assert deck.sizes == ((63.0, 88.0),)
+    deck.note(np.float32([[0, 0], [57 * 3, 0], [57 * 3, 88 * 3], [0, 88 * 3]]), THIRD)
+    assert deck.sizes == ((57.0, 88.0),)               # the table measured says more than the pictures
+    assert DeckSize().sizes == ((63.0, 88.0), (57.0, 88.0))
