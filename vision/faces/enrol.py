@@ -35,12 +35,12 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 ALIKE, FACE_ALIKE = 0.995, 0.97
 
 
-def card_quad(image: np.ndarray) -> np.ndarray | None:
-    """The outline of the card in a photo or scan of one card (:func:`vision.faces.still.find_card`:
-    the card lying anywhere on any surface, or the whole image when it is the card cut to its
-    edge), ordered as :func:`vision.faces.features.order_quad` orders; None when no card is
-    found."""
-    return find_card(image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR))
+def card_quad(image: np.ndarray, *, face: bool = True) -> np.ndarray | None:
+    """The outline of the card in a photo or scan of one card's ``face`` or back
+    (:func:`vision.faces.still.find_card`: the card lying anywhere on any surface, or the whole
+    image when it is the card cut to its edge), ordered as
+    :func:`vision.faces.features.order_quad` orders; None when no card is found."""
+    return find_card(image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), face=face)
 
 
 #: What to do about a card refused from a picture (see :func:`cut_out`).
@@ -56,7 +56,7 @@ def card_view(image: np.ndarray, file_name: str, *, face: bool = True) -> tuple[
     :raises InvalidInput: naming the file and saying what to do.
     """
     image = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    quad = card_quad(image)
+    quad = card_quad(image, face=face)
     if quad is None:
         raise InvalidInput(f"I could not find the card in {file_name}: photograph it on a plain background, "
                            f"filling at least a third of the picture")

@@ -330,7 +330,7 @@ def symmetry(upright: np.ndarray) -> float:
     return best
 
 
-def whole_card(image: np.ndarray, outlines: list[Outline]) -> np.ndarray | None:
+def whole_card(image: np.ndarray, outlines: list[Outline], *, face: bool = True) -> np.ndarray | None:
     """The whole picture as a card outline (:func:`vision.faces.features.order_quad` order) when
     it is the card cut to its edge: shaped like a card, print in a corner at least, and
     either its opposite corners alike turned round (:func:`symmetry`, :data:`SYMMETRIC`), more
@@ -347,8 +347,8 @@ def whole_card(image: np.ndarray, outlines: list[Outline]) -> np.ndarray | None:
         return None
     quad = order_quad(np.float32([(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)]))
     view = warp_upright(image, quad)
-    if inked_corners(view) < 1 or not paper_edged(image):
-        return None   # a card cut to its edge is edged with its paper
+    if inked_corners(view) < 1 or (face and not paper_edged(image)):
+        return None   # a card's face cut to its edge is edged with its paper (a back may be printed to the edge)
     lying = [o for o in outlines if lies_in(o, w, h) and not printed_border(o.quad, w, h)]
     if any(turned_from_sides(o.quad) > TURNED for o in lying):
         return None   # what a card prints runs along its edges: a card's outline turned is a card lying in the picture
@@ -487,13 +487,13 @@ def on_edge(grey: np.ndarray, quad: np.ndarray, scale: float) -> np.ndarray:
     return order_quad(quad)
 
 
-def find_card(image: np.ndarray) -> np.ndarray | None:
-    """The outline of the one card of a photo or scan of a card (the largest card outline, or
-    the whole picture when it is the card cut to its edge, see :func:`whole_card`), in
-    ``image``'s pixels; None when there is none."""
+def find_card(image: np.ndarray, *, face: bool = True) -> np.ndarray | None:
+    """The outline of the one card of a photo or scan of a card's ``face`` or back (the largest
+    card outline, or the whole picture when it is the card cut to its edge, see
+    :func:`whole_card`), in ``image``'s pixels; None when there is none."""
     work, scale = working_copy(image)
     outlines = outlines_in(work, least_share=0.02)
-    whole = whole_card(work, outlines)
+    whole = whole_card(work, outlines, face=face)
     if whole is not None:
         return order_quad(whole / scale)
     return to_full(image, outlines[0].quad, scale) if outlines else None

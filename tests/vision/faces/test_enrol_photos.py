@@ -67,6 +67,20 @@ def test_the_card_of_a_rough_crop_is_found_not_the_whole_picture(deck, design):
     assert found >= 12
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("design", ["oxygen", "oxygen-air", "oxygen-white", "xskat-german"])
+def test_a_back_cut_to_its_edge_is_taken_whole_though_printed_to_the_edge(design):
+    """The defect (issue 22, found when a card's face cut to its edge had to be edged with its
+    paper): oxygen's back, dark to its edge, was cut to a shape inside it, and the enrolled back
+    no longer matched a card lying face down ("I can't read the card in front of Seat 3"). A
+    back may be printed to the edge (these four designs' are): a picture of a back is taken
+    whole as before."""
+    back = render_card(design, "back")
+    h, w = back.shape[:2]
+    quad = card_quad(back, face=False)
+    assert quad is not None and _overlap(quad, np.float32([(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)]), (w, h)) > 0.97
+
+
 def _read_back(enrolment, design: str, kind: str, seed: int, faces) -> tuple[int, list]:
     """Read a fresh picture (``kind``) of each of ``faces`` against ``enrolment``: how many are
     named right, and the wrong names."""
