@@ -51,9 +51,11 @@ TRUE_TO = 0.1
 #: Cards named by their whole outline, of one size, before the deck is taken to be of that size.
 SIZE_VOTES = 1
 #: The shape of a deck's cards (short side over long side, as enrolled) names the card size whose
-#: shape it is nearer than any other's by this many times: a picture taken a little askew makes a
-#: card look a little wider or narrower, and designs print a little inside the card's edge.
-SHAPE_NEARER = 2.0
+#: shape it is within SHAPE_WITHIN of, and nearer than any other's by SHAPE_NEARER times: the
+#: median of a deck's phone photos, scans or crops lies within 0.01 of its clean pictures'; a
+#: shape farther from every size's is no real card's outline (a design's art drawn wider than
+#: the card it is printed on) and names none.
+SHAPE_WITHIN, SHAPE_NEARER = 0.02, 2.0
 #: Cards of one size fitted at two corners of a card are one when no corner is farther apart
 #: than SAME_CARD_MM (the sides of a patch are a little ragged where a card lies on another).
 SAME_CARD_MM = 8.0
@@ -96,12 +98,13 @@ EDGE_STRETCH = 40
 
 def size_of_shape(shape: float | None, sizes=CARD_SIZES_MM) -> tuple[float, float] | None:
     """The card size (of ``sizes``, mm) a deck's cards of ``shape`` (short side over long side)
-    have: the size whose shape is nearest, when it is :data:`SHAPE_NEARER` times nearer than
-    any other's; None when none is (or the shape is unknown)."""
+    have: the size whose shape is nearest, when within :data:`SHAPE_WITHIN` of it and
+    :data:`SHAPE_NEARER` times nearer than any other's; None when none is (or the shape is
+    unknown)."""
     if shape is None:
         return None
     apart = sorted((abs(shape - short / long), (short, long)) for short, long in sizes)
-    if len(apart) > 1 and SHAPE_NEARER * apart[0][0] >= apart[1][0]:
+    if apart[0][0] > SHAPE_WITHIN or (len(apart) > 1 and SHAPE_NEARER * apart[0][0] >= apart[1][0]):
         return None
     return apart[0][1]
 

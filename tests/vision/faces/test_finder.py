@@ -82,7 +82,8 @@ def test_a_card_of_another_size_alone_in_its_patch_is_a_card_to_read():
 
 def test_the_shape_of_the_cards_enrolled_names_the_decks_size_until_a_card_is_measured():
     assert size_of_shape(63.5 / 88.9) == (63.0, 88.0) and size_of_shape(0.643) == (57.0, 88.0)
-    assert size_of_shape(0.75) == (63.0, 88.0)         # a design drawn a little wide
+    assert size_of_shape(0.73) == (63.0, 88.0)         # a design drawn a little wide
+    assert size_of_shape(0.75) is None                 # art drawn wider than any card: no card's outline
     assert size_of_shape(0.685) is None and size_of_shape(None) is None   # between the two: unsure
     deck = DeckSize(shape=0.706)
     assert deck.sizes == ((63.0, 88.0),)
