@@ -71,7 +71,7 @@ from engine.table_events import FaceDown  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.faces.recogniser import FaceRecogniser  # noqa: E402
-from vision.faces.designs import DESIGNS, DesignArt, installed_designs, printed_size, render_card, write_deck_images
+from vision.faces.designs import DESIGNS, DesignArt, installed_designs, printed_size, render_card, write_deck_images  # noqa: E402
 from vision.faces.enrol import enrol_from_images  # noqa: E402
 from vision.faces.features import CORNERS, describe, order_quad, warp_upright  # noqa: E402
 from vision.faces.matcher import Matcher  # noqa: E402

@@ -23,6 +23,7 @@ import numpy as np
 
 from engine.cards import Card
 from engine.errors import InvalidInput
+from vision.faces.finder import CARD_SIZES_MM, size_of_shape
 
 CARDDECKS = Path("/usr/share/carddecks")
 #: Designs used by the tests and the benchmark: an ornate traditional one (dondorf), one with
@@ -143,8 +144,6 @@ def printed_size(design: str) -> tuple[float, float]:
     """The size (short, long mm) of a deck printed with ``design``: the card size whose shape
     its art has (:func:`vision.faces.finder.size_of_shape`; a design drawn a bridge card's shape
     is printed on bridge cards), a poker card when its shape names none."""
-    from vision.faces.finder import CARD_SIZES_MM, size_of_shape
-
     ace = render_card(design, "1_spade")
     return size_of_shape(ace.shape[1] / ace.shape[0]) or CARD_SIZES_MM[0]
 

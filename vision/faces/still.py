@@ -370,8 +370,6 @@ TURNED = 5.0
 #: Share of a picture a card lying in it fills at least (a pip or an index printed on a card
 #: cut to its edge fills a few hundredths).
 CARD_LEAST = 0.1
-
-
 #: Degrees from square a corner of a card lying in a picture may be (perspective).
 SQUARE_WITHIN = 15.0
 
