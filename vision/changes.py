@@ -420,10 +420,16 @@ class ChangeMap:
         """A decode of ``box`` (frame pixels) left its dirty cells unexplained: remember what
         they showed (and when), so the patch is read again only when something new comes to rest
         in it, or (still) when its back-off has passed. Returns the mask of those cells."""
+        sub = self._record_try(box)
+        self._tried_ok |= sub
+        return sub
+
+    def _record_try(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        """Remember what the dirty cells of ``box`` (frame pixels) showed when read in vain, and
+        when; returns their mask."""
         sub = self._dirty_in(box)
         self._tried[sub] = self.small[sub]
         self._tried_at[sub] = self._frame
-        self._tried_ok |= sub
         return sub
 
     def _dirty_in(self, box: tuple[int, int, int, int]) -> np.ndarray:
@@ -437,10 +443,16 @@ class ChangeMap:
         """A decode of ``box`` (frame pixels) left its dirty cells unexplained: count a try (and
         the frames the back-off left it unread since the last: a patch is given up as soon as
         if it were read in every frame), and accept cells tried ``attempts`` times as
-        background. Returns the mask of cells given up."""
+        background. A try counts for what a cell shows: a cell that shows something else than
+        at its last try (by twice the threshold: a card come to rest where a glare spot or a
+        printed line was read in vain) counts afresh, or the card would be given up with the
+        table it hides. Returns the mask of cells given up."""
         x0, y0, x1, y1 = (v // self.cell for v in box)
+        afresh = self._dirty_in(box) & (self._tries > 0) & (cv2.absdiff(self.small, self._tried) > 2 * self.threshold)
+        self._tries[afresh] = 0
+        self._reads[afresh] = 0
         elapsed = np.where((self._reads > 0) & self.backoff, np.maximum(self._frame - self._tried_at, 1), 1)
-        sub = self.tried(box) if self.backoff else self._dirty_in(box)
+        sub = self.tried(box) if self.backoff else self._record_try(box)
         self._tries[sub] += elapsed[sub]
         self._reads[sub] = np.minimum(self._reads[sub] + 1, 255)
         given_up = sub & (self._tries >= self.attempts)

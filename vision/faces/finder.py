@@ -61,12 +61,18 @@ SHAPE_WITHIN, SHAPE_NEARER = 0.02, 2.0
 SAME_CARD_MM = 8.0
 #: A card outline and a card fitted at most this far apart at every corner (mm) are one.
 SAME_PLACE_MM = 2.5
+#: Two outlines whose corners lie within this share of a card's short side (5 mm on a poker
+#: card; an outline read again lies a few pixels off) are one card's.
+SAME_OUTLINE = 0.08
 #: A side of a patch this long (mm) is a card's side; a rounded corner's chamfer is shorter
 #: than :data:`CHAMFER`.
 SIDE_MM, CHAMFER = 12.0, 7.0
 #: A step of brightness across a card's side this share of the strongest is clear: the
 #: outermost clear step is the card's edge (see :func:`refine_quad`).
 CLEAR_STEP = 0.5
+#: What the arrivals' closing filled this wide (px) and more is a card's print, not a gap
+#: between cards (:func:`fine_arrivals`).
+THICK = 5
 #: Pixels outside the patch's edge a card's edge may lie (a neighbour's edge lies farther).
 OUTSIDE = 3
 #: Two sides meet square within this many degrees.
@@ -275,9 +281,12 @@ class Backdrop:
 
     def neighbours(self, quad: np.ndarray) -> list[np.ndarray]:
         """The outlines of the cards named that overlap ``quad`` (not the card lying there
-        itself): one of them may lie on the card in ``quad``, or under it."""
-        centre, side = quad.mean(axis=0), float(np.linalg.norm(quad[1] - quad[0]))
-        return [q for q in self._quads.values() if np.linalg.norm(q.mean(axis=0) - centre) > 0.25 * side and _boxes_meet(q, quad)]
+        itself, whose outline is the same but for :data:`SAME_OUTLINE` of its side at each
+        corner): one of them may lie on the card in ``quad``, or under it (the cards of a fan
+        lie a few millimetres apart)."""
+        side = float(np.linalg.norm(quad[1] - quad[0]))
+        return [q for q in self._quads.values()
+                if np.linalg.norm(q[:, None] - quad[None], axis=2).min(axis=1).max() > SAME_OUTLINE * side and _boxes_meet(q, quad)]
 
     def laid_on(self, key: str) -> dict[str, np.ndarray]:
         """The cards named after card ``key`` that overlap it, laid on it, by key: their whole
@@ -397,6 +406,17 @@ def arrivals(grey: np.ndarray, table: np.ndarray, empty: np.ndarray, dirty: np.n
         not_empty[guessed] = (cv2.absdiff(cv2.blur(soft, (2 * COARSE + 1,) * 2), empty) > DIFFERENCE)[guessed]
     not_empty &= dirty
     return cleaned(not_empty & (cv2.absdiff(soft, table) > DIFFERENCE), close), cleaned(not_empty, close)
+
+
+def fine_arrivals(fine: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The arrivals ``fine`` (their small gaps kept, :func:`arrivals` with a small ``close``)
+    with what the closing of ``mask`` (the same arrivals, gaps closed) filled where it is
+    :data:`THICK` px across at least: a fanned card's index printed as dark as the table beside
+    its edge (a thin printed frame between) is the card, and left out it cut the card's corner
+    off the patch; the step between two fanned cards' ends, a few pixels high, is thin and
+    stays out."""
+    filled = (mask.view(bool) & ~fine.view(bool)).view(np.uint8)
+    return fine | cv2.morphologyEx(filled, cv2.MORPH_OPEN, np.ones((THICK, THICK), np.uint8))
 
 
 def _boxes_meet(a: np.ndarray, b: np.ndarray) -> bool:

@@ -27,7 +27,7 @@ from engine.decks import PhysicalCard
 from vision.faces.features import (CORNERS, FACE, INSET, UPRIGHT, corner_features, corner_masks, face_shown, order_quad,
                                    shown_part, warp_upright)
 from vision.faces.index_reader import STANDARD_INDEX, IndexReader, reads_standard_index
-from vision.faces.finder import (DIFFERENCE, Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, cleaned,
+from vision.faces.finder import (DIFFERENCE, SAME_OUTLINE, Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, cleaned, fine_arrivals,
                                  lies_on, quad_mask, refine_quad, shown_corners, true_to_size)
 from vision.faces.matcher import Matcher, Reading
 from vision.faces.still import read_cards
@@ -83,6 +83,10 @@ LIGHT_TABLE = 0.05
 #: least, shows as it was laid (:meth:`FaceRecogniser._read_covered`): the strip of a fanned
 #: card beside the next, 12 mm of 63 turned a little, is 15 % of it.
 COVERED_SHOWS = 0.1
+#: A card named before whose centre lies within this share of a card's short side of a card
+#: being read (a card dealt a few millimetres onto it, a fan dealt card by card) hides none of
+#: it: the card read came later, and lies on it.
+DEALT_ONTO = 0.25
 #: The gaps (px) closed in the arrivals a card showing one corner is found in (see :func:`arrivals`).
 FINE_CLOSE = 3
 
@@ -257,7 +261,7 @@ class FaceRecogniser:
             # A patch shaped like one card but read as none may be cards showing a corner each:
             # what is left of a fan when the card on top of it is named.
             if shown and to_table is not None and not a_card:
-                fine = fine if fine is not None else arrivals(*crops, close=FINE_CLOSE)[0]
+                fine = fine if fine is not None else fine_arrivals(arrivals(*crops, close=FINE_CLOSE)[0], mask)
                 coloured = coloured or self._in_colour(region, support, mask, moving, crops)
                 found += self._read_shown(region, _fine_contour(contour, fine) + offset.astype(np.int32), cards, coloured, mask,
                                           {f.card.id for f in found})
@@ -402,7 +406,10 @@ class FaceRecogniser:
         fitting nearly as well (:data:`SHOWN_RIVAL`), and a card read so is remembered there
         (were the corner to name another card later, neither would be trusted); a card named
         at two places is named by neither guess, and a card named already by its outline
-        (``named_here`` this frame, or a card ``fitted`` in the patch) by no guess.
+        (``named_here`` this frame, or a card ``fitted`` in the patch) by no guess; a guess
+        where an outline was read as a card this frame (not yet agreed) names no other card
+        (its corner partly under the next card, read alone, can name another card than the
+        outline it is a corner of).
         Whatever was guessed or fitted in the patch may lie on a card named so, but what its
         index shows on lies under it. (A deck nobody enrolled has no enrolled corner
         to compare with: its cards are named whole.)"""
@@ -413,6 +420,8 @@ class FaceRecogniser:
         guesses = []  # (corner point, quad, the corner that shows, how like a card's corner it is)
         read_whole = [seen.quad for seen in self.seen.values() if seen.card is not None and seen.shows is None
                       and (seen.confirmed or seen.card.id in named_here)]
+        read_now = [(seen.quad, seen.card) for seen in self.seen.values() if seen.card is not None and seen.shows is None
+                    and seen.at == region.number]
         for quad, point, end in shown_corners(contour, region.to_table, self.deck_size.sizes, support):
             if any(np.linalg.norm(whole - point, axis=1).min() <= SAME_PLACE * np.linalg.norm(whole[1] - whole[0])
                    for whole in read_whole):
@@ -438,7 +447,9 @@ class FaceRecogniser:
         blocked: dict[str, tuple] = {}
         for look in looks:
             _, quad, shows, _, reading, _ = look
-            if reading.card is None or reading.card.id in whole:
+            if reading.card is None or reading.card.id in whole or any(
+                    card != reading.card and np.linalg.norm(q.mean(axis=0) - quad.mean(axis=0)) <= SAME_PLACE * side
+                    for q, card in read_now):
                 continue
             # Another card read on the same index, named or unsurely (or best in a read too
             # unsure between two) by a corner fitting nearly as well (the guesses differ by a few
@@ -597,13 +608,26 @@ class FaceRecogniser:
         upright = self._upright(region.frame, quad)
         if shows is None:
             # Parts of the outline that are not new (another card on top, a hand) are hidden,
-            # and those of the cards it overlaps, but of those it clearly lies on.
+            # and those of the cards it overlaps, but of those it clearly lies on and of cards
+            # named before lying nearly where it lies (:data:`DEALT_ONTO`). Where it clearly
+            # lies on a card named before, what is not new there is this card's print alike
+            # the print below (two dark faces, two white borders), not hidden.
             hidden = warp_upright(mask, quad - np.float32(region.box[:2])) == 0
             to_upright = cv2.getPerspectiveTransform(quad, np.float32([(0, 0), (UPRIGHT[0], 0), UPRIGHT, (0, UPRIGHT[1])]))
             overlapping = [*others, *self.backdrop.neighbours(quad)]
-            for other, under in zip(overlapping, lies_on(region.frame.grey(), quad, overlapping)):
-                if not under:
-                    hidden |= quad_mask(hidden.shape, cv2.perspectiveTransform(other.reshape(-1, 1, 2).astype(np.float32), to_upright))
+            side, centre = float(np.linalg.norm(quad[1] - quad[0])), quad.mean(axis=0)
+            covering, below = np.zeros_like(hidden), np.zeros_like(hidden)
+            for k, (other, under) in enumerate(zip(overlapping, lies_on(region.frame.grey(), quad, overlapping))):
+                named = k >= len(others)
+                if (under and not named) or (not under and named and
+                                             np.linalg.norm(other.mean(axis=0) - centre) <= DEALT_ONTO * side):
+                    continue
+                where = quad_mask(hidden.shape, cv2.perspectiveTransform(other.reshape(-1, 1, 2).astype(np.float32), to_upright))
+                if under:
+                    below |= where
+                else:
+                    covering |= where
+            hidden = (hidden & ~below) | covering
             visible = corner_masks(hidden)
             reading = self.reader.read_view(upright, visible, face_shown(hidden))
         else:
@@ -705,14 +729,20 @@ class FaceRecogniser:
     def _remember(self, quad: np.ndarray, reading: Reading, at: int = 0, others: list[np.ndarray] = (),
                   settled: bool = True, shows: int | None = None, end: np.ndarray | None = None) -> Seen:
         """The outline's record, updated with this reading: an outline read before is one whose
-        centre lies within :data:`SAME_PLACE` of a card side of this one's. A read beside a hand
+        centre lies within :data:`SAME_PLACE` of a card side of this one's (a card named whole:
+        within :data:`vision.faces.finder.SAME_OUTLINE`). A read beside a hand
         moving (not ``settled``) counts towards agreement but names no card that would make a
         later read a contradiction."""
-        centre = quad.mean(axis=0)
-        reach = SAME_PLACE * float(np.linalg.norm(quad[1] - quad[0]))
+        centre, side = quad.mean(axis=0), float(np.linalg.norm(quad[1] - quad[0]))
         near = [(float(np.linalg.norm(s.quad.mean(axis=0) - centre)), k) for k, s in self.seen.items()
                 if (s.shows is None) == (shows is None)]  # a card read by one corner is a guess of its own
-        near = [k for d, k in sorted(near) if d <= reach]
+        # A card named whole is where it was named: an outline read a few millimetres off is
+        # another card, dealt onto it (its record kept, the card under is looked for,
+        # :meth:`_read_covered`). The guesses at a corner lie a few pixels apart: a corner read
+        # near a card named by its corner is that corner again (another card read there
+        # leaves both unnamed: a corner partly covered, a 5 read as a 3).
+        near = [k for d, k in sorted(near)
+                if d <= (SAME_OUTLINE if self.seen[k].confirmed and shows is None else SAME_PLACE) * side]
         key = near[0] if near else (*(int(v) for v in centre), shows)
         old = self.seen.get(key)
         if old is not None and old.refused:

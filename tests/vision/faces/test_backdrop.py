@@ -70,3 +70,14 @@ def test_a_card_named_late_by_its_corner_lies_under_the_card_it_shows_beside():
     cv2.rectangle(frame, (165, 120), (235, 215), 90, -1)   # its picture
     backdrop.lay("KS", frame, on_top, shown=np.float32([[140, 70], [180, 70], [180, 130], [140, 130]]))
     assert list(backdrop.laid_on("6C")) == ["KS"]
+
+
+def test_a_card_dealt_a_few_millimetres_onto_a_card_named_has_it_for_a_neighbour():
+    # (Before: faces_bench fan 777023, oxygen dealt one by one 9 mm apart on felt. The card
+    # below lay less than a quarter of a side from the new card's centre and was taken for the
+    # new card itself: nothing said where the new card lay on it, and its dark face on the dark
+    # face below, no change, was taken as hidden.)
+    backdrop = laid()
+    shifted = QUAD + np.float32([12, 3])        # a tenth of the short side to the right
+    assert [q.tolist() for q in backdrop.neighbours(shifted)] == [QUAD.tolist()]
+    assert backdrop.neighbours(QUAD + np.float32([2, -1])) == []   # the card itself, read again

@@ -90,3 +90,26 @@ def test_the_shape_of_the_cards_enrolled_names_the_decks_size_until_a_card_is_me
     deck.note(np.float32([[0, 0], [57 * 3, 0], [57 * 3, 88 * 3], [0, 88 * 3]]), THIRD)
     assert deck.sizes == ((57.0, 88.0),)               # the table measured says more than the pictures
     assert DeckSize().sizes == ((63.0, 88.0), (57.0, 88.0))
+
+
+def test_an_index_as_dark_as_the_table_by_a_cards_edge_stays_in_the_fine_arrivals_and_a_thin_gap_does_not():
+    # (Before: faces_bench fan 777019, gm-paris on a checked cloth. The 10S's "10" and its
+    # suit, printed as dark as the cloth just inside the card's thin printed frame, were cut out
+    # of the fine arrivals a fan's corners are looked for in, with the card's corner.)
+    from vision.faces.finder import arrivals, fine_arrivals
+    from vision.faces.recogniser import FINE_CLOSE
+
+    rng = np.random.default_rng(5)
+    table = np.clip(110 + rng.normal(0, 3, (200, 260)), 0, 255).astype(np.uint8)
+    frame = table.copy()
+    frame[40:180, 30:110] = 225                 # a card, its top-left corner at (30, 40)
+    frame[40:180, 30:32] = frame[40:42, 30:110] = 110   # its printed frame, as dark as the table
+    frame[44:66, 33:40] = 110                   # its index, as dark, by the frame
+    frame[40:180, 116:200] = 225                # the next card, a 6 px gap between
+    dirty = np.ones(table.shape, bool)
+    coarse, _ = arrivals(frame, table, table, dirty)
+    fine, _ = arrivals(frame, table, table, dirty, close=FINE_CLOSE)
+    assert coarse[44:66, 33:40].all() and not fine[46:64, 34:39].any()   # the index, cut out
+    kept = fine_arrivals(fine, coarse)
+    assert kept[46:64, 34:39].all()
+    assert coarse[60:160, 112:114].all() and not kept[60:160, 112:114].any()   # the gap stays
