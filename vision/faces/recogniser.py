@@ -27,8 +27,8 @@ from engine.decks import PhysicalCard
 from vision.faces.features import (CORNERS, FACE, INSET, UPRIGHT, corner_features, corner_masks, face_shown, order_quad,
                                    shown_part, warp_upright)
 from vision.faces.index_reader import STANDARD_INDEX, IndexReader, reads_standard_index
-from vision.faces.finder import (DIFFERENCE, SAME_OUTLINE, Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, cleaned, fine_arrivals,
-                                 lies_on, quad_mask, refine_quad, shown_corners, true_to_size)
+from vision.faces.finder import (DIFFERENCE, SAME_OUTLINE, Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, cleaned,
+                                 fine_arrivals, lies_on, quad_mask, refine_quad, shown_corners, true_to_size)
 from vision.faces.matcher import Matcher, Reading
 from vision.faces.still import read_cards
 from vision.faces.store import Enrolment
@@ -322,8 +322,8 @@ class FaceRecogniser:
         """The cards named that another card named later was laid on (the next card of a fan
         dealt one by one covers half of the one before, whose footprint then looks gone), found
         again where they lie by what still shows of them, in the :data:`PENDING_FRAMES` after a
-        card was laid on them and once nothing moves over them (a card slid away later still
-        shows as it was laid where its plain face has moved a little): where no card laid on it
+        card was laid on them and once nothing moves over what shows of them (a card slid away
+        later still shows as it was laid where its plain face has moved a little): where no card laid on it
         reaches, the frame still shows the card as it was laid (the table as explained,
         :class:`vision.faces.finder.Backdrop`), over :data:`COVERED_SHOWS` of the card at least.
         Such a card is still there, covered in part (the pipeline keeps it,
@@ -339,7 +339,10 @@ class FaceRecogniser:
                 continue
             on_top = self.backdrop.laid_on(card.id)
             lately = any(region.number - self._laid_at.get(key, -PENDING_FRAMES) <= PENDING_FRAMES for key in on_top)
-            if lately and region.is_still(region.cells(seen.quad)) and \
+            # What shows of it lies still (the hand that dealt the card on it may still move
+            # over the rest: once it has gone, nothing is new, and no region is read again).
+            shown = region.cells(seen.quad) & ~np.any([region.cells(q) for q in on_top.values()], axis=0) if on_top else None
+            if lately and shown is not None and region.is_still(shown) and \
                     self.backdrop.shows(card.id, grey, list(on_top.values()), COVERED_SHOWS):
                 found.append(Found(card, _followed_by(seen.quad, SHOWN_FOLLOWED if seen.shows is not None else _MARKER_SHARE),
                                    seen.confidence))
@@ -407,9 +410,10 @@ class FaceRecogniser:
         (were the corner to name another card later, neither would be trusted); a card named
         at two places is named by neither guess, and a card named already by its outline
         (``named_here`` this frame, or a card ``fitted`` in the patch) by no guess; a guess
-        where an outline was read as a card this frame (not yet agreed) names no other card
-        (its corner partly under the next card, read alone, can name another card than the
-        outline it is a corner of).
+        where an outline was read as a card this frame (not yet agreed; within :data:`SAME_PLACE`)
+        or a card was named (within :data:`vision.faces.finder.SAME_OUTLINE`) names no other card
+        (a corner partly under the next card, read alone, can name another card than the
+        outline it is a corner of; a 9 guessed the other way round reads as a 6).
         Whatever was guessed or fitted in the patch may lie on a card named so, but what its
         index shows on lies under it. (A deck nobody enrolled has no enrolled corner
         to compare with: its cards are named whole.)"""
@@ -420,8 +424,11 @@ class FaceRecogniser:
         guesses = []  # (corner point, quad, the corner that shows, how like a card's corner it is)
         read_whole = [seen.quad for seen in self.seen.values() if seen.card is not None and seen.shows is None
                       and (seen.confirmed or seen.card.id in named_here)]
-        read_now = [(seen.quad, seen.card) for seen in self.seen.values() if seen.card is not None and seen.shows is None
-                    and seen.at == region.number]
+        # Where an outline was read as a card this frame, or a card was named (whole, or by a
+        # corner: its other corner read as another card is the card guessed the other way round),
+        # no guess names another card.
+        read_there = [(seen.quad, seen.card, SAME_OUTLINE if seen.confirmed else SAME_PLACE) for seen in self.seen.values()
+                      if seen.card is not None and (seen.confirmed or (seen.shows is None and seen.at == region.number))]
         for quad, point, end in shown_corners(contour, region.to_table, self.deck_size.sizes, support):
             if any(np.linalg.norm(whole - point, axis=1).min() <= SAME_PLACE * np.linalg.norm(whole[1] - whole[0])
                    for whole in read_whole):
@@ -448,8 +455,8 @@ class FaceRecogniser:
         for look in looks:
             _, quad, shows, _, reading, _ = look
             if reading.card is None or reading.card.id in whole or any(
-                    card != reading.card and np.linalg.norm(q.mean(axis=0) - quad.mean(axis=0)) <= SAME_PLACE * side
-                    for q, card in read_now):
+                    card != reading.card and np.linalg.norm(q.mean(axis=0) - quad.mean(axis=0)) <= reach * side
+                    for q, card, reach in read_there):
                 continue
             # Another card read on the same index, named or unsurely (or best in a read too
             # unsure between two) by a corner fitting nearly as well (the guesses differ by a few
@@ -729,8 +736,8 @@ class FaceRecogniser:
     def _remember(self, quad: np.ndarray, reading: Reading, at: int = 0, others: list[np.ndarray] = (),
                   settled: bool = True, shows: int | None = None, end: np.ndarray | None = None) -> Seen:
         """The outline's record, updated with this reading: an outline read before is one whose
-        centre lies within :data:`SAME_PLACE` of a card side of this one's (a card named whole:
-        within :data:`vision.faces.finder.SAME_OUTLINE`). A read beside a hand
+        centre lies within :data:`SAME_PLACE` of a card side of this one's (of a card named whole:
+        within :data:`vision.faces.finder.SAME_OUTLINE` of a side). A read beside a hand
         moving (not ``settled``) counts towards agreement but names no card that would make a
         later read a contradiction."""
         centre, side = quad.mean(axis=0), float(np.linalg.norm(quad[1] - quad[0]))
