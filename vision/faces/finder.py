@@ -61,8 +61,8 @@ SHAPE_WITHIN, SHAPE_NEARER = 0.02, 2.0
 SAME_CARD_MM = 8.0
 #: A card outline and a card fitted at most this far apart at every corner (mm) are one.
 SAME_PLACE_MM = 2.5
-#: Two outlines whose corners lie within this share of a card's short side (5 mm on a poker
-#: card; an outline read again lies a few pixels off) are one card's.
+#: Two outlines whose corners (or centres) lie within this share of a card's short side (5 mm
+#: on a poker card; an outline read again lies a few pixels off) are one card's.
 SAME_OUTLINE = 0.08
 #: A side of a patch this long (mm) is a card's side; a rounded corner's chamfer is shorter
 #: than :data:`CHAMFER`.

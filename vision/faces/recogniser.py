@@ -323,8 +323,8 @@ class FaceRecogniser:
         dealt one by one covers half of the one before, whose footprint then looks gone), found
         again where they lie by what still shows of them, in the :data:`PENDING_FRAMES` after a
         card was laid on them and once nothing moves over what shows of them (a card slid away
-        later still shows as it was laid where its plain face has moved a little): where no card laid on it
-        reaches, the frame still shows the card as it was laid (the table as explained,
+        later still shows as it was laid where its plain face has moved a little): where no
+        card laid on it reaches, the frame still shows the card as it was laid (the table as explained,
         :class:`vision.faces.finder.Backdrop`), over :data:`COVERED_SHOWS` of the card at least.
         Such a card is still there, covered in part (the pipeline keeps it,
         :mod:`vision.footprints`); one whose part in view changed is left to its footprint."""
