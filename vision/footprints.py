@@ -70,6 +70,10 @@ REACH = 5
 #: changes from one frame to the next: only its fingertips move, up to a hand's length from the
 #: card's old place, where the trail was.
 HAND_REACH = 4.0
+#: Cells around a card's outline that change as it comes or goes: the change map's motion is
+#: grown a cell all round and an even opening keeps it a cell down and to the right, and a
+#: cell on the card's edge is only partly covered by it.
+CARD_FRINGE = 3
 SEEN, COVERED, GONE = "seen", "covered", "gone"
 
 
@@ -153,7 +157,7 @@ class Footprint:
             self.over = self.beyond = self.landed = False
             self.state = SEEN
             return SEEN
-        self._follow_trail(changes, now, labels)
+        self._follow_trail(changes, now, labels, others)
         clear = changes.is_still(self.cells) and (self.guessed or matches(values, self._hidden(changes))
                                                   or self._overlaid(others))
         if not clear:
@@ -190,13 +194,13 @@ class Footprint:
         start = changes.start.reshape(2, -1)[:, self.cells]
         return start if self.under is None else np.vstack([self.under, start])
 
-    def _follow_trail(self, changes: ChangeMap, now: float, labels: "MotionLabels") -> None:
+    def _follow_trail(self, changes: ChangeMap, now: float, labels: "MotionLabels", others: list["Footprint"]) -> None:
         near = self.area if self.trail is None else (self.area | labels.grow(self.trail, self.reach))
         moving = labels.touching(near)
         if moving.any():
             self.trail, self.quiet_since = moving, None
             if np.count_nonzero(moving & changes.moving) >= len(self.cells):
-                self._locate_hand(moving, labels)
+                self._locate_hand(moving, labels, others)
             if self.path is None:
                 self.path, self.path_under = np.zeros(moving.shape, bool), np.zeros((2, *moving.shape), np.uint8)
             joined = np.flatnonzero(moving & ~self.path)
@@ -206,17 +210,18 @@ class Footprint:
             self.quiet_since = now
         # The trail stays where it stopped: the hand resting there, moving off again, takes it on.
 
-    def _locate_hand(self, moving: np.ndarray, labels: "MotionLabels") -> None:
+    def _locate_hand(self, moving: np.ndarray, labels: "MotionLabels", others: list["Footprint"]) -> None:
         """Where the hand is, from the trail's patches ``moving``, when a hand's worth of their
         cells moved (at least the marker's): fewer are light flickering on the table's grain, a
         grey level of sensor noise, and say nothing of where the hand went (a flicker in the
         place a card was lifted from, the place itself unlike the reference, is no hand that
-        stopped on the card)."""
+        stopped on the card). Motion on the places of the cards ``others`` is no larger thing:
+        cards lying side by side, taken together between two frames, vanish there."""
         if self.around is None:
             self.around = labels.grow(self.outline, self.reach)
         self.over = bool((moving & self.around).any())
         self.at_edge = _at_edge(moving)
-        self.beyond |= np.count_nonzero(moving & ~self.area) >= HELD_SHARE * len(self.cells)
+        self.beyond |= np.count_nonzero(moving & ~self.area & ~labels.places(others)) >= HELD_SHARE * len(self.cells)
         # How far the motion's centre is from the card's: a hand that takes the card away moves
         # off from it, one that comes to rest on it comes nearer.
         distance = float(np.hypot(*(_centre(moving) - self._middle())))
@@ -307,6 +312,7 @@ class MotionLabels:
         self._live: np.ndarray | None = None
         self._kernels: dict[int, np.ndarray] = {}
         self._touched: dict[bytes, np.ndarray] = {}
+        self._places: np.ndarray | None = None
 
     def touching(self, mask: np.ndarray) -> np.ndarray:
         """The moving patches that touch ``mask`` (a boolean cell mask)."""
@@ -329,6 +335,16 @@ class MotionLabels:
         if key not in self._touched:
             self._touched[key] = touched[self._labels]
         return self._touched[key]
+
+    def places(self, footprints: list[Footprint]) -> np.ndarray:
+        """The cells of the cards of ``footprints`` and their fringes (:data:`CARD_FRINGE`), where
+        a card taken away changes what moves, made once a frame."""
+        if self._places is None:
+            outlines = np.zeros(self._moving.shape, np.uint8)
+            for footprint in footprints:
+                outlines |= footprint.outline
+            self._places = self.grow(outlines.view(bool), CARD_FRINGE)
+        return self._places
 
     def grow(self, mask: np.ndarray, reach: int) -> np.ndarray:
         """``mask`` grown by ``reach`` cells (the same hand, see :data:`HAND_REACH`)."""

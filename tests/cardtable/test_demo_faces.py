@@ -12,7 +12,7 @@ from cardtable.cli import main
 from cardtable.sim.camera import SimCamera
 from cardtable.sim.demo import run_demo
 from engine.decks import get_deck
-from engine.table_events import PLACED, Notice, TableEvent
+from engine.table_events import PLACED, REMOVED, Notice, TableEvent
 from vision.faces import designs
 from vision.faces.designs import CARDDECKS, DesignArt, render_card
 from vision.sim.script import Remove
@@ -74,6 +74,24 @@ def test_a_card_the_camera_takes_for_one_still_lying_elsewhere_is_laid_again():
     assert [(e.kind, e.zone) for e in inputs if isinstance(e, TableEvent)] == [
         ("moved", "crib"), ("removed", "crib"), ("placed", "crib")]
     assert sim.laid_again == [1] and not sim.unread
+
+
+def test_the_cards_of_a_round_gathered_together_are_all_seen_to_go_at_once():
+    """The cards played lie side by side in front of each seat; the demo draws no hand, so
+    they vanish together between two frames. (Before: their vanishing, reaching beyond each
+    card, was taken for a hand resting on it; half of them were held until the demo gave up
+    after 3 s and were removed late, when the next card laid there was refused: 8 cards laid
+    again in a game of Cribbage.)"""
+    deck = get_deck("standard")
+    sim = SimCamera("standard", ZONES, design="dondorf", seed=1)
+    cards = [deck.card(c) for c in ("5H", "2S", "QD", "6C", "9S", "AH", "4D", "8C")]
+    for i, card in enumerate(cards):
+        assert placed(sim.place(card, ("seat1", "seat2")[i % 2])) == [card.id]
+    start = sim.now
+    inputs = sim.gather(cards)
+    assert sorted(e.card.id for e in inputs if isinstance(e, TableEvent) and e.kind == REMOVED) == \
+        sorted(c.id for c in cards)
+    assert sim.now - start <= 0.5
 
 
 class BackFor(DesignArt):

@@ -217,6 +217,22 @@ def test_a_card_gone_between_two_frames_with_no_hand_in_view_is_removed_at_once(
     assert events[1][4] - 1.5 <= 0.5
 
 
+@pytest.mark.parametrize("count", [2, 4])
+def test_cards_lying_side_by_side_gone_together_between_two_frames_are_removed_at_once(count):
+    # (Before: the cards' vanishing, together, reached beyond each card's surroundings and was
+    # centred near it, as a hand that came and rests on the card: each was held as long as
+    # nothing moved. The demo's pegging cards, gathered with no hand drawn, waited 3 s each
+    # gather and came back as late removals when the next card was laid there, which was then
+    # refused: 8 cards laid again in a game of Cribbage, 1 before.)
+    cards = ["10H", "QS", "4D", "7C"][:count]
+    script = [f"{0.3 + 0.3 * i:.1f} place {card} seat1 x={-96 + 64 * i} y=190" for i, card in enumerate(cards)]
+    table = Table(parse_script("\n".join(script + [f"1.5 remove {card}" for card in cards])), effects=Effects(hands=False))
+    events = table.run(2.5)
+    assert kinds(events) == [("placed", card, "seat1", None) for card in cards] + \
+        [("removed", card, "seat1", None) for card in cards]
+    assert max(e[4] for e in events[count:]) - 1.5 <= 0.5
+
+
 @pytest.mark.slow
 def test_a_card_picked_up_from_flickering_wood_is_removed_when_its_place_is_clear():
     # (Before: vision_bench's wood flicker scene 397947, 4H lifted from the centre. The place it
