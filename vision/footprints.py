@@ -47,6 +47,9 @@ MATCH_LEVELS = 16
 MATCH_SHARE = 0.7
 #: Share of a footprint another card's marker must cover for the card to count as gone.
 COVER_SHARE = 0.5
+#: Share of a footprint's cells that must lie beside a card laid over it for what shows there
+#: to tell whether it is still there (less is a sliver along the edge, as any card leaves).
+SHOWS_BESIDE = 0.2
 #: A trail that keeps moving this long (people moving around the table) stops holding a card
 #: that is clearly gone from its place.
 TRAIL_LIMIT = 10.0
@@ -103,6 +106,8 @@ class Footprint:
     #: ``under`` is an estimate (the card lay there when the camera started): a still place
     #: that no longer shows the card is clear once nothing that moved is held there.
     guessed: bool = False
+    #: The frame the card came to lie where it lies (read again in place, it keeps it).
+    since: int = 0
     #: How far (cells) from the trail something moving is the same hand (:data:`HAND_REACH`).
     reach: int = REACH
     trail: np.ndarray | None = None
@@ -133,15 +138,15 @@ class Footprint:
 
     @classmethod
     def lay(cls, changes: ChangeMap, cells: np.ndarray, outline: np.ndarray, area: np.ndarray,
-            under: np.ndarray | None, guessed: bool = False, side: float = 0.0) -> "Footprint":
+            under: np.ndarray | None, guessed: bool = False, side: float = 0.0, since: int = 0) -> "Footprint":
         """The footprint of a card just read on ``cells``; ``under`` is what they showed before
         (``guessed``: an estimate of the table, for a card there when the camera started);
-        ``side``: its marker's side in cells."""
+        ``side``: its marker's side in cells; ``since``: the frame it came to lie there."""
         look = changes.small.ravel()[cells].copy()
         # What looks like the card itself tells nothing (a card already there in the first frame).
         rows = [] if under is None else [row for row in np.atleast_2d(under) if not matches(look, row)]
         reach = max(REACH, round(HAND_REACH * side))
-        return cls(cells, look, np.stack(rows) if rows else None, outline, area, guessed, reach=reach)
+        return cls(cells, look, np.stack(rows) if rows else None, outline, area, guessed, since, reach=reach)
 
     def judge(self, changes: ChangeMap, now: float, labels: "MotionLabels", others: list["Footprint"],
               linger: float = 0.0, table: np.ndarray | None = None) -> str:
@@ -159,7 +164,7 @@ class Footprint:
             return SEEN
         self._follow_trail(changes, now, labels, others)
         clear = changes.is_still(self.cells) and (self.guessed or matches(values, self._hidden(changes))
-                                                  or self._overlaid(others))
+                                                  or self._overlaid(others, values, changes.still.ravel()[self.cells]))
         if not clear:
             self.clear_since = None
             self.state = COVERED
@@ -276,11 +281,21 @@ class Footprint:
             new &= table
         return bool(np.count_nonzero(new) >= HELD_SHARE * len(self.cells))
 
-    def _overlaid(self, others: list["Footprint"]) -> bool:
-        """True when another card's marker, lying where this card's was, covers most of it."""
+    def _overlaid(self, others: list["Footprint"], values: np.ndarray, still: np.ndarray) -> bool:
+        """True when another card's marker, lying where this card's was, covers most of it, and
+        what it leaves of it (``values``, of those ``still``) does not show it. A card that lay
+        there before this one came is under it, not in its place (a tight fan's card below
+        shares most of the card dealt on it: covered by a card nobody read, that card is
+        covered, not gone); a card dealt over most of it, its index still showing beside, is
+        laid on it."""
         for other in others:
-            if other is not self and other.state == SEEN and \
-                    len(np.intersect1d(other.cells, self.cells, assume_unique=True)) >= COVER_SHARE * len(self.cells):
+            if other is self or other.state != SEEN or other.since < self.since:
+                continue
+            beside = ~np.isin(self.cells, other.cells, assume_unique=True)
+            if np.count_nonzero(beside) > (1 - COVER_SHARE) * len(self.cells):
+                continue
+            if np.count_nonzero(beside) < SHOWS_BESIDE * len(self.cells) or \
+                    not matches(values[beside], self.look[beside], still[beside]):
                 return True
         return False
 

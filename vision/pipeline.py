@@ -381,15 +381,16 @@ class Pipeline:
         cells = self._footprint_cells(found)
         present = self.changes.unmoved(cells) if known is None else known.present
         outline = self.changes.cells(extent(found.corners, *CARD_REACH))
+        since = self.stats.frames
         if known is not None and distance < found.side / 2:
-            # Read again where it lay: it still hides what it hid.
-            cells, under = known.footprint.cells, known.footprint.under
+            # Read again where it lay: it still hides what it hid, and lies there since it came.
+            cells, under, since = known.footprint.cells, known.footprint.under, known.footprint.since
         elif known is not None:
             # Moved: what its old place shows now, still, is the table (or the card it lay on).
             self.changes.vacate(known.footprint.outline & ~outline)
         area = self.changes.cells(extent(found.corners, SURROUNDINGS))
         footprint = Footprint.lay(self.changes, cells, outline, area, under, guessed=present,
-                                  side=found.side / self.changes.cell)
+                                  side=found.side / self.changes.cell, since=since)
         self.known[card.id] = KnownCard(card, found.corners, footprint, found.center, self.zones.locate(found.center),
                                         present)
 

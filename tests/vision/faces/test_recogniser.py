@@ -751,3 +751,17 @@ def test_a_card_named_by_one_corner_is_not_named_again_as_another_by_its_other_c
     score, wrong, _ = _bench_run(606077, "xskat-german", fan=True)
     assert score["matched"].get("placed", 0) == score["expected"]["placed"] == 4
     assert wrong == 0 and score["false"] == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, design", [(515153, "gm-paris"), (606075, "penguins")])
+def test_a_dealt_card_is_kept_under_the_cards_dealt_on_it(seed, design):
+    """The defects (issue 22, faces_bench fans dealt one by one): 515153's 7C was dealt a few
+    millimetres onto the 9H, and the QC dealt on it was not read; its place changed and still,
+    the 7C was taken for replaced by the 9H below it, which shared three quarters of its place,
+    and removed. 606075's 9H had the AD dealt over two thirds of its place, its index still
+    showing beside it, and was taken for replaced by the AD. A card that lay there before is
+    under it; a card laid on it leaves it in place while what shows beside still shows it."""
+    score, wrong, _ = _bench_run(seed, design, fan=True)
+    assert score["false"] == 0 and not score["unexpected"]
+    assert wrong == 0
