@@ -8,11 +8,12 @@ not read again is
 - **seen** while its footprint still shows it, counting only the cells that lie still;
 - **gone** when its footprint lies still and shows what was there before the card came (or the
   table as it was when the camera started: a card dealt partly onto another hid that card, and
-  a fan picked up whole takes both), or the marker of another card (or, for a card that lay
-  there when the camera started, whose table underneath is only estimated, anything that is not
-  the card); and nothing that moved from the card's place is still moving in view
-  (the hand that carries it away, the card itself sliding: once that motion ends, a card that
-  went with it has been read where it landed, and its new place makes it one ``moved``);
+  a fan picked up whole takes both), or the marker of another card laid there since, what it
+  leaves beside not showing the card (or, for a card that lay there when the camera started,
+  whose table underneath is only estimated, anything that is not the card); and nothing that
+  moved from the card's place is still moving in view (the hand that carries it away, the card
+  itself sliding: once that motion ends, a card that went with it has been read where it
+  landed, and its new place makes it one ``moved``);
 - **covered** otherwise: something that is not the table sits over it, still or moving (a hand
   resting on it, an arm, a sleeve, a card in transit). Covered cards are left alone; only the
   tracker's long ``remove_after`` ends a cover that never lifts.

@@ -217,6 +217,7 @@ def test_a_card_gone_between_two_frames_with_no_hand_in_view_is_removed_at_once(
     assert events[1][4] - 1.5 <= 0.5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("count", [2, 4])
 def test_cards_lying_side_by_side_gone_together_between_two_frames_are_removed_at_once(count):
     # (Before: the cards' vanishing, together, reached beyond each card's surroundings and was
