@@ -34,16 +34,18 @@ from firmware_bridge.host import UP, LinkStateReporter
 REMOVAL_AFTER = 1.5
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-_BYTES = r"((?:[\s:-]*(?:0x)?[0-9A-Fa-f]{1,2}(?![0-9A-Fa-f]))+)"
+#: The bytes of a UID, to the end of the line (here, in the last pattern and in a decimal ID): a
+#: damaged character among them ("0T") makes no shorter UID of the bytes before it.
+_BYTES = r"((?:[\s:-]*(?:0x)?[0-9A-Fa-f]{1,2}(?![0-9A-Fa-f]))+)\s*$"
 _PATTERNS = (
     re.compile(r"Reader\s*(\d{1,2})\s*:\s*Card UID:" + _BYTES),
     re.compile(r"()Card UID:" + _BYTES),
     re.compile(r"()In hex:" + _BYTES),
     re.compile(r"()UID Value:" + _BYTES),
     re.compile(r"()Found new tag '([0-9A-Fa-f]{2}(?:-[0-9A-Fa-f]{2})+)'"),
-    re.compile(r"()\buid\s*[:=]\s*((?:[0-9A-Fa-f]{2}[:\- ]?){4,10})(?![0-9A-Za-z])", re.IGNORECASE),
+    re.compile(r"()\buid\s*[:=]\s*((?:[0-9A-Fa-f]{2}[:\- ]?){4,10})\s*$", re.IGNORECASE),
 )
-_DECIMAL_ID = re.compile(r"Found new tag with ID (\d{1,10})\b")
+_DECIMAL_ID = re.compile(r"Found new tag with ID (\d{1,10})\s*$")
 _HEX_RUN = re.compile(r"(?:[0-9A-F]{2})+")
 
 

@@ -3,7 +3,7 @@
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from firmware_bridge.compat import CompatHost, normalise_uid, parse_compat_line, parse_rdm6300
 
@@ -38,6 +38,17 @@ def test_stock_sketch_lines(line, uid, reader):
 @pytest.mark.parametrize("line", [b"Firmware Version: 0x92 = v2.0", b"PICC type: MIFARE 1KB", b"Card SAK: 08",
                                   b"Card UID: 4A 2", b"UID: 4A23B1C", b"{not json UID", b'{"RC522":{"UID":"xyz"}}', b""])
 def test_other_lines_are_not_tags(line):
+    assert parse_compat_line(line) is None
+
+
+@pytest.mark.parametrize("line", [b"Reader 1: Card UID: 0A 0B 0C 0T", b"Reader 1: Card UID: 0A 0B 0C 0\xc4",
+                                  b"Card UID: 04 A2 3B 1C 5D 6E 7T", b"Card UID: 04 A2 3B 1C 5D 6E TD",
+                                  b"UID Value: 0x04 0xA2 0x3B 0x1C 0x5D 0x6E 0x7T",
+                                  b"[D][rdm6300:050]: Found new tag with ID 761652%"])
+def test_a_line_whose_last_byte_is_damaged_is_no_tag(line):
+    """(Before: the bytes were read up to the damaged character, "0T" as "0", so two different
+    damages of the 0A 0B 0C 0D made the same 0A0B0C00, believed on its second report: a tag
+    nobody laid. Found by the stream property below, in CI.)"""
     assert parse_compat_line(line) is None
 
 
@@ -124,6 +135,8 @@ def spaced(uid: str) -> str:
 @given(st.lists(st.tuples(st.sampled_from(["04A23B1C", "0A0B0C0D", "11223344"]), st.integers(0, 2),
                           st.booleans(), st.integers(0, 400), st.integers(0, 7), st.binary(max_size=8)),
                 max_size=60))
+@example(reports=[("04A23B1C", 0, False, 0, 0, b"")] * 2 + [("0A0B0C0D", 1, True, 23, 5, b""),
+                  ("04A23B1C", 0, False, 0, 0, b""), ("0A0B0C0D", 1, True, 77, 1, b"")])  # "0T", then "0\xc4"
 def test_a_stock_sketch_stream_with_damage_reports_only_tags_sent(reports):
     """Damaged lines (never two in a row, never the same damage twice: that is a tag) and noise
     among the reports of three readers: every tag reported was sent on that reader."""
