@@ -152,7 +152,7 @@ class CompatHost(LinkStateReporter):
         self.known = known
         self._splitter = LineSplitter(delimiters=b"\n\r\x03")
         self._seen: dict[int, float] = {}
-        self._once: dict[int, tuple[str, float]] = {}
+        self._once: dict[int, tuple[str, float, bool]] = {}
         self._names_readers = False
 
     def opened(self, now: float) -> list:
@@ -173,23 +173,25 @@ class CompatHost(LinkStateReporter):
                 continue
             self.counters.frames += 1
             reader = self.reader if sighting.reader is None else sighting.reader
-            if self._confirmed(reader, sighting.uid, now):
+            if self._confirmed(reader, sighting.uid, now, sighting.reader is not None):
                 self._seen[reader] = now
                 changes += self.view.tag(reader, True, sighting.uid, now)
         self.counters.overlong = self._splitter.overlong
         return changes
 
-    def _confirmed(self, reader: int, uid: str, now: float) -> bool:
-        """True for the tag ``reader`` holds, or one it reported just before (the first report of
-        a tag is only remembered). A report of the tag on another reader in between (a damaged
-        reader number) starts it again."""
+    def _confirmed(self, reader: int, uid: str, now: float, named: bool) -> bool:
+        """True for the tag ``reader`` holds, or one it reported just before in the same form
+        (``named``: the line named its reader; the first report of a tag is only remembered). A
+        report of the tag on another reader in between (a damaged reader number) starts it
+        again, and so does a line naming no reader taken for the default one: a "Reader 1:"
+        whose colon was damaged away, then a "Reader 0:" damaged from it, are not two reports."""
         self._once = {other: seen for other, seen in self._once.items() if other == reader or seen[0] != uid}
         once = self._once.pop(reader, None)
         if uid == self.view.uids.get(reader) or (self.known is not None and self.known(uid)):
             return True
-        if once is not None and once[0] == uid and now - once[1] < self.removal_after:
+        if once is not None and once[0] == uid and once[2] == named and now - once[1] < self.removal_after:
             return True
-        self._once[reader] = (uid, now)
+        self._once[reader] = (uid, now, named)
         return False
 
     def tick(self, now: float) -> list:

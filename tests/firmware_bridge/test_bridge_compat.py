@@ -52,6 +52,20 @@ def test_a_line_whose_last_byte_is_damaged_is_no_tag(line):
     assert parse_compat_line(line) is None
 
 
+def test_a_reader_number_damaged_away_and_one_damaged_into_another_make_no_tag():
+    """The first line lost its "Reader 1:" colon (read as a line naming no reader: the stock
+    sketch's default reader 0); a later one had its 1 turned into a 0. (Before: the two were
+    the same tag reported twice in a row on reader 0, and believed: a card on a reader nobody
+    used. Found by the stream property below.) Two reports agree only in the same form."""
+    host = CompatHost(removal_after=0.5)
+    host.opened(0.0)
+    changes = []
+    for n, line in enumerate([b"Reader 18 Card UID: 0A 0B 0C 0D\r\n", b"Reader 1: Card UID: 04 A2 3B 1C\r\n",
+                              b"Reader 0: Card UID: 0A 0B 0C 0D\r\n"]):
+        changes += host.feed(line, n * 0.1)
+    assert [(c.reader, c.uid) for c in changes if c.kind != "removed"] == []
+
+
 def test_rdm6300_frames_are_checksummed():
     frame = rdm6300("0A00B1C2D3")
     assert parse_rdm6300(frame[:-1]) == "0A00B1C2D3"
@@ -137,6 +151,8 @@ def spaced(uid: str) -> str:
                 max_size=60))
 @example(reports=[("04A23B1C", 0, False, 0, 0, b"")] * 2 + [("0A0B0C0D", 1, True, 23, 5, b""),
                   ("04A23B1C", 0, False, 0, 0, b""), ("0A0B0C0D", 1, True, 77, 1, b"")])  # "0T", then "0\xc4"
+@example(reports=[("0A0B0C0D", 1, True, 0, 1, b""), ("04A23B1C", 1, False, 0, 0, b""),
+                  ("0A0B0C0D", 1, True, 127, 4, b"")])  # "Reader 18 Card UID", then "Reader 0:"
 def test_a_stock_sketch_stream_with_damage_reports_only_tags_sent(reports):
     """Damaged lines (never two in a row, never the same damage twice: that is a tag) and noise
     among the reports of three readers: every tag reported was sent on that reader."""
