@@ -184,7 +184,8 @@ class CompatHost(LinkStateReporter):
         (``named``: the line named its reader; the first report of a tag is only remembered). A
         report of the tag on another reader in between (a damaged reader number) starts it
         again, and so does a line naming no reader taken for the default one: a "Reader 1:"
-        whose colon was damaged away, then a "Reader 0:" damaged from it, are not two reports."""
+        whose colon was damaged away, then another whose 1 was damaged into a 0, are not two
+        reports on reader 0."""
         self._once = {other: seen for other, seen in self._once.items() if other == reader or seen[0] != uid}
         once = self._once.pop(reader, None)
         if uid == self.view.uids.get(reader) or (self.known is not None and self.known(uid)):
