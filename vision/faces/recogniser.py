@@ -341,8 +341,7 @@ class FaceRecogniser:
             lately = any(region.number - self._laid_at.get(key, -PENDING_FRAMES) <= PENDING_FRAMES for key in on_top)
             # What shows of it lies still (the hand that dealt the card on it may still move
             # over the rest: once it has gone, nothing is new, and no region is read again).
-            shown = region.cells(seen.quad) & ~np.any([region.cells(q) for q in on_top.values()], axis=0) if on_top else None
-            if lately and shown is not None and region.is_still(shown) and \
+            if lately and region.is_still(self._own_cells(region, seen.quad, list(on_top.values()))) and \
                     self.backdrop.shows(card.id, grey, list(on_top.values()), COVERED_SHOWS):
                 found.append(Found(card, _followed_by(seen.quad, SHOWN_FOLLOWED if seen.shows is not None else _MARKER_SHARE),
                                    seen.confidence))
