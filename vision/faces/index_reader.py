@@ -98,6 +98,17 @@ class CornerModel:
         return softmax(logits[:, :len(RANKS)]), softmax(logits[:, len(RANKS):])
 
 
+def likeliest(model: CornerModel, uprights: list[np.ndarray]) -> list[tuple[str | None, float]]:
+    """The top-left corner of each upright view read by ``model``: the likeliest card id (None:
+    no index there) and how sure (the lesser of its rank's and its suit's probability)."""
+    ranks, suits = model.probabilities(np.stack([corner_input(upright) for upright in uprights]))
+    read = []
+    for rank_p, suit_p in zip(ranks, suits):
+        rank, suit = RANKS[int(rank_p.argmax())], SUITS[int(suit_p.argmax())]
+        read.append((None if rank is None else rank + suit, float(min(rank_p.max(), suit_p.max()))))
+    return read
+
+
 @functools.lru_cache(maxsize=1)
 def shipped_model() -> CornerModel:
     """The model shipped with cardtable, loaded once."""
@@ -124,16 +135,9 @@ class IndexReader:
         self._cards = {card.id: card for card in self.deck.cards}
 
     def corners(self, upright: np.ndarray) -> list[tuple[str | None, float]]:
-        """Each index corner of an upright view (top left as laid, then turned round) read: the
-        likeliest card id (None: no index there) and how sure (the lesser of rank and suit)."""
-        inputs = np.stack([corner_input(upright), corner_input(turned(upright))])
-        ranks, suits = self.model.probabilities(inputs)
-        read = []
-        for rank_p, suit_p in zip(ranks, suits):
-            rank, suit = RANKS[int(rank_p.argmax())], SUITS[int(suit_p.argmax())]
-            card = None if rank is None else rank + suit
-            read.append((card, float(min(rank_p.max(), suit_p.max()))))
-        return read
+        """Each index corner of an upright view (top left as laid, then turned round) read
+        (:func:`likeliest`)."""
+        return likeliest(self.model, [upright, turned(upright)])
 
     def read_view(self, upright: np.ndarray, visible: np.ndarray | None = None, shown: np.ndarray | None = None,
                   part: np.ndarray | None = None) -> Reading:

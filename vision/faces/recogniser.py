@@ -18,15 +18,15 @@ frames), so a quiet frame costs nothing here.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from engine.decks import PhysicalCard
 from vision.faces.features import (CORNERS, FACE, INSET, UPRIGHT, corner_features, corner_masks, face_shown, order_quad,
-                                   shown_part, warp_upright)
-from vision.faces.index_reader import STANDARD_INDEX, IndexReader, reads_standard_index
+                                   shown_part, turned, warp_upright)
+from vision.faces.index_reader import STANDARD_INDEX, IndexReader, likeliest, reads_standard_index, shipped_model
 from vision.faces.finder import (DIFFERENCE, SAME_OUTLINE, Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, cleaned,
                                  fine_arrivals, lies_on, quad_mask, refine_quad, shown_corners, true_to_size)
 from vision.faces.matcher import Matcher, Reading
@@ -64,6 +64,10 @@ SHOWN_LIKENESS = 0.6
 #: A card read by one corner alone needs its aligned corner correlation this high (the matcher
 #: asks 0.9 of a card seen whole).
 SHOWN_LEAST = 0.96
+#: A card read by one corner alone, unsurely or not clearly enough, is named when the corner
+#: index model reads the same card in that corner this surely (:meth:`FaceRecogniser._index_reads`;
+#: the model names a card alone at 0.99994, with no enrolled corner beside).
+INDEX_AGREES = 0.99
 #: ... and fit its corner this much better than any other card read unsurely at that corner by
 #: another guess (the guesses at one corner differ by a few pixels and degrees: the one that
 #: fits best is the corner).
@@ -403,7 +407,8 @@ class FaceRecogniser:
         a fanned hand's do (:func:`vision.faces.finder.shown_corners`), named by that corner's
         index once it lies still. Of the guesses at every corner of the patch, only those whose
         corner looks like an enrolled card's (:data:`SHOWN_LIKENESS`) are read, by that corner
-        alone and surely (:data:`GUESSED_SURE`); no other guess at that corner may name another
+        alone and surely (:data:`GUESSED_SURE`), or as the card the corner index model reads
+        there too (:meth:`_index_reads`); no other guess at that corner may name another
         card, or read one unsurely (or best, too unsure between it and another) by a corner
         fitting nearly as well (:data:`SHOWN_RIVAL`), and a card read so is remembered there
         (were the corner to name another card later, neither would be trusted); a card named
@@ -644,6 +649,12 @@ class FaceRecogniser:
             visible = np.arange(4) == shows
             patch = cv2.cvtColor(np.ascontiguousarray(upright[CORNERS[shows]]), cv2.COLOR_BGR2GRAY)
             reading = self.reader.read_view(upright, visible, np.zeros(FACE[::-1], bool), shown_part(quad, shows, end, patch))
+        said = reading.card or reading.unsure
+        if shows is not None and said is not None and self._index_reads(upright, shows) == said.id:
+            # The corner index model reads the same card there: two readers that fail apart
+            # agree (a corner blurred, or partly under the next card, fits its enrolled corner
+            # less well, not its rank and suit less like a rank and a suit).
+            return replace(reading, card=said, confidence=max(reading.confidence, GUESSED_SURE), why=""), visible
         if shows is not None and reading.card is not None and reading.score < SHOWN_LEAST:
             # A corner partly under the next card (its index beside this one's) can read as
             # another card: only a corner like the enrolled one all over names it.
@@ -653,6 +664,21 @@ class FaceRecogniser:
             reading = Reading(None, reading.confidence, why=f"a card fitted in a patch of cards, read unsurely as {reading.card.id}",
                               unsure=reading.card, score=reading.score)
         return reading, visible
+
+    @staticmethod
+    def _index_reads(upright: np.ndarray, corner: int) -> str | None:
+        """The card the corner index model (:mod:`vision.faces.index_reader`, trained on many
+        designs and fonts, none of them the deck's own) reads at least :data:`INDEX_AGREES` sure
+        in ``corner`` of an upright view, if that corner is an index corner as laid (the top
+        left) or turned round (the bottom right); None when it reads none so, or is missing."""
+        if corner not in (0, 3):
+            return None
+        try:
+            model = shipped_model()
+        except OSError:
+            return None
+        card, sure = likeliest(model, [upright if corner == 0 else turned(upright)])[0]
+        return card if sure >= INDEX_AGREES else None
 
     def _decide(self, region: Region, quad: np.ndarray, reading: Reading, visible: np.ndarray,
                 others: list[np.ndarray] = (), expect: PhysicalCard | None = None, measured: bool = False,
