@@ -473,7 +473,7 @@ def _short_long(quad: np.ndarray) -> tuple[float, float]:
 
 
 def cards_of_patch(contour: np.ndarray, quad: np.ndarray | None, image_to_table: np.ndarray | None,
-                   sizes=CARD_SIZES_MM, support=None) -> list[np.ndarray]:
+                   sizes=CARD_SIZES_MM, support=None, *, ends: bool = False) -> list[np.ndarray]:
     """The cards a patch holds (frame px). Without a calibration (``image_to_table``) a
     card-shaped patch is one card and any other patch none. With one, the patch is fitted
     (:func:`fit_cards`: cards overlapping or touching, or a card whose patch lost a strip where
@@ -481,10 +481,10 @@ def cards_of_patch(contour: np.ndarray, quad: np.ndarray | None, image_to_table:
     :data:`SAME_PLACE_MM`) of one of the ``sizes`` (mm, within :data:`SAME_SIZE`) is kept as
     measured. A card-shaped outline of a card of another size (:data:`CARD_SIZES_MM`) where
     the fit finds none is a card too: of another deck, to be read (and refused), not passed
-    over in silence. ``support``: see :func:`fit_cards`."""
+    over in silence. ``support``, ``ends``: see :func:`fit_cards`."""
     if image_to_table is None:
         return [] if quad is None else [quad]
-    cards = fit_cards(contour, image_to_table, sizes, support)
+    cards = fit_cards(contour, image_to_table, sizes, support, ends=ends)
     if quad is not None and len(cards) <= 1:
         outline = _on_table(quad, image_to_table)
         short, long = _short_long(outline)
@@ -684,7 +684,7 @@ def true_to_size(quad: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
 
 
 def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_MM,
-              support: tuple[np.ndarray, tuple[int, int]] | None = None) -> list[np.ndarray]:
+              support: tuple[np.ndarray, tuple[int, int]] | None = None, *, ends: bool = False) -> list[np.ndarray]:
     """The cards making up a patch (``contour``, frame px), each as four corners in the frame;
     [] when the patch is not made of whole cards.
 
@@ -697,7 +697,11 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
     below is not in the patch, but the card below is in the support. Candidates of one size
     found at two corners of one card are one card, named by more corners and placed by their
     mean. The best candidates (most corners, then covering most of the patch, then the larger
-    size) are taken while they overlap little, until they cover the patch."""
+    size) are taken while they overlap little, until they cover the patch. With ``ends``, what
+    lies between the cards taken counts as covered: a fanned hand laid at once is fitted at its
+    two ends alone (the cards between show a strip each, and no two square corners), and the
+    card on top is one of them (for a deck whose corners name no card alone, the one card of
+    such a hand that can be named)."""
     table = _on_table(contour, image_to_table)
     polygon = cv2.approxPolyDP(table.reshape(-1, 1, 2), 2.5, True).reshape(-1, 2)
     if len(polygon) < 4:
@@ -743,6 +747,8 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
             continue
         chosen.append(card)
         covered |= mask
+    if ends and chosen:
+        cv2.fillConvexPoly(covered.view(np.uint8), np.round(cv2.convexHull(np.concatenate(chosen) - origin)).astype(np.int32), 1)
     if not chosen or (covered & patch).sum() < COVERED * patch.sum():
         return []
     to_image = np.linalg.inv(image_to_table)

@@ -294,7 +294,8 @@ class Matcher:
                     confidence = min(confidence, float(np.clip(gap / APART_SURE, 0, 1)))
         score = float(scores[best])
         if self._colour_unclear(best, second, views[side]):
-            return Reading(None, min(confidence, THRESHOLD / 2), turned=bool(side), score=score, unsure=self.cards[best],
+            return Reading(None, min(confidence, THRESHOLD / 2), turned=bool(side), score=score,
+                           unsure=self.cards[best] if score >= LEAST_SCORE else None,
                            why=f"the colour of the print does not tell the {self.cards[best].id} from the {self.cards[second].id}")
         why = self._disagreement(best, scores, views[side], faces[side] if whole else None)
         by_face = [int(i) for i in np.argsort(faces[side])[::-1][:FACE_RIVALS + 1] if i != best]

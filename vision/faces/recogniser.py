@@ -248,7 +248,8 @@ class FaceRecogniser:
         patches = card_patches(mask)
         for contour, shaped in patches:
             outline = None if shaped is None else shaped + offset
-            cards = cards_of_patch(contour + offset.astype(np.int32), outline, to_table, self.deck_size.sizes, support=support)
+            cards = cards_of_patch(contour + offset.astype(np.int32), outline, to_table, self.deck_size.sizes, support=support,
+                                   ends=self.matcher is None or not self.matcher.index_corners)
             a_card = False  # the patch is one card's outline, and reads as a card (named, unsurely, or its back)
             for i, quad in enumerate(cards):
                 measured = quad is outline  # a whole card's outline, not a card fitted at its corners

@@ -113,3 +113,35 @@ def test_an_index_as_dark_as_the_table_by_a_cards_edge_stays_in_the_fine_arrival
     kept = fine_arrivals(fine, coarse)
     assert kept[46:64, 34:39].all()
     assert coarse[60:160, 112:114].all() and not kept[60:160, 112:114].any()   # the gap stays
+
+
+def _fan_patch(hand: bool) -> tuple[np.ndarray, np.ndarray, tuple]:
+    """The patch of six poker cards fanned to the right, 12 mm apart and each turned 5 degrees
+    more, laid at once (as faces_bench fans them), at 3 px a millimetre; with a hand reaching in
+    beside it when ``hand``: its contour, the top card's corners, and where it lies (``support``)."""
+    mask = np.zeros((900, 1200), np.uint8)
+    for k in range(6):
+        x, y, degrees = 200 + (k - 2.5) * 12, 150 + 1.5 * (k - 2.5) ** 2, (k - 2.5) * 5
+        top = cv2.boxPoints(((3 * x, 3 * y), (189, 264), degrees)).astype(np.float32)
+        cv2.fillConvexPoly(mask, top.astype(np.int32), 1)
+    if hand:
+        cv2.ellipse(mask, (900, 450), (140, 90), 20, 0, 360, 1, -1)
+    contour = max(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0], key=cv2.contourArea)
+    return contour, top, (mask.astype(bool), (0, 0))
+
+
+def test_a_fan_laid_at_once_is_fitted_at_its_two_ends_when_what_lies_between_counts():
+    """The defect (issue 22, faces_bench fans 777024, 515169 and 515179, oxygen and oxygen-air,
+    whose corners name no card alone): a fan laid at once was fitted at its two ends only (the
+    cards between show a strip each and no two square corners); the two cards fitted left the
+    tops of the cards between uncovered, 9 % of the patch, so the patch held no whole cards, and
+    its top card, lying whole, was never read. With ``ends``, what lies between the cards fitted
+    is taken for cards under them; a hand reaching in beside them still is not."""
+    poker = ((63.0, 88.0),)
+    contour, top, support = _fan_patch(hand=False)
+    assert fit_cards(contour, THIRD, poker, support) == []
+    fitted = fit_cards(contour, THIRD, poker, support, ends=True)
+    assert len(fitted) == 2
+    assert min(np.abs(np.sort(card, axis=0) - np.sort(top, axis=0)).max() for card in fitted) < 3   # px: 1 mm
+    contour, _, support = _fan_patch(hand=True)
+    assert fit_cards(contour, THIRD, poker, support, ends=True) == []

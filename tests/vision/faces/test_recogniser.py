@@ -780,3 +780,16 @@ def test_a_fanned_card_read_unsurely_by_its_corner_is_named_when_the_index_model
     score, wrong, _ = _bench_run(seed, design, fan=True)
     assert score["matched"].get("placed", 0) == score["expected"]["placed"] == placed
     assert wrong == 0 and score["false"] == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, design", [(777024, "oxygen-air"), (515179, "oxygen")])
+def test_the_top_card_of_a_fan_laid_at_once_is_named_on_a_design_whose_corners_name_no_card(seed, design):
+    """The defect (issue 22, faces_bench fans laid at once): oxygen's designs print the rank in
+    one corner and the suit in another, so of such a fan only the top card, lying whole, can be
+    named. Its patch was fitted at the fan's two ends, the top card one of them, but the tops of
+    the cards between lay outside both, so the patch was taken to hold no whole cards, and no
+    corner of it could name a card: nothing was read, the 5C (and the KC) never named."""
+    score, wrong, _ = _bench_run(seed, design, fan=True)
+    assert score["matched"].get("placed", 0) == score["expected"]["placed"] == 1
+    assert wrong == 0 and score["false"] == 0
