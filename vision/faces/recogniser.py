@@ -64,14 +64,14 @@ SHOWN_LIKENESS = 0.6
 #: A card read by one corner alone needs its aligned corner correlation this high (the matcher
 #: asks 0.9 of a card seen whole).
 SHOWN_LEAST = 0.96
-#: A card read by one corner alone, unsurely or not clearly enough, is named when the corner
-#: index model reads the same card in that corner this surely (:meth:`FaceRecogniser._index_reads`;
-#: the model names a card alone at 0.99994, with no enrolled corner beside).
-INDEX_AGREES = 0.99
 #: ... and fit its corner this much better than any other card read unsurely at that corner by
 #: another guess (the guesses at one corner differ by a few pixels and degrees: the one that
 #: fits best is the corner).
 SHOWN_RIVAL = 0.03
+#: A card read by one corner alone, unsurely or not clearly enough, is named when the corner
+#: index model reads the same card in that corner this surely (:meth:`FaceRecogniser._index_reads`;
+#: the model names a card alone at 0.99994, with no enrolled corner beside).
+INDEX_AGREES = 0.99
 #: Such a guess is turned about its corner by these degrees, and shifted by these pixels of the
 #: upright view (:meth:`FaceRecogniser._fitted_guess`), when it looks this much like a card's
 #: corner as found.
@@ -651,7 +651,9 @@ class FaceRecogniser:
             patch = cv2.cvtColor(np.ascontiguousarray(upright[CORNERS[shows]]), cv2.COLOR_BGR2GRAY)
             reading = self.reader.read_view(upright, visible, np.zeros(FACE[::-1], bool), shown_part(quad, shows, end, patch))
         said = reading.card or reading.unsure
-        if shows is not None and said is not None and self._index_reads(upright, shows) == said.id:
+        if shows is not None and said is not None and (reading.card is None or reading.score < SHOWN_LEAST or
+                                                        reading.confidence < GUESSED_SURE) \
+                and self._index_reads(upright, shows) == said.id:
             # The corner index model reads the same card there: two readers that fail apart
             # agree (a corner blurred, or partly under the next card, fits its enrolled corner
             # less well, not its rank and suit less like a rank and a suit).
@@ -668,8 +670,8 @@ class FaceRecogniser:
 
     @staticmethod
     def _index_reads(upright: np.ndarray, corner: int) -> str | None:
-        """The card the corner index model (:mod:`vision.faces.index_reader`, trained on many
-        designs and fonts, none of them the deck's own) reads at least :data:`INDEX_AGREES` sure
+        """The card the corner index model (:mod:`vision.faces.index_reader`, trained on
+        rendered designs and fonts, not on this table's enrolment) reads at least :data:`INDEX_AGREES` sure
         in ``corner`` of an upright view, if that corner is an index corner as laid (the top
         left) or turned round (the bottom right); None when it reads none so, or is missing."""
         if corner not in (0, 3):
