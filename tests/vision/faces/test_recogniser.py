@@ -775,7 +775,7 @@ def test_a_fanned_card_read_unsurely_by_its_corner_is_named_when_the_index_model
     card read by one corner alone must fit 0.96, and its QC's red and black were not told apart
     by the print's colour. 777040's KD fitted 0.98, too unsure between the KD and the AD
     (their corners alike but for the rank). None was named, though the corner index model,
-    trained on other designs, read each of them at 0.99 and more. The two readers fail apart: a
+    which reads a rank and a suit, not the enrolled pixels, read each of them at 0.99 and more. The two readers fail apart: a
     card the matcher reads best by that corner and the model reads there too is named."""
     score, wrong, _ = _bench_run(seed, design, fan=True)
     assert score["matched"].get("placed", 0) == score["expected"]["placed"] == placed
