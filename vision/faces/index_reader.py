@@ -52,6 +52,14 @@ SUITS = ("S", "H", "D", "C")
 RED_SUITS = ("H", "D")
 #: A corner with less contrast than this (grey levels, standard deviation) shows no print.
 LEAST_CONTRAST = 6.0
+#: The corners (in :data:`vision.faces.features.CORNERS` order) that print the index: the top
+#: left as laid and, turned round, the bottom right (:func:`index_view`).
+INDEX_CORNERS = (0, 3)
+
+
+def index_view(upright: np.ndarray, corner: int) -> np.ndarray:
+    """The upright view with index corner ``corner`` (one of :data:`INDEX_CORNERS`) at its top left."""
+    return upright if corner == INDEX_CORNERS[0] else turned(upright)
 
 
 def corner_input(upright: np.ndarray) -> np.ndarray:
@@ -137,7 +145,7 @@ class IndexReader:
     def corners(self, upright: np.ndarray) -> list[tuple[str | None, float]]:
         """Each index corner of an upright view (top left as laid, then turned round) read
         (:func:`likeliest`)."""
-        return likeliest(self.model, [upright, turned(upright)])
+        return likeliest(self.model, [index_view(upright, corner) for corner in INDEX_CORNERS])
 
     def read_view(self, upright: np.ndarray, visible: np.ndarray | None = None, shown: np.ndarray | None = None,
                   part: np.ndarray | None = None) -> Reading:
@@ -160,7 +168,7 @@ class IndexReader:
         if upright.dtype != np.uint8:
             upright = np.clip(np.nan_to_num(upright.astype(np.float32)), 0, 255).astype(np.uint8)
         shown = np.ones(4, bool) if visible is None else np.asarray(visible, bool)
-        read = [r for r, seen in zip(self.corners(upright), (shown[0], shown[3])) if seen]
+        read = [r for r, seen in zip(self.corners(upright), shown[list(INDEX_CORNERS)]) if seen]
         card, confidence, why = decide(read, self.threshold, self.agree_threshold)
         if card is None:
             return Reading(None, confidence, why=why)

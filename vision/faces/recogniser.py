@@ -17,6 +17,7 @@ frames), so a quiet frame costs nothing here.
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass, field, replace
 
@@ -25,8 +26,9 @@ import numpy as np
 
 from engine.decks import PhysicalCard
 from vision.faces.features import (CORNERS, FACE, INSET, UPRIGHT, corner_features, corner_masks, face_shown, order_quad,
-                                   shown_part, turned, warp_upright)
-from vision.faces.index_reader import STANDARD_INDEX, IndexReader, likeliest, reads_standard_index, shipped_model
+                                   shown_part, warp_upright)
+from vision.faces.index_reader import (INDEX_CORNERS, STANDARD_INDEX, CornerModel, IndexReader, index_view, likeliest,
+                                       reads_standard_index, shipped_model)
 from vision.faces.finder import (DIFFERENCE, SAME_OUTLINE, Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, cleaned,
                                  fine_arrivals, lies_on, quad_mask, refine_quad, shown_corners, true_to_size)
 from vision.faces.matcher import Matcher, Reading
@@ -674,13 +676,10 @@ class FaceRecogniser:
         rendered designs and fonts, not on this table's enrolment) reads at least :data:`INDEX_AGREES` sure
         in ``corner`` of an upright view, if that corner is an index corner as laid (the top
         left) or turned round (the bottom right); None when it reads none so, or is missing."""
-        if corner not in (0, 3):
+        model = _corner_model()
+        if corner not in INDEX_CORNERS or model is None:
             return None
-        try:
-            model = shipped_model()
-        except OSError:
-            return None
-        card, sure = likeliest(model, [upright if corner == 0 else turned(upright)])[0]
+        card, sure = likeliest(model, [index_view(upright, corner)])[0]
         return card if sure >= INDEX_AGREES else None
 
     def _decide(self, region: Region, quad: np.ndarray, reading: Reading, visible: np.ndarray,
@@ -831,6 +830,17 @@ class FaceRecogniser:
             self.refusals += 1
             region.warn(message, every=0.0)    # once a card laid: said again each time it is laid again
         self._refused = []
+
+
+@functools.lru_cache(maxsize=1)
+def _corner_model() -> CornerModel | None:
+    """The shipped corner index model, loaded once; None, said once in the log, when it cannot
+    be (the enrolled matcher then names one-corner reads alone)."""
+    try:
+        return shipped_model()
+    except OSError as err:
+        log.warning("%s", err)
+        return None
 
 
 def _sharp_edged(grey: np.ndarray, cells: np.ndarray, cell: int) -> np.ndarray:
