@@ -407,11 +407,19 @@ class Matcher:
         # The outline may be a little off the card's size: the scale that fits the first
         # candidate best is used for every card, so that their fits compare.
         scale = max(SCALES, key=lambda s: self._fit(top[0], searched, s, part)[0]) if len(SCALES) > 1 else 1.0
-        # The same rank in the other suits too: the suit's pip is small in a corner.
-        for index in dict.fromkeys(top + self._same_rank.get(top[0], [])):
+        # The same rank in the other suits too, of the best card as it was before alignment and
+        # as it is after: the suit's pip is small in a corner, and a card whose outline is a
+        # few pixels off fits no card unaligned (nicu-white's 3S, unaligned behind six others,
+        # was named the 3C once the 3C alone of its rank was aligned).
+        pending = list(dict.fromkeys(top + self._same_rank.get(top[0], [])))
+        while pending:
+            index = pending.pop(0)
             score, fits[index] = self._fit(index, searched, scale, part)
             if fits[index]:
                 scores[index] = score
+            if not pending:
+                best = int(np.argmax(scores))
+                pending = [j for j in self._same_rank.get(best, []) if j not in fits]
         return scores, fits
 
     def _fit(self, index: int, searched: dict, scale: float, part: np.ndarray | None = None) -> tuple[float, list]:

@@ -27,7 +27,7 @@ import numpy as np
 from engine.decks import PhysicalCard
 from vision.faces.features import (CORNERS, FACE, INSET, UPRIGHT, corner_features, corner_masks, face_shown, order_quad,
                                    shown_part, warp_upright)
-from vision.faces.index_reader import (INDEX_CORNERS, STANDARD_INDEX, CornerModel, IndexReader, index_view, likeliest,
+from vision.faces.index_reader import (INDEX_CORNERS, STANDARD_INDEX, CornerModel, IndexReader, index_view, ink_clash, likeliest,
                                        reads_standard_index, shipped_model)
 from vision.faces.finder import (DIFFERENCE, SAME_OUTLINE, Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, cleaned,
                                  fine_arrivals, lies_on, quad_mask, refine_quad, shown_corners, true_to_size)
@@ -114,6 +114,7 @@ class Seen:
     at: int = 0  # the number of the frame of the last read
     others: list = field(default_factory=list)  # the cards fitted with it in its patch at the last read
     misses: int = 0  # reads in a row that named no card (a sure read in between: the card is readable)
+    tries: int = 0  # reads lying still, whatever they named (as many leave its cells to be given up as the table)
     confirmed: bool = False  # its card was named to the pipeline
     shows: int | None = None  # the one corner of the card that showed (a fanned hand's), or None
     end: np.ndarray | None = None  # how far the side running from that corner showed (frame px)
@@ -416,7 +417,11 @@ class FaceRecogniser:
         fitting nearly as well (:data:`SHOWN_RIVAL`), and a card read so is remembered there
         (were the corner to name another card later, neither would be trusted); a card named
         at two places is named by neither guess, and a card named already by its outline
-        (``named_here`` this frame, or a card ``fitted`` in the patch) by no guess; a guess
+        (``named_here`` this frame, or a card ``fitted`` in the patch), or lying named
+        elsewhere (within :data:`SAME_PLACE` of it: the same card), by no guess (dondorf prints
+        an index in each corner: a fanned card's bottom-left one, beside the side of the next
+        card lying on it, read as the bottom-right index of a card guessed over the cards
+        before); a guess
         where an outline was read as a card this frame (not yet agreed; within :data:`SAME_PLACE`)
         or a card was named (within :data:`vision.faces.finder.SAME_OUTLINE`) names no other card
         (a corner partly under the next card, read alone, can name another card than the
@@ -461,9 +466,11 @@ class FaceRecogniser:
         blocked: dict[str, tuple] = {}
         for look in looks:
             _, quad, shows, _, reading, _ = look
+            known = None if reading.card is None else region.known.get(reading.card.id)
             if reading.card is None or reading.card.id in whole or any(
                     card != reading.card and np.linalg.norm(q.mean(axis=0) - quad.mean(axis=0)) <= reach * side
-                    for q, card, reach in read_there):
+                    for q, card, reach in read_there) or \
+                    (known is not None and np.linalg.norm(np.subtract(known.center, quad.mean(axis=0))) > SAME_PLACE * side):
                 continue
             # Another card read on the same index, named or unsurely (or best in a read too
             # unsure between two) by a corner fitting nearly as well (the guesses differ by a few
@@ -618,7 +625,11 @@ class FaceRecogniser:
         """The matcher's reading of the card in ``quad`` and which of its corners it saw (see
         :meth:`_read`). ``shows``: the card shows that corner alone, its side from there up to
         the point given (:meth:`_read_shown`): the rest of it, under the ``others`` or not, says
-        nothing, nor does the part of the corner past that point (:func:`vision.faces.features.shown_part`)."""
+        nothing, nor does the part of the corner past that point (:func:`vision.faces.features.shown_part`).
+        The corner index model, a reader that fails apart from the matcher, has its say
+        (:meth:`_index_reads`): a card whose rank it reads in another suit in an index corner in
+        view, and the card itself in none, is not named, and a card read by one corner alone,
+        unsurely, that it reads there too is."""
         upright = self._upright(region.frame, quad)
         if shows is None:
             # Parts of the outline that are not new (another card on top, a hand) are hidden,
@@ -653,9 +664,22 @@ class FaceRecogniser:
             patch = cv2.cvtColor(np.ascontiguousarray(upright[CORNERS[shows]]), cv2.COLOR_BGR2GRAY)
             reading = self.reader.read_view(upright, visible, np.zeros(FACE[::-1], bool), shown_part(quad, shows, end, patch))
         said = reading.card or reading.unsure
+        indices = self._index_reads(upright, visible) if said is not None and self.matcher is not None else {}
+        rank = None if reading.card is None else reading.card.id[:-1]
+        if reading.card is not None and reading.card.id not in indices.values() and \
+                any(card[:-1] == rank for card in indices.values()):
+            # The corner index model reads the card's rank in another suit in a corner in view,
+            # and the card in none: of two readers that fail apart, one is wrong, and which is
+            # not known (an outline a few pixels off cuts the suit's pip at a corner patch's
+            # edge, and the matcher told a spade from a club by its tip). The model is no judge
+            # of a rank the matcher reads (it reads ancient-egyptians' 9C turned round as a 6C,
+            # and can read two corners of one card as two cards).
+            other = next(card for card in indices.values() if card[:-1] == rank)
+            return Reading(None, min(reading.confidence, GUESSED_SURE / 2), why=f"the corner index reads the {other}, "
+                           f"not the {reading.card.id}", unsure=reading.card, score=reading.score), visible
         if shows is not None and said is not None and (reading.card is None or reading.score < SHOWN_LEAST or
                                                         reading.confidence < GUESSED_SURE) \
-                and self._index_reads(upright, shows) == said.id:
+                and indices.get(shows) == said.id:
             # The corner index model reads the same card there: two readers that fail apart
             # agree (a corner blurred, or partly under the next card, fits its enrolled corner
             # less well, not its rank and suit less like a rank and a suit).
@@ -671,16 +695,21 @@ class FaceRecogniser:
         return reading, visible
 
     @staticmethod
-    def _index_reads(upright: np.ndarray, corner: int) -> str | None:
-        """The card the corner index model (:mod:`vision.faces.index_reader`, trained on
-        rendered designs and fonts, not on this table's enrolment) reads at least :data:`INDEX_AGREES` sure
-        in ``corner`` of an upright view, if that corner is an index corner as laid (the top
-        left) or turned round (the bottom right); None when it reads none so, or is missing."""
+    def _index_reads(upright: np.ndarray, visible: np.ndarray) -> dict[int, str]:
+        """The cards the corner index model (:mod:`vision.faces.index_reader`, trained on
+        rendered designs and fonts, not on this table's enrolment) reads at least
+        :data:`INDEX_AGREES` sure in the ``visible`` corners of an upright view (in colour) that
+        are index corners as laid (the top left) or turned round (the bottom right), by corner,
+        but a card whose suit's colour is not the ink's there (the model reads grey:
+        ancient-egyptians' QS, its bottom-right corner read as the QH at 0.9995); none when the
+        model is missing."""
         model = _corner_model()
-        if corner not in INDEX_CORNERS or model is None:
-            return None
-        card, sure = likeliest(model, [index_view(upright, corner)])[0]
-        return card if sure >= INDEX_AGREES else None
+        corners = [k for k in INDEX_CORNERS if visible[k]]
+        if not corners or model is None:
+            return {}
+        read = likeliest(model, [index_view(upright, k) for k in corners])
+        return {k: card for k, (card, sure) in zip(corners, read) if card is not None and sure >= INDEX_AGREES
+                and not ink_clash(upright, np.arange(4) == k, card[-1])}
 
     def _decide(self, region: Region, quad: np.ndarray, reading: Reading, visible: np.ndarray,
                 others: list[np.ndarray] = (), expect: PhysicalCard | None = None, measured: bool = False,
@@ -704,7 +733,11 @@ class FaceRecogniser:
             return self._face_down(region, quad, seen, others)
         if reading.card is None:
             log.debug("card at %s unread: %s", centre, reading.why)
-            if seen.misses >= self.unknown_after:
+            if seen.misses >= self.unknown_after or seen.tries >= self.unknown_after:
+                # Read in vain this often in a row, or as often as the pipeline tries before it
+                # takes what is there for the table (:attr:`vision.recognisers.Traits.attempts`),
+                # sure reads between (oxygen-air's 2H, its suit told by its colour now and not
+                # then, named once in five reads): said, not dropped without a word.
                 self._refuse(region, seen, f"I can't read the card {zone_words(zone)}: lift it and lay it again")
             return None
         if len(seen.named) > 1:  # reads of one card named two cards: trust neither
@@ -787,6 +820,7 @@ class FaceRecogniser:
                 named.add(card.id)
         unsure = reading.card is None and not reading.face_down
         misses = (0 if old is None else old.misses) + 1 if unsure else 0
+        tries = (0 if old is None else old.tries) + int(settled)
         if unsure and old is not None and (old.card is not None or old.face_down):
             # An unsure read between sure ones (a card named, a back) neither counts nor breaks their agreement.
             card, confidence, count, face_down = old.card, old.confidence, old.count, old.face_down
@@ -794,7 +828,7 @@ class FaceRecogniser:
             same = old is not None and (old.card == reading.card and old.face_down == reading.face_down)
             card, confidence, count, face_down = reading.card, reading.confidence, old.count + 1 if same else 1, reading.face_down
         seen = Seen(quad, card, confidence, count, face_down, named=frozenset(named), at=at,
-                    others=list(others), misses=misses, shows=shows, end=end)
+                    others=list(others), misses=misses, tries=tries, shows=shows, end=end)
         self.seen.pop(key, None)
         self.seen[key] = seen
         while len(self.seen) > SEEN_KEPT:  # the oldest outlines are forgotten
