@@ -664,7 +664,9 @@ class FaceRecogniser:
             patch = cv2.cvtColor(np.ascontiguousarray(upright[CORNERS[shows]]), cv2.COLOR_BGR2GRAY)
             reading = self.reader.read_view(upright, visible, np.zeros(FACE[::-1], bool), shown_part(quad, shows, end, patch))
         said = reading.card or reading.unsure
-        indices = self._index_reads(upright, visible) if said is not None and self.matcher is not None else {}
+        # The model is asked when it may speak: of a card named, or of one corner read alone.
+        asked = reading.card is not None or (shows is not None and said is not None)
+        indices = self._index_reads(upright, visible) if asked and self.matcher is not None else {}
         rank = None if reading.card is None else reading.card.id[:-1]
         if reading.card is not None and reading.card.id not in indices.values() and \
                 any(card[:-1] == rank for card in indices.values()):
