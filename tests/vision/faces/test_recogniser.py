@@ -797,16 +797,16 @@ def test_the_top_card_of_a_fan_laid_at_once_is_named_on_a_design_whose_corners_n
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed, design", [(2026, "nicu-white"), (557569, "gm-paris")])
-def test_a_card_whose_corner_index_model_reads_another_card_is_not_named(seed, design):
+def test_a_card_whose_rank_the_corner_index_model_reads_in_another_suit_is_not_named(seed, design):
     """The defect (issue 22, faces_bench --tuned fans, seed 2026): nicu-white's 3S, dealt on a
     fan, was found by an outline a few pixels off, its top-left index taken as hidden, so its
     bottom-right corner alone spoke. The corner patch there cut the spade at its tip, and the
     matcher told a spade from a club by that tip: it named the 3C, surely, twice, and the table
     was told of a card not there. The corner index model read the 3S in that corner at 0.9998.
     Likewise gm-paris's 3C in fan 557569 (a design nobody tuned to), named the 3D by its whole
-    outline, 13 wrong sightings. When the two readers disagree, no card is named (and the 3S,
-    not aligned at all since six cards fitted better unaligned, is aligned with the other suits
-    of its rank)."""
+    outline, 13 wrong sightings. When the two readers disagree on the suit, no card is named
+    (and the 3S, not aligned at all since six cards fitted better unaligned, is aligned with the
+    other suits of its rank)."""
     score, wrong, _ = _bench_run(seed, design, fan=True)
     assert wrong == 0 and score["false"] == 0 and not score["unexpected"]
 
@@ -822,7 +822,6 @@ def test_a_fanned_card_lying_named_is_not_named_again_by_a_corner_guessed_elsewh
     score, wrong, unknown = _bench_run(2000, "dondorf", fan=True)
     assert score["matched"].get("placed", 0) == score["expected"]["placed"] == 5
     assert wrong == 0 and score["false"] == 0 and unknown == 0
-
 
 
 @pytest.mark.slow
