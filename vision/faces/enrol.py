@@ -20,7 +20,7 @@ import numpy as np
 
 from engine.decks import Deck, PhysicalCard
 from engine.errors import InvalidInput
-from vision.faces.features import Features, describe, order_quad, turned, warp_upright
+from vision.faces.features import Features, describe, middle_grey, order_quad, turned, warp_upright
 from vision.faces.finder import Backdrop, card_outlines, new_patches, refine_quad, shape_of
 from vision.faces.still import FOLLOWED, edge_followed, find_card, find_cards, inked_corners
 from vision.faces.store import Enrolment
@@ -293,7 +293,7 @@ def enrol_from_images(folder: str | Path, deck: Deck, name: str, *, say=None) ->
         view, shape = card_view(image, path.name, face=card_id != "BACK")
         features = describe(view)
         if card_id == "BACK":
-            enrolment.back = features
+            enrolment.back, enrolment.back_middle = features, middle_grey(features.soft)
             continue
         check_unlike(enrolment, card_id, features)
         enrolment.cards[card_id] = features

@@ -34,6 +34,9 @@ CORNER_SHARE = (0.25, 0.30)
 #: Pixels of the upright view left out along the edge: the card's printed border, its rounded
 #: corners and whatever the outline's last pixel caught of the table.
 INSET = 5
+#: The middle of a face, where a back's plainness is measured (:func:`middle_grey`): inside this
+#: share of each side of the inset view (a back's border, often white, is no pattern).
+MIDDLE = 0.1
 #: How far (px of the upright view) the edge of a card lying on a fanned card may lean across
 #: its corner patch, from where its end side stops showing (:func:`shown_part`): a fan's cards
 #: lie turned a few degrees from one another.
@@ -119,6 +122,22 @@ def corner_features(image: np.ndarray, quad: np.ndarray, corner: int) -> np.ndar
 def turned(upright: np.ndarray) -> np.ndarray:
     """The upright view of the same card laid the other way round."""
     return cv2.rotate(upright, cv2.ROTATE_180)
+
+
+def middle_grey(soft: np.ndarray, shown: np.ndarray | None = None) -> tuple[float, float] | None:
+    """The grey of the middle of a card's face (``soft``, a blurred upright view, inside its
+    border by :data:`MIDDLE` of each side) over the pixels ``shown`` (a :data:`FACE` mask,
+    default all): its mean and how much it varies (standard deviation, grey levels); None
+    when under a tenth of the middle shows. A plain back varies by the camera's noise alone;
+    every face's print varies by 25 levels or more."""
+    inner = soft[INSET:-INSET, INSET:-INSET]
+    h, w = inner.shape
+    keep = np.zeros((h, w), bool)
+    keep[int(h * MIDDLE):int(h * (1 - MIDDLE)), int(w * MIDDLE):int(w * (1 - MIDDLE))] = True
+    middle = int(keep.sum())
+    if shown is not None:
+        keep &= cv2.resize(shown.reshape(FACE[1], FACE[0]).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0
+    return (float(inner[keep].mean()), float(inner[keep].std())) if keep.sum() >= 0.1 * middle else None
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:

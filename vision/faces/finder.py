@@ -77,6 +77,14 @@ THICK = 5
 OUTSIDE = 3
 #: Two sides meet square within this many degrees.
 SQUARE = 12.0
+#: A card fitted at a corner whose side is shorter by more than this (mm) than the straight side
+#: of the patch it lies along is contradicted by it, where the card turned the other way round
+#: is not: the edge runs on past the card's corner.
+OUTRUN_MM = 5.0
+#: A card fitted at a corner where both sides of the patch run along its own for this share of
+#: their length lies there, however much of its far end was lost against a light table (glare,
+#: a pale cloth): it need not lie :data:`INSIDE` what is new.
+SIDES_SHOWN = 0.85
 #: A card fitted at a corner lies inside the patch by this share at least, and the cards fitted
 #: cover this share of the patch (a card lying on another may lose a strip of its white border
 #: against the white below).
@@ -721,12 +729,27 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
             np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]])
         room = _filled(cv2.warpPerspective(mask.astype(np.uint8), shift, size, flags=cv2.INTER_NEAREST).view(bool) | patch)
     candidates: list[list] = []  # [card, size, corners naming it, share of the patch it covers]
-    for corner, along, across in _square_corners(polygon):
+    squares = list(_square_corners(polygon))
+    for corner, along, across, far in squares:
+        # How far the patch's two sides run from the corner, and whether it turns square where
+        # each ends (a card reaching past that lies partly outside it: a card of another size).
+        runs = [float(np.linalg.norm(end - corner)) for end in far]
+        shut = [any(np.linalg.norm(other[0] - end) <= CHAMFER for other in squares) for end in far]
         for short, long in sizes:
+            ways = []
             for a, b in ((short, long), (long, short)):
                 card = np.float32([corner, corner + a * along, corner + a * along + b * across, corner + b * across])
-                if _share(quad_mask(room.shape, card - origin), room) < INSIDE:
+                shown = all(run >= SIDES_SHOWN * side and not (closed and side > run + OUTRUN_MM)
+                            for run, side, closed in zip(runs, (a, b), shut))
+                if _share(quad_mask(room.shape, card - origin), room) < INSIDE and not shown:
                     continue
+                ways.append((card, runs[0] > a + OUTRUN_MM or runs[1] > b + OUTRUN_MM))
+            if len(ways) == 2 and ways[0][1] != ways[1][1]:
+                # A straight side of the patch running on past the card's corner one way round
+                # and not the other: the far end of a card lost against a light table, another
+                # card's print making up the share of the way round it runs past.
+                ways = [way for way in ways if not way[1]]
+            for card, _ in ways:
                 same = next((c for c in candidates if c[1] == (short, long) and
                              np.abs(_sorted_corners(c[0]) - _sorted_corners(card)).max() < SAME_CARD_MM), None)
                 if same is None:
@@ -871,8 +894,8 @@ def _sorted_corners(card: np.ndarray) -> np.ndarray:
 
 def _square_corners(polygon: np.ndarray):
     """Each place where two long sides of ``polygon`` (counter-clockwise on the table) meet
-    square and the patch lies between them: the corner (the two sides' lines crossing) and the
-    unit vectors along each side into the card."""
+    square and the patch lies between them: the corner (the two sides' lines crossing), the
+    unit vectors along each side into the card, and the far ends of the two sides."""
     sides = [(polygon[i], polygon[(i + 1) % len(polygon)]) for i in range(len(polygon))]
     long = [i for i, (a, b) in enumerate(sides) if np.linalg.norm(b - a) >= SIDE_MM]
     for n, i in enumerate(long):
@@ -890,7 +913,7 @@ def _square_corners(polygon: np.ndarray):
         across = _quarter(d1) + d2
         across /= np.linalg.norm(across)
         along = _quarter(across)
-        yield corner.astype(np.float32), along.astype(np.float32), across.astype(np.float32)
+        yield corner.astype(np.float32), along.astype(np.float32), across.astype(np.float32), (a1, b2)
 
 
 def _quarter(vector: np.ndarray) -> np.ndarray:

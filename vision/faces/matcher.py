@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from engine.decks import PhysicalCard
-from vision.faces.features import CORNERS, DETAIL, FACE, Features, corner_patch, corner_search, describe, turned
+from vision.faces.features import CORNERS, DETAIL, FACE, Features, corner_patch, corner_search, describe, middle_grey, turned
 from vision.faces.store import Enrolment
 
 #: Cards scored again with each corner aligned, and how far (px of the upright view) it may shift.
@@ -100,6 +100,12 @@ BACK_TINT = 16.0
 #: A back is known by this share of its face at least (one pattern all over: a card laid on it
 #: often hides more than half).
 BACK_SHOWN = 0.3
+#: A back whose middle varies by at most PLAIN_BACK grey levels, enrolled, is plain (oxygen-air's
+#: black, 0; every other design's back 19 or more, every face 28 or more), and a view of it
+#: shows it plain when its middle varies by at most PLAIN_VIEW where it shows (the camera's
+#: noise, a glare across it) and lies within PLAIN_LEVEL grey levels of the back's (a face's
+#: white paper is plain too where its pips are covered).
+PLAIN_BACK, PLAIN_VIEW, PLAIN_LEVEL = 5.0, 12.0, 60.0
 
 
 #: A corner shows the suits where the difference between two suits of a rank correlates this
@@ -148,6 +154,9 @@ class Matcher:
             if features else np.zeros((0, FACE[0] * FACE[1]), np.float32)
         back = enrolment.back
         self._back_face = None if back is None else _soften(back.face.reshape(FACE[1], FACE[0]), BACK_BLUR).ravel()
+        #: The back's corners that carry print: a plain corner (ancient-egyptians' back is plain
+        #: but for a picture at its foot) is like any plain patch by chance, and says nothing.
+        self._back_printed = None if back is None else np.linalg.norm(back.corners.reshape(4, -1), axis=1) >= BLANK
         red = np.array([np.nan if f.redness is None else f.redness for f in features])
         #: Each card's colour (1 red, 0 black, NaN not known) and the shares of red print up to
         #: which a view is black and from which it is red (see :func:`colours`).
@@ -352,17 +361,23 @@ class Matcher:
         :data:`BACK_SHOWN` must show), it correlates :data:`BACK_LEAST` with the back at least,
         and :data:`BACK_AHEAD` more than with any enrolled face (a dark face framed in white,
         as oxygen's, looks much like a dark back framed in white); and its ``visible`` corners
-        correlate :data:`BACK_CORNERS` with the back's on average (the back of another deck,
-        a lattice or a picture framed alike, is as like it in the small whole face). So
-        compared sharp, or, in colour, softened (:data:`BACK_BLUR`, :data:`BACK_CORNER_BLUR`);
-        in colour, what shows must be the colour of the enrolled back there (:data:`BACK_TINT`)."""
+        that the back prints on correlate :data:`BACK_CORNERS` with the back's on average (the
+        back of another deck, a lattice or a picture framed alike, is as like it in the small
+        whole face; a plain corner says nothing, and with none printed in view the face speaks
+        alone). So compared sharp, or, in colour, softened (:data:`BACK_BLUR`,
+        :data:`BACK_CORNER_BLUR`); in colour, what shows must be the colour of the enrolled back
+        there (:data:`BACK_TINT`). A plain back's face (:data:`PLAIN_BACK`) correlates with
+        anything by chance: for it, the view's face must be as plain and as dark or light where
+        it shows (:data:`PLAIN_VIEW`) instead."""
         back = self.enrolment.back
         if back is None:
             return False
+        plain = self.enrolment.back_middle is not None and self.enrolment.back_middle[1] <= PLAIN_BACK
         for view, seen, mask in zip(views, visible, (None, None) if shown is None else shown):
             mask = np.ones(view.face.size, bool) if mask is None else mask.ravel()
             if mask.mean() < BACK_SHOWN or not seen.any():
                 continue
+            seen = seen & self._back_printed
             # Sharp, in grey, as enrolled: a back's own fine pattern (a lattice) ...
             ways = [(_correlations(back.face[None], view.face, mask)[0],
                      _correlations(back.corners.reshape(4, -1)[seen], view.corners.reshape(4, -1)[seen]),
@@ -378,8 +393,10 @@ class Matcher:
                              _correlations(self._soft_faces, face.ravel(), mask).max()))
                 alike = np.linalg.norm(view.tint.reshape(-1, 2)[mask].mean(axis=0) -
                                        back.tint.reshape(-1, 2)[mask].mean(axis=0)) <= BACK_TINT
-            if alike and any(score >= BACK_LEAST and corners.mean() >= BACK_CORNERS and score - cards >= BACK_AHEAD
-                             for score, corners, cards in ways):
+            grey = middle_grey(view.soft, mask) if plain and view.soft is not None else None
+            as_plain = grey is not None and grey[1] <= PLAIN_VIEW and abs(grey[0] - self.enrolment.back_middle[0]) <= PLAIN_LEVEL
+            if alike and any((as_plain if plain else score >= BACK_LEAST and score - cards >= BACK_AHEAD)
+                             and (not seen.any() or corners.mean() >= BACK_CORNERS) for score, corners, cards in ways):
                 return True
         return False
 

@@ -2,7 +2,8 @@
 them, in one versioned file.
 
 A NumPy ``.npz`` archive: ``meta`` (JSON text: ``format`` "cardtable-faces", ``version``,
-``deck``, ``name``, ``cards`` in row order, ``back`` whether a card back is enrolled), and one
+``deck``, ``name``, ``cards`` in row order, ``back`` whether a card back is enrolled and
+``back_middle`` the grey of its middle, absent in files written before it was kept), and one
 row per card in ``corners``, ``face``, ``redness`` (NaN: no ink found) and ``detail`` (half
 precision; files written before it was kept have none, and read as they did) and ``shape``
 (each card's short side over its long side as found in its picture, NaN: not known; files
@@ -53,6 +54,9 @@ class Enrolment:
     name: str
     cards: dict[str, Features] = field(default_factory=dict)
     back: Features | None = None
+    #: The grey of the back's middle, its mean and spread (:func:`vision.faces.features.middle_grey`):
+    #: a plain back's face correlates with anything by chance.
+    back_middle: tuple[float, float] | None = None
     #: The upright colour view of each card enrolled in this session (not saved): what the
     #: contact sheet shows (:mod:`vision.faces.sheet`).
     views: dict = field(default_factory=dict, compare=False, repr=False)
@@ -76,7 +80,7 @@ class Enrolment:
         path.parent.mkdir(parents=True, exist_ok=True)
         ids = [card.id for card in self.deck.cards if card.id in self.cards]
         meta = {"format": FORMAT, "version": VERSION, "deck": self.deck.name, "name": self.name,
-                "cards": ids, "back": self.back is not None}
+                "cards": ids, "back": self.back is not None, "back_middle": self.back_middle}
         arrays = {"meta": np.array(json.dumps(meta))}
         if ids:
             arrays["corners"] = np.stack([self.cards[i].corners for i in ids])
@@ -135,4 +139,6 @@ class Enrolment:
                 enrolment.shapes[card_id] = float(arrays["shape"][row])
         if meta.get("back"):
             enrolment.back = Features(arrays["back_corners"], arrays["back_face"], None, tint=arrays.get("back_tint"))
+            grey = meta.get("back_middle")
+            enrolment.back_middle = None if grey is None else (float(grey[0]), float(grey[1]))
         return enrolment

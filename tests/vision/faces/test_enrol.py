@@ -60,9 +60,11 @@ def test_the_file_keeps_everything_and_refuses_other_versions(enrolments, tmp_pa
     assert loaded.name == "dondorf" and sorted(loaded.cards) == sorted(enrolments["dondorf"].cards)
     np.testing.assert_allclose(loaded.cards["QS"].corners, enrolments["dondorf"].cards["QS"].corners)
     np.testing.assert_allclose(loaded.cards["QS"].detail, enrolments["dondorf"].cards["QS"].detail, atol=1e-3)
-    with_back = Enrolment(loaded.deck, "backed", dict(enrolments["dondorf"].cards), back=enrolments["dondorf"].cards["QS"])
-    np.testing.assert_allclose(Enrolment.load(with_back.save(tmp_path / "backed.npz")).back.tint,
-                               enrolments["dondorf"].cards["QS"].tint)  # a back's colour is kept
+    with_back = Enrolment(loaded.deck, "backed", dict(enrolments["dondorf"].cards), back=enrolments["dondorf"].cards["QS"],
+                          back_middle=(27.0, 0.5))
+    backed = Enrolment.load(with_back.save(tmp_path / "backed.npz"))
+    np.testing.assert_allclose(backed.back.tint, enrolments["dondorf"].cards["QS"].tint)  # a back's colour is kept
+    assert backed.back_middle == (27.0, 0.5)   # and how plain it is
     newer = tmp_path / "newer.npz"
     np.savez(newer, meta=np.array(json.dumps({"format": "cardtable-faces", "version": 9})))
     with pytest.raises(InvalidInput, match="version 9, but this cardtable reads version 1: enrol the deck again"):

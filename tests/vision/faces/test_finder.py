@@ -145,3 +145,29 @@ def test_a_fan_laid_at_once_is_fitted_at_its_two_ends_when_what_lies_between_cou
     assert min(np.abs(np.sort(card, axis=0) - np.sort(top, axis=0)).max() for card in fitted) < 3   # px: 1 mm
     contour, _, support = _fan_patch(hand=True)
     assert fit_cards(contour, THIRD, poker, support, ends=True) == []
+
+
+def test_a_card_whose_far_end_is_lost_against_a_light_table_is_fitted_its_own_way_round():
+    """The defect (issue 22, faces_bench scene 157900, oxygen-air on a checked cloth under a
+    glare): the 7S was laid over the right side of the 5D, its top a little above the 5D's. The
+    7S's bottom end, white on the glare, was not new, and 11 % of the card fell outside the
+    patch: the 7S fitted at its top-right corner, the right way round, was not a card. Turned a
+    quarter, it lay inside the patch (part of it on the 5D), and was taken though the 7S's right
+    side ran straight on 13 mm past that card's corner: read in vain, the 5D under it read unsure,
+    neither named in the 5 s they lay there, nor said. A card at a corner whose two sides run
+    along the patch's for most of their length lies there, and a card whose side the patch's
+    runs on past comes after those that fit their sides."""
+    poker = ((63.0, 88.0),)
+    mask = np.zeros((600, 700), np.uint8)
+    mask[100:364, 100:289] = 1                    # the 5D, 63 x 88 mm
+    mask[82:346, 250:439] = 1                     # the 7S on it, 6 mm higher
+    glare = np.zeros_like(mask)
+    cv2.ellipse(glare, (370, 350), (100, 50), 0, 0, 360, 1, -1)
+    mask[(glare == 1) & (np.arange(700) >= 289)] = 0   # its bottom end, lost against the glare
+    contour = max(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0], key=cv2.contourArea)
+    fitted = fit_cards(contour, THIRD, poker, (mask.astype(bool), (0, 0)))
+    seven = np.float32([[250, 82], [439, 82], [439, 346], [250, 346]])
+    five = np.float32([[100, 100], [289, 100], [289, 364], [100, 364]])
+    assert len(fitted) == 2
+    for card in (five, seven):
+        assert min(np.abs(np.sort(f, axis=0) - np.sort(card, axis=0)).max() for f in fitted) < 6   # px: 2 mm
