@@ -153,10 +153,11 @@ def test_a_card_whose_far_end_is_lost_against_a_light_table_is_fitted_its_own_wa
     7S's bottom end, white on the glare, was not new, and 11 % of the card fell outside the
     patch: the 7S fitted at its top-right corner, the right way round, was not a card. Turned a
     quarter, it lay inside the patch (part of it on the 5D), and was taken though the 7S's right
-    side ran straight on 13 mm past that card's corner: read in vain, the 5D under it read unsure,
+    side ran straight on 14 mm past that card's corner: read in vain, the 5D under it read unsure,
     neither named in the 5 s they lay there, nor said. A card at a corner whose two sides run
-    along the patch's for most of their length lies there, and a card whose side the patch's
-    runs on past comes after those that fit their sides."""
+    along the patch's for most of their length lies there, and of the two ways round at a
+    corner, the one a straight side of the patch runs on past, where the other's does not, is
+    dropped."""
     poker = ((63.0, 88.0),)
     mask = np.zeros((600, 700), np.uint8)
     mask[100:364, 100:289] = 1                    # the 5D, 63 x 88 mm
