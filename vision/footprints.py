@@ -129,6 +129,9 @@ class Footprint:
     beyond: bool = False
     #: The cells within a hand's length of the card's place (made when first needed).
     around: np.ndarray | None = field(default=None, repr=False)
+    #: The card's outline a cell in from its edge, where a hand beside it does not reach (made
+    #: when first needed).
+    inside: np.ndarray | None = field(default=None, repr=False)
     #: The centre of the card's outline (row, column; made when first needed) and the distance
     #: from it to the centre of the trail's last motion.
     middle: np.ndarray | None = field(default=None, repr=False)
@@ -192,6 +195,16 @@ class Footprint:
             gone = quiet >= changes.settle + linger and not (resting or hovering)
         self.state = GONE if gone else COVERED
         return self.state
+
+    def stirred(self, changes: ChangeMap) -> bool:
+        """True when something moves inside the card's outline this frame (a cell in from its
+        edge, where a hand passing beside it does not reach): a hand over it, or the card
+        itself sliding. A card slid along its length shows its old place unchanged in its middle
+        (plain paper where plain paper was) for a frame or two after it has left: it is followed
+        then, not seen lying there."""
+        if self.inside is None:
+            self.inside = cv2.erode(self.outline.view(np.uint8), np.ones((3, 3), np.uint8)).view(bool)
+        return bool((changes.moving & self.inside).any())
 
     def _hidden(self, changes: ChangeMap) -> np.ndarray:
         """What the footprint's place may show once the card is gone, each cell either: what it

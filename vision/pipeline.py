@@ -217,8 +217,12 @@ class Pipeline:
         for found, under in detected.values():
             self._follow(found, under)
         gone = self._judge(detected, now)
-        self.sightings = [Sighting(k.card, k.zone, k.center) for k in self.known.values()
-                          if k.footprint.state == SEEN]
+        # A card is seen where it lies when read there this frame, or when its footprint shows
+        # it and nothing moves inside its outline (it may be sliding away, its middle unchanged).
+        moving = bool(self.changes.moving.any())
+        self.sightings = [Sighting(k.card, k.zone, k.center) for cid, k in self.known.items()
+                          if k.footprint.state == SEEN
+                          and (cid in detected or not (moving and k.footprint.stirred(self.changes)))]
         events = self.tracker.update(self.sightings, now, gone, {cid for cid, k in self.known.items() if k.present})
         for cid in gone:
             # What its place shows now is the table: the next card laid there hides that.
