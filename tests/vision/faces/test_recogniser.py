@@ -851,7 +851,6 @@ def test_two_cards_overlapping_under_a_glare_are_both_named():
     assert wrong == 0
 
 
-
 @pytest.mark.slow
 def test_a_back_whose_corners_are_plain_is_a_face_down_card_when_covered_in_part():
     """The defect (issue 22, faces_bench scene 157916, ancient-egyptians on casino felt):
