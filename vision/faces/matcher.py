@@ -17,7 +17,7 @@ over several frames.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -178,6 +178,10 @@ class Matcher:
                            for i, rank in enumerate(ranks) if rank is not None}
         #: The corners that show the suits (see :func:`suit_corners`).
         self._suit_corners = suit_corners(self._corners, ranks, [getattr(card.face, "suit", None) for card in self.cards])
+        #: Each corner of the deck's cards on average (each card's weighed alike): where the
+        #: deck prints its index, what a view's corners are registered on before every card
+        #: is compared with them (:meth:`_registered_corners`).
+        self._mean_corners = [unit[:, k].mean(axis=0).reshape(CORNER_SHAPES[k]) if len(unit) else None for k in range(4)]
 
     def corner_scores(self, query: Features, visible: np.ndarray, part: np.ndarray | None = None) -> np.ndarray:
         """Normalised correlation of the ``visible`` corners of ``query`` with every card; with
@@ -190,6 +194,35 @@ class Matcher:
         q_norm = float(np.einsum("kp,kp->k", q, q)[visible].sum())
         ref_norm = self._corner_norms[:, visible].sum(axis=1)
         return dots / np.sqrt(np.maximum(ref_norm * q_norm, 1e-12))
+
+    def _unaligned(self, view: Features, visible: np.ndarray, part: np.ndarray | None) -> np.ndarray:
+        """Every card's :meth:`corner_scores`, the better of the view's corners where they lie
+        and registered on the deck's (:meth:`_registered_corners`): the best few are aligned
+        card by card after (:meth:`_aligned`), and a corner whose outline is a few pixels off
+        (a fanned card's, fitted from its one end that shows) matches its own card's thin
+        strokes no better than another's until it is moved onto them."""
+        scores = self.corner_scores(view, visible, part)
+        moved = self._registered_corners(view, visible, part)
+        return scores if moved is None else np.maximum(scores, self.corner_scores(moved, visible, part))
+
+    def _registered_corners(self, view: Features, visible: np.ndarray, part: np.ndarray | None) -> Features | None:
+        """The view with each ``visible`` corner patch taken where the deck's average corner
+        there fits it best, within :data:`REACH` px (on the ``part`` that shows, when given): an
+        outline off the card moves every card's index alike. None without the view's picture."""
+        if view.soft is None or not self.cards:
+            return None
+        corners = view.corners.reshape(4, -1).copy()
+        for k in np.flatnonzero(visible):
+            search, mean = corner_search(view, k, REACH), self._mean_corners[k]
+            h, w = mean.shape
+            if search.shape[0] < h or search.shape[1] < w:
+                continue
+            mask = None if part is None else part.astype(np.float32)
+            fits = np.nan_to_num(cv2.matchTemplate(search, _template(mean), cv2.TM_CCOEFF_NORMED, mask=mask), nan=-1.0)
+            x, y = cv2.minMaxLoc(fits)[3]
+            patch = search[y:y + h, x:x + w]
+            corners[k] = (patch - patch.mean()).ravel()
+        return replace(view, corners=corners.ravel())
 
     def corner_likeness(self, patch: np.ndarray, corner: int, part: np.ndarray | None = None) -> float:
         """How like any enrolled card's corner ``corner`` the corner patch ``patch`` is (from
@@ -238,7 +271,7 @@ class Matcher:
         alone = [face_hidden and vis.sum() == 1 and int(np.flatnonzero(vis)[0]) not in self._printed for vis in visible]
         if all(no or not vis.any() for no, vis in zip(alone, visible)):
             return Reading(None, 0.0, why="the one corner in view names no card alone")
-        scored = [self.corner_scores(view, vis, part) if vis.any() and not no else np.full(len(self.cards), -1.0)
+        scored = [self._unaligned(view, vis, part) if vis.any() and not no else np.full(len(self.cards), -1.0)
                   for view, vis, part, no in zip(views, visible, parts, alone)]
         faces = [self._face @ view.face for view in views]
         # Which way round: by the aligned corners (unaligned, an outline a pixel or two off
@@ -421,9 +454,11 @@ class Matcher:
         corners = [k for k in range(4) if visible[k]]
         searched = {k: corner_search(view, k, REACH) for k in corners}
         top = [int(i) for i in np.argsort(scores)[::-1][:CANDIDATES]]
-        # The outline may be a little off the card's size: the scale that fits the first
-        # candidate best is used for every card, so that their fits compare.
-        scale = max(SCALES, key=lambda s: self._fit(top[0], searched, s, part)[0]) if len(SCALES) > 1 else 1.0
+        # The outline may be a little off the card's size: the scale at which a candidate fits
+        # best is used for every card, so that their fits compare (the first candidate's alone,
+        # taken before alignment, may be the card of another suit, and favours it).
+        tried = {s: {i: self._fit(i, searched, s, part) for i in top} for s in SCALES}
+        scale = max(SCALES, key=lambda s: max(score for score, _ in tried[s].values()))
         # The same rank in the other suits too, of the best card as it was before alignment and
         # as it is after: the suit's pip is small in a corner, and a card whose outline is a
         # few pixels off fits no card unaligned (nicu-white's 3S, unaligned behind six others,
@@ -431,7 +466,7 @@ class Matcher:
         pending = list(dict.fromkeys(top + self._same_rank.get(top[0], [])))
         while pending:
             index = pending.pop(0)
-            score, fits[index] = self._fit(index, searched, scale, part)
+            score, fits[index] = tried[scale].get(index) or self._fit(index, searched, scale, part)
             if fits[index]:
                 scores[index] = score
             if not pending:
@@ -457,7 +492,7 @@ class Matcher:
             h, w = patch.shape
             if h > view.shape[0] or w > view.shape[1]:
                 continue
-            fits = np.nan_to_num(cv2.matchTemplate(view, patch + 128.0, cv2.TM_CCOEFF_NORMED, mask=mask), nan=-1.0)
+            fits = np.nan_to_num(cv2.matchTemplate(view, _template(patch), cv2.TM_CCOEFF_NORMED, mask=mask), nan=-1.0)
             _, top, _, (x, y) = cv2.minMaxLoc(fits)
             total += ink * top
             weight += ink
@@ -576,6 +611,13 @@ def _correlations(references: np.ndarray, views: np.ndarray, mask: np.ndarray | 
     seen = seen - seen.mean(axis=1, keepdims=True)
     products = refs @ seen[0] if len(seen) == 1 else np.einsum("ij,ij->i", refs, seen)
     return products / np.maximum(np.linalg.norm(refs, axis=1) * np.linalg.norm(seen, axis=1), 1e-9)
+
+
+def _template(patch: np.ndarray) -> np.ndarray:
+    """An enrolled patch (unit length over its card's corners: a few hundredths a pixel) spread
+    over 0-255 to be matched: so faint, OpenCV's correlation loses it to rounding and fits a
+    window exactly (1.0) where nothing fits (oxygen-white's KD fitted a KH's corner so)."""
+    return cv2.normalize(np.asarray(patch, np.float32), None, 0, 255, cv2.NORM_MINMAX)
 
 
 def _soften(image: np.ndarray, sigma: float) -> np.ndarray:

@@ -542,6 +542,17 @@ def test_a_fan_on_a_light_cloth_is_guessed_where_its_cards_differ_from_the_cloth
 
 
 @pytest.mark.slow
+def test_a_fanned_cards_corner_a_few_pixels_off_its_outline_names_the_card():
+    """The defect (issue 22, faces_bench fan 201179, ancient-egyptians laid at once): the AC, of
+    which the top-left corner alone shows, was read from an outline fitted from that corner,
+    3 px left of it: so placed, its A fitted the KC and five others better than its own, the AC
+    was never aligned ("too unsure between KC and 4C") and never named."""
+    score, wrong, _ = _bench_run(201179, "ancient-egyptians", fan=True)
+    assert score["matched"].get("placed", 0) == score["expected"]["placed"] == 4 and score["false"] == 0
+    assert wrong == 0
+
+
+@pytest.mark.slow
 def test_what_is_left_of_a_fan_once_its_top_card_is_named_is_read_by_its_corners_though_shaped_like_a_card():
     """The defect (issue 22, faces_bench fan 292567, ancient-egyptians on a checked cloth, laid
     at once; one fan in four of a 44-fan run lost all but its top card so): the top card, the
