@@ -182,6 +182,7 @@ class Matcher:
         #: deck prints its index, what a view's corners are registered on before every card
         #: is compared with them (:meth:`_registered_corners`).
         self._mean_corners = [unit[:, k].mean(axis=0).reshape(CORNER_SHAPES[k]) if len(unit) else None for k in range(4)]
+        self._patches: dict[tuple[int, int, float], tuple[np.ndarray, np.ndarray]] = {}
 
     def corner_scores(self, query: Features, visible: np.ndarray, part: np.ndarray | None = None) -> np.ndarray:
         """Normalised correlation of the ``visible`` corners of ``query`` with every card; with
@@ -454,10 +455,11 @@ class Matcher:
         corners = [k for k in range(4) if visible[k]]
         searched = {k: corner_search(view, k, REACH) for k in corners}
         top = [int(i) for i in np.argsort(scores)[::-1][:CANDIDATES]]
-        # The outline may be a little off the card's size: the scale at which a candidate fits
-        # best is used for every card, so that their fits compare (the first candidate's alone,
-        # taken before alignment, may be the card of another suit, and favours it).
-        tried = {s: {i: self._fit(i, searched, s, part) for i in top} for s in SCALES}
+        # The outline may be a little off the card's size: the scale at which either of the
+        # best two candidates fits best is used for every card, so that their fits compare
+        # (the first one's alone, taken before alignment, may be the card of another suit, and
+        # favours it).
+        tried = {s: {i: self._fit(i, searched, s, part) for i in top[:2]} for s in SCALES}
         scale = max(SCALES, key=lambda s: max(score for score, _ in tried[s].values()))
         # The same rank in the other suits too, of the best card as it was before alignment and
         # as it is after: the suit's pip is small in a corner, and a card whose outline is a
@@ -484,20 +486,30 @@ class Matcher:
             ink = float(np.sqrt(self._corner_norms[index, k]))
             if ink < BLANK:
                 continue
-            patch = corner_patch(self._features[index], k)
-            mask = None if part is None else part.astype(np.float32)
-            if scale != 1:
-                patch = cv2.resize(patch, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
-                mask = None if mask is None else cv2.resize(mask, patch.shape[::-1], interpolation=cv2.INTER_NEAREST)
+            patch, template = self._scaled_patch(index, k, scale)
             h, w = patch.shape
             if h > view.shape[0] or w > view.shape[1]:
                 continue
-            fits = np.nan_to_num(cv2.matchTemplate(view, _template(patch), cv2.TM_CCOEFF_NORMED, mask=mask), nan=-1.0)
+            mask = None if part is None else cv2.resize(part.astype(np.float32), (w, h), interpolation=cv2.INTER_NEAREST)
+            fits = cv2.matchTemplate(view, template, cv2.TM_CCOEFF_NORMED, mask=mask)
+            if mask is not None:  # a window the mask leaves flat fits nothing
+                fits = np.nan_to_num(fits, nan=-1.0)
             _, top, _, (x, y) = cv2.minMaxLoc(fits)
             total += ink * top
             weight += ink
             pairs.append((k, view[y:y + h, x:x + w], patch, None if mask is None else mask > 0))
         return (total / weight if weight > 0 else 0.0), pairs
+
+    def _scaled_patch(self, index: int, corner: int, scale: float) -> tuple[np.ndarray, np.ndarray]:
+        """Card ``index``'s enrolled corner patch at ``scale``, and as matched (:func:`_template`):
+        made once."""
+        key = (index, corner, scale)
+        if key not in self._patches:
+            patch = corner_patch(self._features[index], corner)
+            if scale != 1:
+                patch = cv2.resize(patch, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+            self._patches[key] = (patch, _template(patch))
+        return self._patches[key]
 
     def _by_colour(self, scores: np.ndarray, view: Features) -> np.ndarray:
         """``scores`` with the cards of the other colour out of the running, when the view's print

@@ -233,8 +233,8 @@ def test_one_corner_seen_a_few_pixels_off_its_outline_is_its_card_or_none(enrolm
     taken at the scale the first of those fitted best, which favoured it. On the four tuned
     designs, read by one corner alone, the outline 3 px off two ways: 397 of 416 views named
     and 6 named another card. The view's corners are registered on the deck's average corner
-    before every card is compared, and the scale is the one at which a candidate fits best:
-    413 named, none wrong."""
+    before every card is compared, and the scale is the one at which either of the best two
+    fits best: 413 named, none wrong."""
     import cv2
 
     matcher = Matcher(enrolments[design])
