@@ -100,11 +100,12 @@ BACK_TINT = 16.0
 #: A back is known by this share of its face at least (one pattern all over: a card laid on it
 #: often hides more than half).
 BACK_SHOWN = 0.3
-#: A back whose middle varies by at most PLAIN_BACK grey levels, enrolled, is plain (oxygen-air's
-#: black, 0; every other design's back 19 or more, every face 28 or more), and a view of it
-#: shows it plain when its middle varies by at most PLAIN_VIEW where it shows (the camera's
-#: noise, a glare across it) and lies within PLAIN_LEVEL grey levels of the back's (a face's
-#: white paper is plain too where its pips are covered).
+#: A back whose middle varies by at most PLAIN_BACK grey levels (about the plane that fits it,
+#: :func:`vision.faces.features.middle_grey`), enrolled, is plain (oxygen-air's black, 0; every
+#: other design's back 13 or more, every face 20 or more), and a view of it shows it plain when
+#: its middle varies by at most PLAIN_VIEW where it shows (the camera's noise, what a glare
+#: leaves once its slope is taken out) and lies within PLAIN_LEVEL grey levels of the back's (a
+#: face's white paper is plain too where its pips are covered).
 PLAIN_BACK, PLAIN_VIEW, PLAIN_LEVEL = 5.0, 12.0, 60.0
 
 
@@ -134,6 +135,7 @@ class Reading:
     face_says: PhysicalCard | None = None  # the card the whole face, every corner in view, named in vetoing the corners
     unsure: PhysicalCard | None = None  # the card read, not named since not sure enough for where it was found
     score: float = 0.0  # the aligned corner correlation of the card named (or read unsurely)
+    runner_up: PhysicalCard | None = None  # too unsure between the card read unsurely and this one
 
 
 class Matcher:
@@ -154,9 +156,12 @@ class Matcher:
             if features else np.zeros((0, FACE[0] * FACE[1]), np.float32)
         back = enrolment.back
         self._back_face = None if back is None else _soften(back.face.reshape(FACE[1], FACE[0]), BACK_BLUR).ravel()
-        #: The back's corners that carry print: a plain corner (ancient-egyptians' back is plain
-        #: but for a picture at its foot) is like any plain patch by chance, and says nothing.
-        self._back_printed = None if back is None else np.linalg.norm(back.corners.reshape(4, -1), axis=1) >= BLANK
+        #: How much print each corner of the back carries, and the corners that carry some: a
+        #: plain corner (ancient-egyptians' back is plain but for a picture at its foot) is like
+        #: any plain patch by chance, and says nothing; a corner with little print (the rounded
+        #: corner of oxygen-air's border, its light's slope across it) says little.
+        self._back_ink = None if back is None else np.linalg.norm(back.corners.reshape(4, -1), axis=1)
+        self._back_printed = None if back is None else self._back_ink >= BLANK
         red = np.array([np.nan if f.redness is None else f.redness for f in features])
         #: Each card's colour (1 red, 0 black, NaN not known) and the shares of red print up to
         #: which a view is black and from which it is red (see :func:`colours`).
@@ -360,7 +365,7 @@ class Matcher:
         if why:
             return Reading(None, min(confidence, THRESHOLD / 2), turned=bool(side), why=why, face_says=face_says)
         if confidence < THRESHOLD:
-            return Reading(None, confidence, turned=bool(side), score=score, unsure=self.cards[best],
+            return Reading(None, confidence, turned=bool(side), score=score, unsure=self.cards[best], runner_up=self.cards[second],
                            why=f"too unsure ({confidence:.2f}) between {self.cards[best].id} and {self.cards[second].id}")
         return Reading(self.cards[best], confidence, turned=bool(side), score=score)
 
@@ -395,8 +400,8 @@ class Matcher:
         :data:`BACK_SHOWN` must show), it correlates :data:`BACK_LEAST` with the back at least,
         and :data:`BACK_AHEAD` more than with any enrolled face (a dark face framed in white,
         as oxygen's, looks much like a dark back framed in white); and its ``visible`` corners
-        that the back prints on correlate :data:`BACK_CORNERS` with the back's on average (the
-        back of another deck, a lattice or a picture framed alike, is as like it in the small
+        that the back prints on correlate :data:`BACK_CORNERS` with the back's on average, each
+        weighed by how much print the back has there (the back of another deck, a lattice or a picture framed alike, is as like it in the small
         whole face; a plain corner says nothing, and with none printed in view the face speaks
         alone). So compared sharp, or, in colour, softened (:data:`BACK_BLUR`,
         :data:`BACK_CORNER_BLUR`); in colour, what shows must be the colour of the enrolled back
@@ -430,7 +435,8 @@ class Matcher:
             grey = middle_grey(view.soft, mask) if plain and view.soft is not None else None
             as_plain = grey is not None and grey[1] <= PLAIN_VIEW and abs(grey[0] - self.enrolment.back_middle[0]) <= PLAIN_LEVEL
             if alike and any((as_plain if plain else score >= BACK_LEAST and score - cards >= BACK_AHEAD)
-                             and (not seen.any() or corners.mean() >= BACK_CORNERS) for score, corners, cards in ways):
+                             and (not seen.any() or np.average(corners, weights=self._back_ink[seen]) >= BACK_CORNERS)
+                             for score, corners, cards in ways):
                 return True
         return False
 
