@@ -401,9 +401,9 @@ class Matcher:
         and :data:`BACK_AHEAD` more than with any enrolled face (a dark face framed in white,
         as oxygen's, looks much like a dark back framed in white); and its ``visible`` corners
         that the back prints on correlate :data:`BACK_CORNERS` with the back's on average, each
-        weighed by how much print the back has there (the back of another deck, a lattice or a picture framed alike, is as like it in the small
-        whole face; a plain corner says nothing, and with none printed in view the face speaks
-        alone). So compared sharp, or, in colour, softened (:data:`BACK_BLUR`,
+        weighed by how much print the back has there (the back of another deck, a lattice or a
+        picture framed alike, is as like it in the small whole face; a plain corner says
+        nothing, and with none printed in view the face speaks alone). So compared sharp, or, in colour, softened (:data:`BACK_BLUR`,
         :data:`BACK_CORNER_BLUR`); in colour, what shows must be the colour of the enrolled back
         there (:data:`BACK_TINT`). A plain back's face (:data:`PLAIN_BACK`) correlates with
         anything by chance: for it, the view's face must be as plain and as dark or light where

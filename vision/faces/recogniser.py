@@ -481,7 +481,7 @@ class FaceRecogniser:
             rivals = [(q, k, r) for _, q, k, _, r, _ in looks if np.linalg.norm(index_centre(q, k) - index) <= SAME_PLACE * side
                       and (r.card or r.unsure) not in (None, reading.card)]
             # A guess too unsure between another card and this one, where the corner index
-            # model reads this one as at this guess (two readers that fail apart agree), is no
+            # model reads this one at both guesses (two readers that fail apart agree), is no
             # rival: a guess a few pixels further off takes in the next card's index beside.
             rivals = [r for q, k, r in rivals if not (r.runner_up == reading.card and all(
                 self._index_reads(self._upright(region.frame, at), np.arange(4) == corner).get(corner) == reading.card.id
