@@ -34,7 +34,8 @@ Every frame is compressed to JPEG, as a USB camera sends it, and goes to
 Events are scored as :func:`vision_bench.score` does, against :func:`vision_bench.ground_truth`
 (a placement's reference time is when the card first lies in clear view). It prints, overall,
 per design, per table surface and for the tilted cameras: placed cards identified within 1.5 s
-and within 0.5 s of that, moves and removals found, false events, cards refused as unknown,
+and within 0.5 s of that, moves and removals found, false events (a face-down card reported in
+a scene with none face down among them), cards refused as unknown,
 sightings handed to the tracker in the frames it looked at and how many named a wrong card (a
 card that is not lying there), CPU per frame on one core including the JPEG decode (median on
 quiet frames, on arrival frames); then PASS or FAIL for each target, each with its worst design.
@@ -349,7 +350,9 @@ def run_scene(job: tuple) -> dict:
             count, wrong = frame_sightings(runner, camera, now, skipped)
             seen[name][0] += count
             seen[name][1] += wrong
-    # A face-down card is never named: what is scored is the face-up cards.
+    # A face-down card is never named: what is scored is the face-up cards; and a face-down card
+    # reported where none lies (a scene with no card face down, a fan) is a false event.
+    invented = {name: [e for e in found if e.face_down] if not hidden else [] for name, found in events.items()}
     events = {name: [e for e in found if not e.face_down] for name, found in events.items()}
     if fan:   # each card whose index shows, named once the last hand has left
         settled = script[-1].t + 0.3
@@ -359,9 +362,12 @@ def run_scene(job: tuple) -> dict:
         events = {name: [e for e in found if e.card.id not in fanned or e.card.id in shown] for name, found in events.items()}
     else:
         truth = [t for t in ground_truth(camera, script) if t[1] not in hidden]
+    scores = {n: score(truth, ev) for n, ev in events.items()}
+    for name, extra in invented.items():
+        scores[name]["false"] += len(extra)
+        scores[name]["unexpected"] += [f"{e.kind} a face-down card {e.zone} at {e.time:.2f} s" for e in extra]
     return {"seed": seed, "design": design, "fan": fan, "surface": effects.surface, "tilt": tilt, "view": view, "cpu": cpu, "kinds": kinds, "seen": seen, "enrol": enrol_seconds, "floor": floor,
-            "unknown": {"pipeline": recogniser.refusals},
-            "scores": {n: score(truth, ev) for n, ev in events.items()}}
+            "unknown": {"pipeline": recogniser.refusals}, "scores": scores}
 
 
 def summarise(title: str, results: list[dict], name: str) -> dict:
