@@ -183,10 +183,11 @@ class Matcher:
                            for i, rank in enumerate(ranks) if rank is not None}
         #: The corners that show the suits (see :func:`suit_corners`).
         self._suit_corners = suit_corners(self._corners, ranks, [getattr(card.face, "suit", None) for card in self.cards])
-        #: Each corner of the deck's cards on average (each card's weighed alike): where the
-        #: deck prints its index, what a view's corners are registered on before every card
-        #: is compared with them (:meth:`_registered_corners`).
-        self._mean_corners = [unit[:, k].mean(axis=0).reshape(CORNER_SHAPES[k]) if len(unit) else None for k in range(4)]
+        #: Each corner of the deck's cards on average (each card's weighed alike), as matched
+        #: (:func:`_template`): where the deck prints its index, what a view's corners are
+        #: registered on before every card is compared with them (:meth:`_registered_corners`).
+        self._mean_corners = [_template(unit[:, k].mean(axis=0).reshape(CORNER_SHAPES[k])) if len(unit) else None
+                              for k in range(4)]
         self._patches: dict[tuple[int, int, float], tuple[np.ndarray, np.ndarray]] = {}
 
     def corner_scores(self, query: Features, visible: np.ndarray, part: np.ndarray | None = None) -> np.ndarray:
@@ -224,7 +225,7 @@ class Matcher:
             if search.shape[0] < h or search.shape[1] < w:
                 continue
             mask = None if part is None else part.astype(np.float32)
-            fits = np.nan_to_num(cv2.matchTemplate(search, _template(mean), cv2.TM_CCOEFF_NORMED, mask=mask), nan=-1.0)
+            fits = np.nan_to_num(cv2.matchTemplate(search, mean, cv2.TM_CCOEFF_NORMED, mask=mask), nan=-1.0)
             x, y = cv2.minMaxLoc(fits)[3]
             patch = search[y:y + h, x:x + w]
             corners[k] = (patch - patch.mean()).ravel()
