@@ -48,10 +48,22 @@ PHOTOGRAPH_AGAIN = ("photograph it again face up, whole, on a plain background t
                     "filling at least a third of the picture")
 
 
-def card_view(image: np.ndarray, file_name: str, *, face: bool = True) -> tuple[np.ndarray, float]:
+#: A back's outline found in its picture is a frame printed inside a margin of the card's own
+#: paper, the picture being the back cut to its edge, when the outline's shape is off the deck's
+#: cards' by this share at least while the picture's is within :data:`CUT_SHAPE` of it, and the
+#: outline fills :data:`FRAME_FILLS` of the picture (xskat-french's back, a braid framed inside
+#: a white margin, drawn on white: its frame 0.62 short side over long, the faces and the
+#: picture 0.64-0.65; a card lying in a photo or a scan fills a small part of it).
+FRAME_SHAPE, CUT_SHAPE, FRAME_FILLS = 0.025, 0.01, 0.6
+
+
+def card_view(image: np.ndarray, file_name: str, *, face: bool = True,
+              shape: float | None = None) -> tuple[np.ndarray, float]:
     """The upright colour view of the one card of a picture, checked (:func:`cut_out`; a back,
     ``face`` False, may be plain: it holds no index), and the card's shape in the picture
-    (:func:`vision.faces.finder.shape_of`).
+    (:func:`vision.faces.finder.shape_of`). With the ``shape`` of the deck's cards, an outline of
+    another shape that fills most of a picture of that shape is a frame printed on the card,
+    and the picture is taken whole (:func:`printed_frame`).
 
     :raises InvalidInput: naming the file and saying what to do.
     """
@@ -60,7 +72,22 @@ def card_view(image: np.ndarray, file_name: str, *, face: bool = True) -> tuple[
     if quad is None:
         raise InvalidInput(f"I could not find the card in {file_name}: photograph it on a plain background, "
                            f"filling at least a third of the picture")
+    if shape is not None and printed_frame(quad, image.shape[:2], shape):
+        h, w = image.shape[:2]
+        quad = order_quad(np.float32([(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)]))
     return cut_out(image, quad, f" in {file_name}", PHOTOGRAPH_AGAIN, index=face), shape_of(quad)
+
+
+def printed_frame(quad: np.ndarray, size: tuple[int, int], shape: float) -> bool:
+    """Whether ``quad``, found in a picture of ``size`` (height, width), is a frame printed
+    inside the card's edge rather than the card, the deck's cards being of ``shape``: a back
+    printed inside a white margin and drawn on white shows no edge but its frame's, and
+    enrolled so, it matches no card lying face down (the camera sees the card's edge on the
+    table). The back is the same card as the faces: see :data:`FRAME_SHAPE`."""
+    h, w = size
+    whole = min(h, w) / max(h, w)
+    return (abs(shape_of(quad) - shape) >= FRAME_SHAPE * shape and abs(whole - shape) <= CUT_SHAPE * shape
+            and cv2.contourArea(np.float32(quad)) >= FRAME_FILLS * h * w)
 
 
 def cut_out(image: np.ndarray, quad: np.ndarray, where: str, again: str, *, index: bool = True) -> np.ndarray:
@@ -276,6 +303,7 @@ def enrol_from_images(folder: str | Path, deck: Deck, name: str, *, say=None) ->
     enrolment = Enrolment(deck, name)
     seen: dict[str, str] = {}
     views: dict[str, np.ndarray] = {}
+    back = None
     for path in sorted(folder.iterdir()):
         if path.suffix.lower() not in IMAGE_SUFFIXES:
             continue
@@ -290,15 +318,18 @@ def enrol_from_images(folder: str | Path, deck: Deck, name: str, *, say=None) ->
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise OSError(f"cannot read the image {path}")
-        view, shape = card_view(image, path.name, face=card_id != "BACK")
-        features = describe(view)
         if card_id == "BACK":
-            enrolment.back, enrolment.back_middle = features, middle_grey(features.soft)
+            back = (image, path.name)  # once the faces say the cards' shape
             continue
+        view, shape = card_view(image, path.name)
+        features = describe(view)
         check_unlike(enrolment, card_id, features)
         enrolment.cards[card_id] = features
         enrolment.shapes[card_id] = shape
         views[card_id] = view
+    if back is not None:
+        features = describe(card_view(*back, face=False, shape=enrolment.shape)[0])
+        enrolment.back, enrolment.back_middle = features, middle_grey(features.soft)
     check_complete(enrolment)
     check_told_apart(enrolment, views)
     enrolment.views.update(views)

@@ -413,11 +413,11 @@ class Matcher:
         if back is None:
             return False
         plain = self.enrolment.back_middle is not None and self.enrolment.back_middle[1] <= PLAIN_BACK
-        for view, seen, mask in zip(views, visible, (None, None) if shown is None else shown):
+        for view, visible_corners, mask in zip(views, visible, (None, None) if shown is None else shown):
             mask = np.ones(view.face.size, bool) if mask is None else mask.ravel()
-            if mask.mean() < BACK_SHOWN or not seen.any():
+            if mask.mean() < BACK_SHOWN or not visible_corners.any():
                 continue
-            seen = seen & self._back_printed
+            seen = visible_corners & self._back_printed
             # Sharp, in grey, as enrolled: a back's own fine pattern (a lattice) ...
             ways = [(_correlations(back.face[None], view.face, mask)[0],
                      _correlations(back.corners.reshape(4, -1)[seen], view.corners.reshape(4, -1)[seen]),
@@ -433,13 +433,28 @@ class Matcher:
                              _correlations(self._soft_faces, face.ravel(), mask).max()))
                 alike = np.linalg.norm(view.tint.reshape(-1, 2)[mask].mean(axis=0) -
                                        back.tint.reshape(-1, 2)[mask].mean(axis=0)) <= BACK_TINT
+            if not alike:
+                continue
             grey = middle_grey(view.soft, mask) if plain and view.soft is not None else None
             as_plain = grey is not None and grey[1] <= PLAIN_VIEW and abs(grey[0] - self.enrolment.back_middle[0]) <= PLAIN_LEVEL
-            if alike and any((as_plain if plain else score >= BACK_LEAST and score - cards >= BACK_AHEAD)
-                             and (not seen.any() or np.average(corners, weights=self._back_ink[seen]) >= BACK_CORNERS)
-                             for score, corners, cards in ways):
-                return True
+            for score, corners, cards in ways:
+                fit = np.average(corners, weights=self._back_ink[seen]) if seen.any() else None
+                if fit is not None and fit < BACK_CORNERS:
+                    continue
+                if as_plain if plain else score >= BACK_LEAST and score - cards >= BACK_AHEAD:
+                    return True
+                # A back like the faces in the whole face (oxygen's, dark and framed as they are)
+                # is told from them as a card is told from the next: its corners fit it surely
+                # better than any face's fit them, and the face fits it better too.
+                if not plain and fit is not None and score >= BACK_LEAST and score > cards and \
+                        1 - fit <= RATIO_SURE * (1 - self._best_corners(view, visible_corners)):
+                    return True
         return False
+
+    def _best_corners(self, view: Features, visible: np.ndarray) -> float:
+        """How well the best enrolled face's corners fit the ``visible`` corners of a view, each
+        aligned where it fits best (:meth:`_aligned`), as a face is named."""
+        return float(self._aligned(self._unaligned(view, visible, None), view, visible)[0].max())
 
     def _back_corner(self, corner: int, view: Features) -> float:
         """How well the enrolled back's corner fits the view's, both softened by

@@ -530,6 +530,28 @@ def _bench_run(seed: int, design: str, fan: bool) -> tuple[dict, int, int]:
 
 
 @pytest.mark.slow
+def test_a_back_framed_inside_a_white_margin_is_a_face_down_card_in_a_scene():
+    """The defect (issue 22, faces_bench scene 192278, xskat-french): the face-down 7C, lying
+    under the 3D, was refused five times ("I can't read the card in front of Seat 3"); its back
+    had been enrolled to the frame printed inside its white margin (``test_enrol_photos``)."""
+    score, wrong, refused = _bench_run(192278, "xskat-french", False)
+    assert refused == 0 and wrong == 0 and score["false"] == 0
+    assert score["matched"].get("placed", 0) == score["expected"]["placed"]
+
+
+@pytest.mark.slow
+def test_a_back_like_the_faces_is_told_from_them_by_its_corners():
+    """The defect (issue 22, faces_bench scene 192285, oxygen): the face-down AC, half under the
+    6C, was once named the AC (a face-down card named: by chance its own name) and then refused
+    ("I can't read the card in front of Seat 1"). Oxygen's back is dark and framed as its faces
+    are: its whole face fitted the back 0.89-0.91 but a face 0.84-0.85, under the 0.2 lead a
+    back needs, while its corners fitted the back 0.96-0.99 and no face better than 0.90."""
+    score, wrong, refused = _bench_run(192285, "oxygen", False)
+    assert refused == 0 and wrong == 0 and score["false"] == 0
+    assert score["matched"].get("placed", 0) == score["expected"]["placed"]
+
+
+@pytest.mark.slow
 def test_a_fan_on_a_light_cloth_is_guessed_where_its_cards_differ_from_the_cloth_in_colour():
     """The defect (issue 22, faces_bench fan 583395, xskat-german on a pale checked cloth): in
     grey, the fan's lower half was as light as the cloth, so what differed from the table was its
