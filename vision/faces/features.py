@@ -184,18 +184,16 @@ def shown_part(quad: np.ndarray, corner: int, end: np.ndarray, patch: np.ndarray
     ``patch`` in grey (upright), no nearer to the corner than the next card's edge where it
     shows across the patch (:func:`edge_down`): the outline may follow the next card's end side
     on, where it lies a little higher."""
-    w, h = UPRIGHT
-    to_upright = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), np.float32([(0, 0), (w, 0), (w, h), (0, h)]))
-    x, y = cv2.perspectiveTransform(np.float32(end).reshape(1, 1, 2), to_upright).ravel()
+    across, along = _end_from_corner(quad, corner, end)
     rows, cols = CORNERS[corner]
-    cx, cy = (0 if corner in (0, 2) else w), (0 if corner in (0, 1) else h)
+    cx = 0 if corner in (0, 2) else UPRIGHT[0]
     ys, xs = np.mgrid[rows, cols]
     away = np.abs(xs + 0.5 - cx)  # px from the card's long side
-    part = away < abs(x - cx) - slant
+    part = away < across - slant
     # Along the long side the outline leaves the card where the card it lies on goes on (a
     # fan's cards lie on the one before): nothing says the card stops showing there. Too little
     # left says nothing either (the next card's edge may lean away, more showing lower down).
-    if abs(x - cx) < abs(y - cy) or part.mean() < PART_LEAST:
+    if across < along or part.mean() < PART_LEAST:
         part = np.ones(xs.shape, bool)
     edge = None if patch is None else edge_down(patch if cx == 0 else patch[:, ::-1])
     if edge is not None:
@@ -203,6 +201,25 @@ def shown_part(quad: np.ndarray, corner: int, end: np.ndarray, patch: np.ndarray
         if before.mean() >= PART_LEAST:
             part &= before
     return part
+
+
+def shows_whole(quad: np.ndarray, corner: int, end: np.ndarray, patch: np.ndarray) -> bool:
+    """Whether all of corner patch ``corner`` (grey, upright) of a fanned card, whose end side
+    shows up to ``end`` (as :func:`shown_part`), shows: the next card's edge lies beyond the
+    patch by :data:`SLANT` px at least, and none runs down it (:func:`edge_down`)."""
+    across, along = _end_from_corner(quad, corner, end)
+    cols = CORNERS[corner][1]
+    width = cols.stop if corner in (0, 2) else UPRIGHT[0] - cols.start
+    return along <= across and across - SLANT >= width and edge_down(patch if corner in (0, 2) else patch[:, ::-1]) is None
+
+
+def _end_from_corner(quad: np.ndarray, corner: int, end: np.ndarray) -> tuple[float, float]:
+    """How far ``end`` (frame px) lies from corner ``corner`` of the card in ``quad`` (ordered),
+    across the card and along it, in px of the upright view."""
+    w, h = UPRIGHT
+    to_upright = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), np.float32([(0, 0), (w, 0), (w, h), (0, h)]))
+    x, y = cv2.perspectiveTransform(np.float32(end).reshape(1, 1, 2), to_upright).ravel()
+    return abs(float(x) - (0 if corner in (0, 2) else w)), abs(float(y) - (0 if corner in (0, 1) else h))
 
 
 def edge_down(patch: np.ndarray) -> np.ndarray | None:

@@ -26,7 +26,7 @@ import numpy as np
 
 from engine.decks import PhysicalCard
 from vision.faces.features import (CORNERS, FACE, INSET, UPRIGHT, corner_features, corner_masks, face_shown, order_quad,
-                                   shown_part, warp_upright)
+                                   shown_part, shows_whole, warp_upright)
 from vision.faces.index_reader import (INDEX_CORNERS, STANDARD_INDEX, CornerModel, IndexReader, index_view, ink_clash, likeliest,
                                        reads_standard_index, shipped_model)
 from vision.faces.finder import (DIFFERENCE, SAME_OUTLINE, Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, cleaned,
@@ -662,6 +662,7 @@ class FaceRecogniser:
             hidden = (hidden & ~below) | covering
             visible = corner_masks(hidden)
             reading = self.reader.read_view(upright, visible, face_shown(hidden))
+            whole = False
         else:
             # The one corner a card shows is read whether new or not (the patch lies still: no
             # hand is over it; a card named by its own corner and laid under it, :meth:`_lay`,
@@ -670,6 +671,7 @@ class FaceRecogniser:
             visible = np.arange(4) == shows
             patch = cv2.cvtColor(np.ascontiguousarray(upright[CORNERS[shows]]), cv2.COLOR_BGR2GRAY)
             reading = self.reader.read_view(upright, visible, np.zeros(FACE[::-1], bool), shown_part(quad, shows, end, patch))
+            whole = shows_whole(quad, shows, end, patch)
         said = reading.card or reading.unsure
         # The model is asked when it may speak: of a card named, or of one corner read alone.
         asked = reading.card is not None or (shows is not None and said is not None)
@@ -693,9 +695,10 @@ class FaceRecogniser:
             # agree (a corner blurred, or partly under the next card, fits its enrolled corner
             # less well, not its rank and suit less like a rank and a suit).
             return replace(reading, card=said, confidence=max(reading.confidence, GUESSED_SURE), why=""), visible
-        if shows is not None and reading.card is not None and reading.score < SHOWN_LEAST:
+        if shows is not None and reading.card is not None and reading.score < SHOWN_LEAST and not whole:
             # A corner partly under the next card (its index beside this one's) can read as
-            # another card: only a corner like the enrolled one all over names it.
+            # another card: only a corner like the enrolled one all over names it. A corner
+            # that shows whole is read as a whole card's is (gm-paris's thin red 3, 0.956).
             reading = Reading(None, reading.confidence, why=f"one corner alone, not clearly the {reading.card.id}'s "
                                                             f"({reading.score:.2f})", unsure=reading.card, score=reading.score)
         if (others or shows is not None) and reading.card is not None and reading.confidence < GUESSED_SURE:

@@ -552,6 +552,19 @@ def test_a_back_like_the_faces_is_told_from_them_by_its_corners():
 
 
 @pytest.mark.slow
+def test_a_fanned_corner_that_shows_whole_is_read_as_a_whole_cards_corner():
+    """The defect (issue 22, faces_bench fan 192303, gm-paris): the 3H's index showed whole, the
+    next card's edge 13 px of the upright view beyond its corner patch, and the matcher read
+    it surely (no other card near), but at 0.956 it fell under the 0.96 a corner alone must fit
+    (asked because a corner partly under the next card, its index beside, can read as another
+    card), and the corner index model read the 3 as a J: never named. A corner that shows
+    whole is read as a whole card's corner is."""
+    score, wrong, _ = _bench_run(192303, "gm-paris", True)
+    assert wrong == 0 and score["false"] == 0
+    assert score["matched"].get("placed", 0) == score["expected"]["placed"] == 6
+
+
+@pytest.mark.slow
 def test_a_fan_on_a_light_cloth_is_guessed_where_its_cards_differ_from_the_cloth_in_colour():
     """The defect (issue 22, faces_bench fan 583395, xskat-german on a pale checked cloth): in
     grey, the fan's lower half was as light as the cloth, so what differed from the table was its
