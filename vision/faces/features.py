@@ -57,6 +57,13 @@ _BLUR = 1.2
 #: Print is this share of the way from a corner's lightest part to its darkest, or darker, when
 #: the two differ by :data:`INK_CONTRAST` grey levels at least (else the corner is plain).
 INK_DEPTH, INK_CONTRAST = 0.4, 40
+#: Red print takes of the red light at most this share of what it takes of the green, and of the
+#: green at least this share of the blue; black print takes of the red at least this share of the
+#: most it takes of the others (:func:`redness`; a pale crimson, blurred, takes 0.19 of the red
+#: light, 0.40 of the green and 0.33 of the blue; a gold ornament 0.05, 0.11 and 0.35) ...
+HUE_SHARE = 0.6
+#: ... and a tenth of the green at least.
+TAKES_LEAST = 0.1
 
 
 @dataclass(frozen=True)
@@ -303,22 +310,44 @@ def corner_search(features: Features, corner: int, reach: int) -> np.ndarray:
 
 def redness(upright_bgr: np.ndarray, visible: np.ndarray | None = None) -> float | None:
     """The share of the print in the (``visible``) corner patches that is red, or None when a card
-    shows almost no print there. The print is what is red, or clearly darker than the corner's
-    lightest part (:data:`INK_DEPTH` of the way from it to the darkest): the ink on a light card,
-    and on a card printed light on a dark ground (oxygen's) the ground, which carries its colour."""
+    shows almost no print there; measured at the blur the corners are compared at (:data:`_BLUR`:
+    a sharp enrolled image and the camera's softer view alike, their thin strokes mixed with
+    the paper). Each channel's print is the share of the paper's light there (the patch's
+    lightest part, channel by channel: the light's colour is taken out) that it takes:
+
+    - red print takes much more of the green light than of the red (:data:`HUE_SHARE`), and of
+      the green about as much as of the blue: a clearly red pixel, or one printed
+      (:data:`INK_DEPTH` of the way to the darkest green) that takes so (a pale crimson);
+    - black print is printed (in grey) and takes of the red light nearly as much as of the
+      others: a gold, green or blue ornament is neither, and says nothing.
+
+    On a card printed light on a dark ground (oxygen's) the print is the ground, which carries
+    its colour."""
+    soft = cv2.GaussianBlur(upright_bgr, (0, 0), _BLUR)
     inks = []
     for (rows, cols), shown in zip(CORNERS, np.ones(4, bool) if visible is None else visible):
         if not shown:
             continue
-        patch = upright_bgr[rows, cols].astype(np.int16)
-        grey = patch.mean(axis=2)
-        light, dark = np.percentile(grey, (95, 1))
+        patch = soft[rows, cols].astype(np.float32)
         b, g, r = np.moveaxis(patch, 2, 0)
         other = np.maximum(g, b)
-        red = (r - other > 25) & (r > 1.3 * other)
-        ink = red | ((grey < light - INK_DEPTH * (light - dark)) if light - dark >= INK_CONTRAST else False)
+        takes_b, takes_g, takes_r = np.moveaxis(1 - patch / np.maximum(np.percentile(patch.reshape(-1, 3), 95, axis=0), 1), 2, 0)
+        red = ((r - other > 25) & (r > 1.3 * other)) | (
+            _printed(g) & (takes_g >= TAKES_LEAST) & (takes_r <= HUE_SHARE * takes_g) & (takes_g >= HUE_SHARE * takes_b))
+        black = _printed(patch.mean(axis=2)) & ~red & (takes_r >= HUE_SHARE * np.maximum(takes_g, takes_b))
+        ink = red | black
         if ink.sum() >= 12:
             inks.append(red[ink])
     if not inks:
         return None
     return float(np.concatenate(inks).mean())
+
+
+def _printed(channel: np.ndarray) -> np.ndarray:
+    """The pixels of a corner patch's ``channel`` that are print: :data:`INK_DEPTH` of the way from
+    its lightest part to its darkest, or darker, when the two differ by :data:`INK_CONTRAST`
+    levels at least (else none: the corner is plain)."""
+    light, dark = np.percentile(channel, (95, 1))
+    if light - dark < INK_CONTRAST:
+        return np.zeros(channel.shape, bool)
+    return channel < light - INK_DEPTH * (light - dark)

@@ -77,6 +77,10 @@ FACE_LEAST = 0.78
 RED, BLACK = 0.2, 0.05
 #: The shares of red print of a deck's red cards and its black cards lie this far apart at least.
 COLOUR_GAP = 0.2
+#: A black card's thin red ornament spreads with the camera's blur: its share of the print
+#: grows by up to this share of itself (nicu-ornamental's JS, 0.45 as enrolled, 0.50 blurred
+#: by 1.6 px).
+BLUR_GROWTH = 0.25
 #: A face that correlates this well with the enrolled back, and this much better than with any
 #: enrolled face, is a face-down card (on the four tuned designs' scenes: backs 0.5-0.99 with
 #: faces 0.4 below at least, a third of them covered in part; faces 0.36 at most with the back,
@@ -572,9 +576,10 @@ def colours(redness: np.ndarray, suits=None) -> tuple[np.ndarray, float, float]:
     print that is red, the share up to which a view is black and the share from which it is
     red. A red-and-black deck's cards fall in two groups, far apart: where the widest gap
     between the shares is :data:`COLOUR_GAP` or more, the cards above its middle are red (the
-    black cards of some designs carry a red ornament in their corners, a fifth of the print); a
-    view is black up to :data:`BLACK` or the black cards' most, whichever is more, and red from
-    :data:`RED` or a tenth above the black cards' most, whichever is more. A deck with no such gap is not red
+    black cards of some designs carry a red ornament in their corners, a fifth of the print or
+    more); a view is black up to :data:`BLACK` or the black cards' most grown by
+    :data:`BLUR_GROWTH`, whichever is more, and red from :data:`RED` or a tenth above that,
+    whichever is more. A deck with no such gap is not red
     and black (German suits: green, yellow, red, with every share between): no card's colour
     is known. With the cards' ``suits``, a card of another colour than most of its suit's
     (a court card whose picture's red reaches into the corner) has none either."""
@@ -589,7 +594,8 @@ def colours(redness: np.ndarray, suits=None) -> tuple[np.ndarray, float, float]:
         red = colour[mine].mean() if mine.any() else 0.5
         if red != 0.5:
             colour[mine & (colour != round(red))] = np.nan
-    return colour, max(BLACK, float(known[gap])), max(RED, float(known[gap]) + 0.1)
+    black_to = max(BLACK, float(known[gap]) * (1 + BLUR_GROWTH))
+    return colour, black_to, max(RED, black_to + 0.1)
 
 
 def suit_corners(corners: np.ndarray, ranks: list, suits: list) -> np.ndarray:

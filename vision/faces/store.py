@@ -4,7 +4,10 @@ them, in one versioned file.
 A NumPy ``.npz`` archive: ``meta`` (JSON text: ``format`` "cardtable-faces", ``version``,
 ``deck``, ``name``, ``cards`` in row order, ``back`` whether a card back is enrolled and
 ``back_middle`` the grey of its middle, absent in files written before it was kept), and one
-row per card in ``corners``, ``face``, ``redness`` (NaN: no ink found) and ``detail`` (half
+row per card in ``corners``, ``face``, ``colour`` (the share of its corner print that is red,
+:func:`vision.faces.features.redness`, NaN: no ink found; files written before it was measured
+softened have ``redness`` instead, measured sharp, which a view's no longer compares with: their
+cards' colours are not known, said once when read, until the deck is enrolled again) and ``detail`` (half
 precision; files written before it was kept have none, and read as they did) and ``shape``
 (each card's short side over its long side as found in its picture, NaN: not known; files
 written before it was kept have none), plus
@@ -15,6 +18,7 @@ written before it was kept have none), plus
 from __future__ import annotations
 
 import json
+import logging
 import os
 import zipfile
 from dataclasses import dataclass, field
@@ -25,6 +29,8 @@ import numpy as np
 from engine.decks import Deck, get_deck
 from engine.errors import InvalidInput
 from vision.faces.features import Features
+
+log = logging.getLogger(__name__)
 
 FORMAT = "cardtable-faces"
 VERSION = 1
@@ -85,7 +91,7 @@ class Enrolment:
         if ids:
             arrays["corners"] = np.stack([self.cards[i].corners for i in ids])
             arrays["face"] = np.stack([self.cards[i].face for i in ids])
-            arrays["redness"] = np.array([np.nan if self.cards[i].redness is None else self.cards[i].redness
+            arrays["colour"] = np.array([np.nan if self.cards[i].redness is None else self.cards[i].redness
                                           for i in ids], np.float32)
             arrays["shape"] = np.array([self.shapes.get(i, np.nan) for i in ids], np.float32)
             if all(self.cards[i].detail is not None for i in ids):
@@ -129,9 +135,12 @@ class Enrolment:
     def _from(cls, meta: dict, arrays: dict) -> "Enrolment":
         deck = get_deck(meta["deck"])
         enrolment = cls(deck, str(meta["name"]))
+        if meta["cards"] and "colour" not in arrays:
+            log.warning("the deck %s was enrolled by an older cardtable: its red cards are told from its black "
+                        "ones only once it is enrolled again", meta["name"])
         for row, card_id in enumerate(meta["cards"]):
             deck.card(card_id)
-            red = float(arrays["redness"][row])
+            red = float(arrays["colour"][row]) if "colour" in arrays else np.nan
             detail = arrays["detail"][row].astype(np.float32) if "detail" in arrays else None
             enrolment.cards[card_id] = Features(arrays["corners"][row], arrays["face"][row],
                                                 None if np.isnan(red) else red, detail=detail)

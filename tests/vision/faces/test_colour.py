@@ -104,17 +104,39 @@ def test_a_black_card_on_a_dark_ground_is_never_named_as_the_red_card_of_its_ran
     assert {"4C", "QC"} <= {e.card.id for e in table_events(events) if e.kind == "placed"}
 
 
+def test_a_pale_crimson_index_beside_a_gold_ornament_is_red(tmp_path, deck):
+    """The defect (issue 22, faces_bench scenes 192275 and 192253, fan 192297: oxygen-air's QH,
+    3D and JH missed, the worst design by 0.5 s at 88 %): oxygen-air prints a thin crimson index
+    and a gold ornament in its corners. Blurred by the camera, the index's pixels were red by
+    less than the 1.3 times asked of a red pixel, and the gold, darker than the paper, counted as
+    black print: the QH's corners read 0.14 red, "the colour of the print does not tell the QH
+    from the QS". Red print takes much more of the paper's green light than of its red; gold is
+    neither red nor black."""
+    import faces_bench
+
+    matcher = Matcher(faces_bench.enrolled("oxygen-air")[0])
+    cards = {"QH": True, "3D": True, "JH": True, "2H": True, "QS": False, "3C": False, "JS": False, "2C": False}
+    zones = ["seat1", "seat2", "seat3", "seat4", "centre"]
+    for part in (list(cards)[:5], list(cards)[5:]):
+        script = [Place(0.1, card, zone) for card, zone in zip(part, zones)]
+        camera = SyntheticCamera("standard", "qr", script, resolution="1080p", effects=HARSH, seed=192275, tilt=23,
+                                 card_image=DesignArt("oxygen-air"))
+        for card in part:
+            seen = redness(_seen(camera, card, 1.0))
+            assert seen is not None and (seen >= matcher._red_from if cards[card] else seen <= matcher._black_to), (card, seen)
+
+
 def test_a_decks_colours_are_its_two_groups_of_red_print():
     """The black cards of some designs carry a red ornament in their corners (nicu-ornamental's:
     a fifth of the print): a deck's cards are red or black by the widest gap between their shares
     of red print, not by one share for every deck, and a view is red only clearly above its
-    black cards."""
+    black cards (their ornament spreading with the camera's blur: up to a quarter more)."""
     shares = np.array([0.0, 0.05, 0.19, 0.2006, 0.227, 0.92, 0.99, 1.0, np.nan])
     colour, black_to, red_from = colours(shares)
     assert list(colour[:-1]) == [0, 0, 0, 0, 0, 1, 1, 1] and np.isnan(colour[-1])
-    assert black_to == 0.227 and 0.227 < red_from < 0.92
-    plain, black_to, red_from = colours(np.array([0.0, 0.01, 0.09, 0.48, 0.6, 0.99]))   # a deck printed black and red alone
-    assert list(plain) == [0, 0, 0, 1, 1, 1] and black_to == 0.09 and red_from == RED
+    assert black_to == pytest.approx(0.227 * 1.25) and black_to < red_from < 0.92
+    plain, black_to, red_from = colours(np.array([0.0, 0.01, 0.03, 0.48, 0.6, 0.99]))   # a deck printed black and red alone
+    assert list(plain) == [0, 0, 0, 1, 1, 1] and black_to == BLACK and red_from == RED
 
 
 @pytest.fixture(scope="module")

@@ -86,6 +86,26 @@ def test_a_deck_enrolled_before_the_detailed_faces_were_kept_still_reads(enrolme
     assert Matcher(loaded).read_view(warp_upright(image, order_quad(card_quad(image)))).card.id == "QS"
 
 
+def test_a_deck_enrolled_before_its_colours_were_measured_softened_knows_none(enrolments, tmp_path, caplog):
+    """A file written before the share of red print was measured softened (kept as ``redness``,
+    measured sharp: a view's share, measured softened now, no longer compares with it) loads
+    with no card's colour known, said once, and its cards still read by their grey signals;
+    the colours are kept in a file written now."""
+    import logging
+
+    path = enrolments["dondorf"].save(tmp_path / "mine.npz")
+    assert Enrolment.load(path).cards["QH"].redness == pytest.approx(enrolments["dondorf"].cards["QH"].redness)
+    with np.load(path) as data:
+        arrays = {("redness" if key == "colour" else key): data[key] for key in data.files}
+    np.savez_compressed(path, **arrays)
+    with caplog.at_level(logging.WARNING, logger="vision.faces.store"):
+        loaded = Enrolment.load(path)
+    assert all(features.redness is None for features in loaded.cards.values())
+    assert "enrolled by an older cardtable" in caplog.text
+    image = render_card("dondorf", element_id(parse_card("QS")), 180)
+    assert Matcher(loaded).read_view(warp_upright(image, order_quad(card_quad(image)))).card.id == "QS"
+
+
 def test_the_shape_of_the_decks_cards_is_kept_and_names_its_size(enrolments, tmp_path):
     """One deck, one size (issue 22: a fan laid at once measures no card whole, and its top card
     was fitted a bridge card at the corners of a poker card): each enrolment keeps the shape of
