@@ -404,7 +404,9 @@ class Matcher:
         (all by default; a card laid partly on a back hides the rest, and at least
         :data:`BACK_SHOWN` must show), it correlates :data:`BACK_LEAST` with the back at least,
         and :data:`BACK_AHEAD` more than with any enrolled face (a dark face framed in white,
-        as oxygen's, looks much like a dark back framed in white); and its ``visible`` corners
+        as oxygen's, looks much like a dark back framed in white; or, ahead by less, when its
+        corners fit the back as surely better than any face's fit them as a card is named
+        against the next, :data:`RATIO_SURE`); and its ``visible`` corners
         that the back prints on correlate :data:`BACK_CORNERS` with the back's on average, each
         weighed by how much print the back has there (the back of another deck, a lattice or a
         picture framed alike, is as like it in the small whole face; a plain corner says
