@@ -66,7 +66,7 @@ def enrol(design: str, kind: str, deck, seed: int) -> tuple[object, int]:
                 continue
         return None, RETAKES
     with tempfile.TemporaryDirectory() as folder:
-        write_photos(design, folder, deck.faces, kind, seed)
+        write_photos(design, folder, deck.faces, kind, seed, back=True)   # as the clean images (faces_bench lays cards face down)
         for retake in range(RETAKES + 1):
             try:
                 return enrol_from_images(folder, deck, design), retake
@@ -75,8 +75,8 @@ def enrol(design: str, kind: str, deck, seed: int) -> tuple[object, int]:
                 if not named or retake == RETAKES:
                     return None, retake
                 for card_id in named:
-                    cv2.imwrite(str(Path(folder) / f"{card_id}.jpg"),
-                                picture_of(rng, render_card(design, element_id(deck.card(card_id).face)), kind))
+                    element = "back" if card_id == "BACK" else element_id(deck.card(card_id).face)
+                    cv2.imwrite(str(Path(folder) / f"{card_id}.jpg"), picture_of(rng, render_card(design, element), kind))
     return None, RETAKES
 
 

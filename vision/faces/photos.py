@@ -290,9 +290,10 @@ def picture_of(rng: np.random.Generator, card: np.ndarray, kind: str, *, size=(9
     raise ValueError(f"no kind of picture {kind!r}: one of {', '.join(IMAGE_KINDS)}")
 
 
-def write_photos(design: str, folder, cards, kind: str, seed: int, *, size=(900, 1200)):
+def write_photos(design: str, folder, cards, kind: str, seed: int, *, size=(900, 1200), back: bool = False):
     """Write a picture (``kind``, see :func:`picture_of`) of each of ``cards`` (faces) of
-    ``design`` into ``folder`` as ``10H.jpg`` ..., as a user would; returns the folder."""
+    ``design`` into ``folder`` as ``10H.jpg`` ..., and with ``back`` one of its back as
+    ``BACK.jpg``, as a user would; returns the folder."""
     from pathlib import Path
 
     from vision.faces.designs import element_id, render_card
@@ -303,6 +304,9 @@ def write_photos(design: str, folder, cards, kind: str, seed: int, *, size=(900,
     for card in cards:
         picture = picture_of(rng, render_card(design, element_id(card)), kind, size=size)
         cv2.imwrite(str(folder / f"{card}.jpg"), picture, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    if back:
+        picture = picture_of(rng, render_card(design, "back"), kind, size=size)
+        cv2.imwrite(str(folder / "BACK.jpg"), picture, [cv2.IMWRITE_JPEG_QUALITY, 92])
     return folder
 
 
