@@ -30,7 +30,7 @@ import numpy as np  # noqa: E402
 from vision.faces.designs import DESIGNS, element_id, render_card  # noqa: E402
 from vision.faces.enrol import card_quad  # noqa: E402
 from vision.faces.features import CORNERS, INK_CONTRAST, INK_DEPTH, order_quad, redness, warp_upright  # noqa: E402
-from vision.faces.matcher import BLACK, RED, Matcher  # noqa: E402
+from vision.faces.matcher import BLACK, RED, colours  # noqa: E402
 
 
 def naive_redness(upright: np.ndarray) -> float | None:
@@ -66,17 +66,21 @@ def measure(design: str, views: int, seed: int) -> dict:
     """Counts of the colours told for ``design``'s cards, by the product and the naive way."""
     import faces_bench
 
-    matcher = Matcher(faces_bench.enrolled(design)[0])
+    enrolment = faces_bench.enrolled(design)[0]
+    cards = [enrolment.deck.card(card_id) for card_id in enrolment.cards]
+    shares = np.array([np.nan if enrolment.cards[card.id].redness is None else enrolment.cards[card.id].redness
+                       for card in cards])
+    known, black_to, red_from = colours(shares, [card.face.suit for card in cards])   # as the matcher tells them
     rng = np.random.default_rng(seed)
     uprights = {}
-    for card, colour in zip(matcher.cards, matcher._red):
+    for card, colour in zip(cards, known):
         if not np.isnan(colour):
             image = render_card(design, element_id(card.face), 126)
             uprights[card.id] = (bool(colour), warp_upright(image, order_quad(card_quad(image))))
     naive = np.array([naive_redness(up) for _, up in uprights.values()], dtype=float)
     reds = np.array([red for red, _ in uprights.values()], bool)   # none: a deck that is not red and black
     naive_black_to = max(BLACK, float(np.nanmax(naive[~reds]))) if (~reds).any() else BLACK
-    bounds = {"product": (matcher._black_to, matcher._red_from), "naive": (naive_black_to, max(RED, naive_black_to + 0.1))}
+    bounds = {"product": (black_to, red_from), "naive": (naive_black_to, max(RED, naive_black_to + 0.1))}
     counts = {way: {"black read red": 0, "black neither": 0, "red read black": 0, "red neither": 0, "cards": 0}
               for way in bounds}
     for red, upright in uprights.values():

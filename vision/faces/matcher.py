@@ -443,6 +443,7 @@ class Matcher:
                 continue
             grey = middle_grey(view.soft, mask) if plain and view.soft is not None else None
             as_plain = grey is not None and grey[1] <= PLAIN_VIEW and abs(grey[0] - self.enrolment.back_middle[0]) <= PLAIN_LEVEL
+            best_face = None   # how well the best face's corners fit the view's, found once when asked
             for score, corners, cards in ways:
                 fit = np.average(corners, weights=self._back_ink[seen]) if seen.any() else None
                 if fit is not None and fit < BACK_CORNERS:
@@ -452,9 +453,10 @@ class Matcher:
                 # A back like the faces in the whole face (oxygen's, dark and framed as they are)
                 # is told from them as a card is told from the next: its corners fit it surely
                 # better than any face's fit them, and the face fits it better too.
-                if not plain and fit is not None and score >= BACK_LEAST and score > cards and \
-                        1 - fit <= RATIO_SURE * (1 - self._best_corners(view, visible_corners)):
-                    return True
+                if not plain and fit is not None and score >= BACK_LEAST and score > cards:
+                    best_face = self._best_corners(view, visible_corners) if best_face is None else best_face
+                    if 1 - fit <= RATIO_SURE * (1 - best_face):
+                        return True
         return False
 
     def _best_corners(self, view: Features, visible: np.ndarray) -> float:

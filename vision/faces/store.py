@@ -92,7 +92,7 @@ class Enrolment:
             arrays["corners"] = np.stack([self.cards[i].corners for i in ids])
             arrays["face"] = np.stack([self.cards[i].face for i in ids])
             arrays["colour"] = np.array([np.nan if self.cards[i].redness is None else self.cards[i].redness
-                                          for i in ids], np.float32)
+                                         for i in ids], np.float32)
             arrays["shape"] = np.array([self.shapes.get(i, np.nan) for i in ids], np.float32)
             if all(self.cards[i].detail is not None for i in ids):
                 arrays["detail"] = np.stack([self.cards[i].detail for i in ids]).astype(np.float16)
