@@ -22,7 +22,7 @@ from engine.decks import Deck, PhysicalCard
 from engine.errors import InvalidInput
 from vision.faces.features import Features, describe, middle_grey, order_quad, turned, warp_upright
 from vision.faces.finder import Backdrop, card_outlines, new_patches, refine_quad, shape_of
-from vision.faces.still import FOLLOWED, edge_followed, find_card, find_cards, inked_corners
+from vision.faces.still import FOLLOWED, edge_followed, find_card, find_cards, inked_corners, work_across
 from vision.faces.store import Enrolment
 from vision.frames import Frame
 
@@ -363,8 +363,9 @@ def enrol_from_photo(image: np.ndarray, deck: Deck, name: str) -> Enrolment:
     from vision.faces.rows import Blob, RowsEnrolment, layout_rows
 
     frame = Frame.of(image)
-    blobs = [Blob(cv2.boundingRect(np.int32(np.round(quad))), quad) for quad in find_cards(frame.colour())]
     rows = layout_rows(deck)
+    found = find_cards(frame.colour(), work=work_across(max(map(len, rows))))
+    blobs = [Blob(cv2.boundingRect(np.int32(np.round(quad))), quad) for quad in found]
     walk = RowsEnrolment(Enrolment(deck, name), grid=(max(map(len, rows)), len(rows)))
     problems = walk.offer(frame, blobs)
     if problems:

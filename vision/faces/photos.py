@@ -245,11 +245,14 @@ def photo_of_layout(rng: np.random.Generator, cards: list[list[np.ndarray]], *, 
     across, down = 1.25, 1.2  # card pitch, in card widths and card lengths: a finger's width apart
     towards = rng.normal(0, 1, 2)
     towards /= np.linalg.norm(towards)
+    # One grid for the whole deck, as a person lays it: pitched by its widest card, so a design
+    # whose court images are squatter than its others is not spaced card by card onto its neighbour.
+    pitch = across * 88 * max(shape_of_image(card) for row in cards for card in row)
     quads = []
     for r, row in enumerate(cards):
         for c in range(len(row)):
             shape = shape_of_image(row[c])
-            at = np.float32([c * across * 88 * shape, r * down * 88]) + rng.normal(0, jitter * 88 * shape, 2)
+            at = np.float32([c * pitch, r * down * 88]) + rng.normal(0, jitter * 88 * shape, 2)
             quads.append(card_quad_at(rng, at, 88.0, shape, angle=rng.normal(0, 3)))
     points = np.concatenate(quads)
     centre = (points.min(axis=0) + points.max(axis=0)) / 2

@@ -35,6 +35,10 @@ WORK, CLOSE = 1000, 600
 #: Long side over short side of a card outline as seen: a poker card (1.40) or a bridge card
 #: (1.54), foreshortened up to 30 degrees either way.
 ASPECT = (1.1, 1.85)
+#: The width, in pixels of the working copy, a card needs for a gap of a few millimetres (a
+#: twentieth of its width) beside it to outlast the masks' closing (5 px, see
+#: :func:`candidate_masks`): cards laid close by hand are then found apart (see :func:`work_across`).
+CARD_PX = 100
 #: Share of its four-cornered outline a card's shape fills (rounded corners, a little blur).
 FILL = 0.85
 #: The smallest card, as a share of the picture's area (a card of a deck laid out in 4 rows of
@@ -82,6 +86,13 @@ def working_copy(image: np.ndarray, work: int = WORK) -> tuple[np.ndarray, float
     if scale < 1:
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     return image, scale
+
+
+def work_across(cards: int) -> int:
+    """The working size to look for cards at in a picture that holds ``cards`` side by side
+    across it, a finger's width apart (one photo of a deck laid out in rows): each card
+    :data:`CARD_PX` wide at least, never less than :data:`WORK`."""
+    return max(WORK, round(cards * 1.4 * CARD_PX))
 
 
 def candidate_masks(image: np.ndarray) -> list[tuple[np.ndarray, int]]:
