@@ -364,9 +364,10 @@ def enrol_from_photo(image: np.ndarray, deck: Deck, name: str) -> Enrolment:
 
     frame = Frame.of(image)
     rows = layout_rows(deck)
-    found = find_cards(frame.colour(), work=work_across(max(map(len, rows))))
+    across = max(map(len, rows))
+    found = find_cards(frame.colour(), work=work_across(across))
     blobs = [Blob(cv2.boundingRect(np.int32(np.round(quad))), quad) for quad in found]
-    walk = RowsEnrolment(Enrolment(deck, name), grid=(max(map(len, rows)), len(rows)))
+    walk = RowsEnrolment(Enrolment(deck, name), grid=(across, len(rows)))
     problems = walk.offer(frame, blobs)
     if problems:
         raise InvalidInput("; ".join(problems))
