@@ -70,6 +70,15 @@ SIDE_MM, CHAMFER = 12.0, 7.0
 #: A step of brightness across a card's side this share of the strongest is clear: the
 #: outermost clear step is the card's edge (see :func:`refine_quad`).
 CLEAR_STEP = 0.5
+#: In a still picture, where the background beyond a card is in view, a step also clears when
+#: the brightness a few pixels either side of it differs STANDS_OUT times as much as nearly all
+#: of the background's own do there (the BACKGROUND_STEPS percentile along the side), by
+#: STEP_LEAST grey levels at least, and the step is FAINT_STEP of the strongest: a card's pale
+#: paper against a tan desk steps a third as much as its border against a dark face printed
+#: inside it, and the edge is still the outermost step; a thin line beyond it (a plank's
+#: joint) is alike either side, and on a checked cloth no step stands clear (see
+#: :func:`refine_quad`, :func:`_levels_apart`).
+STANDS_OUT, BACKGROUND_STEPS, STEP_LEAST, FAINT_STEP = 2.0, 90, 16.0, 0.2
 #: What the arrivals' closing filled this wide (px) and more is a card's print, not a gap
 #: between cards (:func:`fine_arrivals`).
 THICK = 5
@@ -594,7 +603,7 @@ def _edge_in(steps: np.ndarray) -> float:
 
 
 def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8, *, turn: bool = False,
-                outside: int = OUTSIDE) -> np.ndarray:
+                outside: int = OUTSIDE, still: bool = False) -> np.ndarray:
     """``quad`` moved onto the card's real edges in ``grey`` (same coordinates): each side is
     sampled across, from ``reach`` px inside to ``outside`` px outside, for the outermost
     clear step of brightness (:data:`CLEAR_STEP`), and moved by the median of those steps when
@@ -605,7 +614,9 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8, *, turn: boo
     With ``turn``, a side may also turn onto the edge (the steps fitted by a straight line, not
     only moved by their median): an outline of a still picture may run from the card's corner
     to its shadow's; and ``outside`` grows with the card's size in a still picture (a dark
-    line printed along a card's edge is several pixels wide in a scan)."""
+    line printed along a card's edge is several pixels wide in a scan). With ``still`` (a still
+    picture: what lies beyond ``outside`` is the background), a step standing clear of the
+    background's own steps there is clear too (:data:`STANDS_OUT`)."""
     quad = np.asarray(quad, np.float32)
     offsets = np.arange(-reach, reach + 1, dtype=np.float32)
     lines = []
@@ -620,7 +631,14 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8, *, turn: boo
         # The card's edge is the outermost clear step not far outside the patch's: a design's
         # border line printed a millimetre or two inside it, or the edge of a card beside it,
         # can step more.
-        clear = (step >= CLEAR_STEP * step.max(axis=1, keepdims=True)) & (offsets[None, :-1] < outside)
+        strongest = step.max(axis=1, keepdims=True)
+        clear = step >= CLEAR_STEP * strongest
+        beyond = offsets[:-1] >= outside
+        if still and beyond.sum() >= 3:
+            apart = _levels_apart(profile)
+            texture = np.percentile(apart[:, beyond], BACKGROUND_STEPS)
+            clear |= (apart >= np.maximum(STANDS_OUT * texture, STEP_LEAST)) & (step >= FAINT_STEP * strongest)
+        clear &= ~beyond[None, :]
         best = step.shape[1] - 1 - np.argmax(clear[:, ::-1], axis=1)
         strong = step.max(axis=1) >= 12
         found, at = offsets[best[strong]], ts[strong]
@@ -638,19 +656,35 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8, *, turn: boo
     return refined
 
 
+def _levels_apart(profile: np.ndarray) -> np.ndarray:
+    """For each step between two neighbouring samples of ``profile`` (rows of brightness
+    across a side), how far the brightness 1-3 px before it lies from that 2-4 px after it: an
+    edge's two sides differ; a thin line's (a plank's joint, a pen's stroke) are alike."""
+    box = cv2.blur(profile, (3, 1), borderType=cv2.BORDER_REPLICATE)
+    at = np.arange(profile.shape[1] - 1)
+    last = profile.shape[1] - 1
+    return np.abs(box[:, np.minimum(at + 3, last)] - box[:, np.maximum(at - 1, 0)])
+
+
 def _tilt(at: np.ndarray, found: np.ndarray, shift: float) -> tuple[float, float]:
     """The straight line through the edge steps ``found`` at ``at`` (shares along a side):
     its offset at the side's middle and how far it moves from one end of the side to the
-    other (px), fitted to all the steps, then twice to those within 2 px of the line; the
-    median ``shift`` and no tilt when there are too few."""
-    tilt, near = 0.0, np.ones(len(found), bool)
-    for _ in range(3):
+    other (px), first the median of the slopes between every two steps (a step or two on
+    something else beside the card, a thing lying against its side, do not turn it), then
+    fitted twice to the steps within 2 px of the line; the median ``shift`` and no tilt when
+    there are too few."""
+    if len(found) < 8 or np.ptp(at) < 0.3:
+        return shift, 0.0
+    i, j = np.triu_indices(len(found), 1)
+    apart = at[j] - at[i]
+    tilt = float(np.median((found[j] - found[i])[apart > 0.1] / apart[apart > 0.1]))
+    middle = float(np.median(found - tilt * (at - 0.5)))
+    for _ in range(2):
+        near = np.abs(found - middle - tilt * (at - 0.5)) <= 2
         if near.sum() < 8 or np.ptp(at[near]) < 0.3:
             return shift, 0.0
-        slope, middle = np.polyfit(at[near] - 0.5, found[near], 1)
-        tilt, shift = float(slope), float(middle)
-        near = np.abs(found - shift - tilt * (at - 0.5)) <= 2
-    return shift, tilt
+        tilt, middle = (float(v) for v in np.polyfit(at[near] - 0.5, found[near], 1))
+    return middle, tilt
 
 
 def sides_meet(lines) -> np.ndarray | None:

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision.faces.features import CORNERS, UPRIGHT, order_quad, warp_upright
-from vision.faces.finder import outward_sides, refine_quad, sides_meet
+from vision.faces.finder import BACKGROUND_STEPS, STANDS_OUT, outward_sides, refine_quad, sides_meet
 
 #: The longest side, in pixels, cards are looked for at; and each card's own part of the
 #: picture, where its outline is found again (see :func:`to_full`).
@@ -39,8 +39,20 @@ ASPECT = (1.1, 1.85)
 #: twentieth of its width) beside it to outlast the masks' closing (5 px, see
 #: :func:`candidate_masks`): cards laid close by hand are then found apart (see :func:`work_across`).
 CARD_PX = 100
+#: Lines thinner than this (px of the working copy) joined to a card's edge are the background's
+#: (see :func:`_rings_filled`): an edge found is 3-5 px wide.
+THIN = 9
+#: A hole closed by a picture's edges is the table when its colour lies within UNLIKE (CIE Lab,
+#: 0-255 scale) of TABLE_LIKE of the picture's border or more (a cloth's checks of two colours,
+#: wood's planks, felt; a card lying on the border is a small share of it).
+UNLIKE, TABLE_LIKE = 15.0, 0.05
 #: Share of its four-cornered outline a card's shape fills (rounded corners, a little blur).
 FILL = 0.85
+#: A card seen up to 30 degrees off vertical from a card's length away or more: each corner
+#: within SKEW degrees of square, each side at most FORESHORTEN times as long as the one
+#: opposite (a camera twice a card's length away at 30 degrees: 9 degrees and 1.3 times). A
+#: shape of the background joined to a card's side (a cloth's checks, a table's edge) is none.
+SKEW, FORESHORTEN = 25.0, 1.6
 #: The smallest card, as a share of the picture's area (a card of a deck laid out in 4 rows of
 #: 13 fills about 0.8 %).
 LEAST_SHARE = 0.003
@@ -95,16 +107,21 @@ def work_across(cards: int) -> int:
     return max(WORK, round(cards * 1.4 * CARD_PX))
 
 
+def picture_edges(image: np.ndarray) -> np.ndarray:
+    """The edges of a picture (BGR), of its brightness and of its colourfulness, 3 px wide."""
+    soft = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (0, 0), 1.2)
+    level = float(np.median(soft))
+    edges = cv2.Canny(soft, 0.5 * level + 10, level + 30)
+    saturation = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)[:, :, 1]
+    edges |= cv2.Canny(cv2.GaussianBlur(saturation, (0, 0), 1.2), 40, 90)
+    return cv2.dilate(edges, np.ones((3, 3), np.uint8))
+
+
 def candidate_masks(image: np.ndarray) -> list[tuple[np.ndarray, int]]:
     """Binary pictures whose shapes may be cards, each with how to follow its contours
     (``cv2.RETR_LIST`` for closed edges, where a card is the hole inside its edge)."""
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    soft = cv2.GaussianBlur(grey, (0, 0), 1.2)
-    level = float(np.median(soft))
-    edges = cv2.Canny(soft, 0.5 * level + 10, level + 30)
+    edges = picture_edges(image)
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    edges |= cv2.Canny(cv2.GaussianBlur(hsv[:, :, 1], (0, 0), 1.2), 40, 90)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     light = cv2.GaussianBlur(hsv[:, :, 2].astype(np.int16) - hsv[:, :, 1], (0, 0), 1.5)
     light = np.clip(light, 0, 255).astype(np.uint8)
     _, pale = cv2.threshold(light, 0, 1, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
@@ -117,6 +134,35 @@ def candidate_masks(image: np.ndarray) -> list[tuple[np.ndarray, int]]:
     opened = [cv2.morphologyEx(cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel)
               for m in (pale, unlike, (apart > 30).astype(np.uint8))]
     return [(edges, cv2.RETR_LIST)] + [(m, cv2.RETR_EXTERNAL) for m in opened]
+
+
+def rings_mask(image: np.ndarray) -> list[tuple[np.ndarray, int]]:
+    """One more way of looking for the one card of a picture where :func:`candidate_masks`
+    find none (see :func:`find_card`): its closed edge filled (:func:`_rings_filled`). Not
+    among them: a card's print closes rings too, and filled, a figure turned on a card cut to
+    its edge would look like a card lying in the picture."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    return [(_rings_filled(picture_edges(image), lab), cv2.RETR_EXTERNAL)]
+
+
+def _rings_filled(edges: np.ndarray, lab: np.ndarray) -> np.ndarray:
+    """The closed edges of a picture (``lab``: its colours) with the holes they close filled,
+    but those of a colour the picture's border shows (:data:`TABLE_LIKE`), and the thin lines
+    that touch them taken off (:data:`THIN`): a card's edge, joined to its print inside and to a
+    plank line, a pen or a cloth's stripe outside, is a ring whose inside is no one hole (the
+    print splits it) and whose outside is no card's shape; a patch of the table closed by the
+    card's edge, a pen and a plank line, or a square of a checked cloth, is the table's colour."""
+    count, labels = cv2.connectedComponents((edges == 0).astype(np.uint8), connectivity=4)
+    sizes = np.maximum(np.bincount(labels.ravel(), minlength=count), 1)
+    colours = np.stack([np.bincount(labels.ravel(), weights=lab[:, :, k].ravel(), minlength=count) / sizes
+                        for k in range(3)], axis=1)
+    border = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
+    border = border[:: max(1, len(border) // 400)]
+    near = (np.linalg.norm(colours[:, None, :] - border[None, :, :], axis=2) < UNLIKE).mean(axis=1)
+    fill = near < TABLE_LIKE
+    fill[np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))] = False
+    filled = ((edges > 0) | fill[labels]).astype(np.uint8)
+    return cv2.morphologyEx(filled, cv2.MORPH_OPEN, np.ones((THIN, THIN), np.uint8))
 
 
 def four_corners(contour: np.ndarray) -> np.ndarray | None:
@@ -188,8 +234,10 @@ def edge_followed(image: np.ndarray, quad: np.ndarray) -> float:
     """The least share, over the sides of ``quad`` in ``image`` (BGR) whose outside is in the
     picture, of its length along which the card's edge runs on it: across the side, from
     twice :data:`ACROSS` short sides inside to just outside (farther out, a background's own
-    pattern steps), a clear colour step (a quarter of the strongest, and :data:`STEP` / 2 at
-    least: on dark felt a dark line printed inside the edge steps more than the edge) lies
+    pattern steps), a clear colour step (a quarter of the strongest, or :data:`STANDS_OUT`
+    times nearly all of the background's own steps beyond, and :data:`STEP` / 2 at least: on dark felt a
+    dark line printed inside the edge steps more than the edge, and on dark wood a card's
+    black edge line steps a quarter as much as the line against the paper inside it) lies
     within :data:`ON_EDGE` short sides (2 px at least) of it. 1 for an outline on the card's
     edge all round; less when a side runs partly over the background or the card (a card
     found askew, or with its shadow, or cut off a corner); 0 when a side runs over a pattern
@@ -209,10 +257,21 @@ def edge_followed(image: np.ndarray, quad: np.ndarray) -> float:
             shares.append(0.0)
             continue
         offsets = np.arange(profile.shape[1] - 2, dtype=np.float32) - (profile.shape[1] - 3) / 2
-        step = np.linalg.norm(profile[:, 2:] - profile[:, :-2], axis=2) * (offsets <= near + 1)
-        clear = (step >= 0.25 * step.max(axis=1, keepdims=True)) & (step >= STEP / 2)
+        steps = np.linalg.norm(profile[:, 2:] - profile[:, :-2], axis=2)
+        texture = np.percentile(steps[:, offsets > near + 1], BACKGROUND_STEPS)
+        step = steps * (offsets <= near + 1)
+        clear = ((step >= 0.25 * step.max(axis=1, keepdims=True)) | (step >= STANDS_OUT * texture)) & (step >= STEP / 2)
         shares.append(float((clear & (np.abs(offsets) <= near)).any(axis=1).mean()))
     return min(shares, default=1.0)
+
+
+def _on_pattern(lab: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether a side of ``quad`` runs over a patterned background (:func:`_over_pattern`): a
+    shape of a checked cloth's squares joined together, its outline crossing the cloth."""
+    short = _short(quad)
+    near = max(2.0, ON_EDGE * short)
+    return any(profile is not None and _over_pattern(profile, near)
+               for profile in _profiles(lab, quad, 16, max(4.0, 2 * ACROSS * short)))
 
 
 def _over_pattern(profile: np.ndarray, near: float) -> bool:
@@ -226,20 +285,21 @@ def _over_pattern(profile: np.ndarray, near: float) -> bool:
                 <= np.linalg.norm(outside.std(axis=0)))
 
 
-def outlines_in(image: np.ndarray, *, least_share: float = LEAST_SHARE) -> list[Outline]:
+def outlines_in(image: np.ndarray, *, least_share: float = LEAST_SHARE, masks=None) -> list[Outline]:
     """Every card outline of ``image`` (a working copy, see :func:`working_copy`) filling
     ``least_share`` of it at least, largest first, none inside another (:func:`_outermost`)."""
-    return _outermost(card_shapes(image, least_share=least_share))
+    return _outermost(card_shapes(image, least_share=least_share, masks=masks))
 
 
-def card_shapes(image: np.ndarray, *, least_share: float = LEAST_SHARE) -> list[Outline]:
+def card_shapes(image: np.ndarray, *, least_share: float = LEAST_SHARE, masks=None) -> list[Outline]:
     """Every card-shaped outline of ``image`` filling ``least_share`` of it at least, as each
-    way of looking finds it (:func:`candidate_masks`): one card may give several, nested."""
+    way of looking finds it (``masks``, by default :func:`candidate_masks`): one card may give
+    several, nested."""
     h, w = image.shape[:2]
     lab = cv2.cvtColor(cv2.GaussianBlur(image, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32)
     found: list[Outline] = []
     cut: list[Outline] = []  # two sides beyond the picture: taken only when no card shows three
-    for mask, mode in candidate_masks(image):
+    for mask, mode in candidate_masks(image) if masks is None else masks:
         contours, _ = cv2.findContours(mask, mode, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             area = cv2.contourArea(contour)
@@ -250,15 +310,28 @@ def card_shapes(image: np.ndarray, *, least_share: float = LEAST_SHARE) -> list[
                 continue
             sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
             short, long = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
-            if short < 8 or not ASPECT[0] <= long / short <= ASPECT[1] or area < FILL * cv2.contourArea(quad):
+            if short < 8 or not ASPECT[0] <= long / short <= ASPECT[1] or area < FILL * cv2.contourArea(quad) \
+                    or not seen_as_card(quad):
                 continue
             steps = side_steps(lab, quad)
             known = np.sort(steps[~np.isnan(steps)])[::-1]
-            if len(known) < 2 or known[min(2, len(known) - 1)] < STEP or known[-1] < STEP / 2:
+            if len(known) < 2 or known[min(2, len(known) - 1)] < STEP or known[-1] < STEP / 2 or _on_pattern(lab, quad):
                 continue
             outline = Outline(order_quad(quad), float(known[-1]))
             (found if len(known) > 2 else cut).append(outline)
     return found or cut
+
+
+def seen_as_card(quad: np.ndarray) -> bool:
+    """Whether a four-cornered outline is a card as a camera sees it (:data:`SKEW`,
+    :data:`FORESHORTEN`): a card is small beside its distance, so it is seen nearly as a
+    parallelogram."""
+    sides = np.roll(quad, -1, axis=0) - quad
+    lengths = np.linalg.norm(sides, axis=1)
+    unit = sides / np.maximum(lengths[:, None], 1e-6)
+    square = np.abs(np.sum(unit * np.roll(unit, 1, axis=0), axis=1)) <= np.sin(np.radians(SKEW))
+    opposite = np.maximum(lengths[:2], lengths[2:]) <= FORESHORTEN * np.minimum(lengths[:2], lengths[2:])
+    return bool(square.all() and opposite.all())
 
 
 def _outermost(outlines: list[Outline]) -> list[Outline]:
@@ -458,8 +531,10 @@ def paper_edged(image: np.ndarray) -> bool:
 def to_full(image: np.ndarray, quad: np.ndarray, scale: float) -> np.ndarray:
     """An outline found at the working ``scale``, in ``image``'s pixels: looked for again in
     the card's own part of the full picture (shrunk to :data:`CLOSE` pixels at most, so a card
-    of a 12-megapixel photo is found to a pixel or two, not to the four of a shrunk picture),
-    each side moved onto the card's edge (:func:`on_edge`). Of the card's outlines there,
+    of a 12-megapixel photo is found to a pixel or two, not to the four of a shrunk picture;
+    in a picture small enough to be looked at whole too, where the card's part, with less of
+    the background around it, gives an outline turned off the card by a cloth's checks a
+    truer one), each side moved onto the card's edge (:func:`on_edge`). Of the card's outlines there,
     largest first, the first that then follows the card's edge all round
     (:func:`edge_followed`): a card's outline with its shadow is moved onto its edge, but one
     that took in a strip of a neighbour is not; else the outline as found, moved onto its
@@ -470,7 +545,7 @@ def to_full(image: np.ndarray, quad: np.ndarray, scale: float) -> np.ndarray:
     margin = 0.15 * (quad.max(axis=0) - quad.min(axis=0))
     x0, y0 = np.maximum(np.floor(quad.min(axis=0) - margin), 0).astype(int)
     x1, y1 = np.minimum(np.ceil(quad.max(axis=0) + margin), (w, h)).astype(int)
-    if scale == 1 or x1 <= x0 or y1 <= y0 or image.ndim != 3:
+    if x1 <= x0 or y1 <= y0 or image.ndim != 3:
         return on_edge(grey, quad, scale)
     near = image[y0:y1, x0:x1]
     part, closer = working_copy(near, CLOSE)
@@ -492,19 +567,21 @@ def on_edge(grey: np.ndarray, quad: np.ndarray, scale: float) -> np.ndarray:
     for _ in range(2):  # a side found inside a dark line printed along the edge reaches its outside next
         short = _short(quad)
         quad = refine_quad(grey, quad, reach=max(8, round(2 / scale), round(REACH * short)), turn=True,
-                           outside=max(3, round(ACROSS * short)))
+                           outside=max(3, round(ACROSS * short)), still=True)
     return order_quad(quad)
 
 
 def find_card(image: np.ndarray, *, face: bool = True) -> np.ndarray | None:
     """The outline of the one card of a photo or scan of a card's ``face`` or back (the largest
     card outline, or the whole picture when it is the card cut to its edge, see
-    :func:`whole_card`), in ``image``'s pixels; None when there is none."""
+    :func:`whole_card`; where no way of looking finds one, its closed edge filled, see
+    :func:`rings_mask`), in ``image``'s pixels; None when there is none."""
     work, scale = working_copy(image)
     outlines = outlines_in(work, least_share=0.02)
     whole = whole_card(work, outlines, face=face)
     if whole is not None:
         return order_quad(whole / scale)
+    outlines = outlines or outlines_in(work, least_share=0.02, masks=rings_mask(work))
     return to_full(image, outlines[0].quad, scale) if outlines else None
 
 
