@@ -10,7 +10,8 @@ all, though every check of a card cut from a picture passes. This measures the f
 - **on the edge**: every corner within 2 % of the card's short side of the true corner (about
   1.3 mm of a poker card);
 - **off**: found, but a corner farther (the figure is the worst corner, in short sides);
-- **none**: no card found (the enrolment names the picture and asks for another).
+- **none**: no card found (the enrolment names the picture and asks for another);
+- **median off**: the median of the worst corner's distance, in short sides.
 
 The naive approach: the picture's grey thresholded by Otsu's method, the largest outer contour,
 simplified to four corners (its rotated bounding box when it has not four).
@@ -76,7 +77,7 @@ def measure(design: str, kind: str, faces, seed: int) -> dict:
     """Each of ``faces`` of ``design`` pictured as ``kind``, cut out by the finder and the naive
     way: the counts, the worst corner off, the cards off and the seconds per picture."""
     rng = np.random.default_rng(seed)
-    result = {"finder": [0, 0, 0], "naive": [0, 0, 0], "off": [], "seconds": []}
+    result = {"finder": [0, 0, 0], "naive": [0, 0, 0], "off": [], "seconds": [], "finder_off": [], "naive_off": []}
     for face in faces:
         picture, placed = PICTURES[kind](rng, render_card(design, element_id(face)))
         ok, data = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(85, 96))])
@@ -87,6 +88,7 @@ def measure(design: str, kind: str, faces, seed: int) -> dict:
         for way, quad in (("finder", found), ("naive", naive_card(picture))):
             off = corners_off(quad, placed.quad)
             result[way][0 if off <= ON_EDGE else 1 if np.isfinite(off) else 2] += 1
+            result[f"{way}_off"].append(off)
             if way == "finder" and off > ON_EDGE:
                 result["off"].append(f"{face} {off:.3f}" if np.isfinite(off) else f"{face} none")
     return result
@@ -105,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     faces = deck.faces[:: max(1, len(deck.faces) // args.cards)][: args.cards]
     print(f"seed {args.seed}; {len(faces)} cards per design and kind; on the edge: every corner within "
           f"{ON_EDGE:.0%} of the card's short side")
-    print(f"{'design':24} {'kind':6} {'on edge':>9} {'off':>5} {'none':>5} {'naive on edge':>14} {'s/picture':>10}")
+    print(f"{'design':24} {'kind':6} {'on edge':>9} {'off':>5} {'none':>5} {'median off':>11} {'naive on edge':>14} "
+          f"{'naive off':>10} {'s/picture':>10}")
     shares: dict[tuple[bool, str], list[tuple[float, str]]] = {}
     for design in designs:
         for kind in args.kinds:
@@ -113,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
             r = measure(design, kind, faces, seed)
             share, naive = r["finder"][0] / len(faces), r["naive"][0] / len(faces)
             shares.setdefault((design in DESIGNS, kind), []).append((share, design))
-            print(f"{design:24} {kind:6} {share:9.1%} {r['finder'][1]:5d} {r['finder'][2]:5d} {naive:14.1%} "
+            print(f"{design:24} {kind:6} {share:9.1%} {r['finder'][1]:5d} {r['finder'][2]:5d} "
+                  f"{np.median(r['finder_off']):11.3f} {naive:14.1%} {np.median(r['naive_off']):10.3f} "
                   f"{np.median(r['seconds']):10.2f}", flush=True)
             if args.verbose and r["off"]:
                 print("    off:", ", ".join(r["off"]))

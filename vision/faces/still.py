@@ -39,9 +39,10 @@ ASPECT = (1.1, 1.85)
 #: twentieth of its width) beside it to outlast the masks' closing (5 px, see
 #: :func:`candidate_masks`): cards laid close by hand are then found apart (see :func:`work_across`).
 CARD_PX = 100
-#: Lines thinner than this (px of the working copy) joined to a card's edge are the background's
-#: (see :func:`_rings_filled`): an edge found is 3-5 px wide.
-THIN = 9
+#: Things thinner than these (px of the working copy) joined to a card's edge are the
+#: background's, each size one way of looking (see :func:`rings_mask`): an edge found is 3-5
+#: px wide, the letters printed on a casino's felt 10-15, the smallest card looked for 100.
+THIN = (9, 21, 41)
 #: A hole closed by a picture's edges is the table when its colour lies within UNLIKE (CIE Lab,
 #: 0-255 scale) of TABLE_LIKE of the picture's border or more (a cloth's checks of two colours,
 #: wood's planks, felt; a card lying on the border is a small share of it).
@@ -137,21 +138,25 @@ def candidate_masks(image: np.ndarray) -> list[tuple[np.ndarray, int]]:
 
 
 def rings_mask(image: np.ndarray) -> list[tuple[np.ndarray, int]]:
-    """One more way of looking for the one card of a picture where :func:`candidate_masks`
-    find none (see :func:`find_card`): its closed edge filled (:func:`_rings_filled`). Not
-    among them: a card's print closes rings too, and filled, a figure turned on a card cut to
-    its edge would look like a card lying in the picture."""
+    """More ways of looking for the one card of a picture where :func:`candidate_masks` find
+    none (see :func:`find_card`): its closed edge filled (:func:`_rings_filled`), with the thin
+    things that touch it opened away, at each size of :data:`THIN` (a plank line, a pen, a
+    casino's printed arc and words). Not among them: a card's print closes rings too, and
+    filled, a figure turned on a card cut to its edge would look like a card lying in the
+    picture."""
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
-    return [(_rings_filled(picture_edges(image), lab), cv2.RETR_EXTERNAL)]
+    filled = _rings_filled(picture_edges(image), lab)
+    return [(cv2.morphologyEx(filled, cv2.MORPH_OPEN, np.ones((size, size), np.uint8)), cv2.RETR_EXTERNAL)
+            for size in THIN]
 
 
 def _rings_filled(edges: np.ndarray, lab: np.ndarray) -> np.ndarray:
     """The closed edges of a picture (``lab``: its colours) with the holes they close filled,
-    but those of a colour the picture's border shows (:data:`TABLE_LIKE`), and the thin lines
-    that touch them taken off (:data:`THIN`): a card's edge, joined to its print inside and to a
-    plank line, a pen or a cloth's stripe outside, is a ring whose inside is no one hole (the
-    print splits it) and whose outside is no card's shape; a patch of the table closed by the
-    card's edge, a pen and a plank line, or a square of a checked cloth, is the table's colour."""
+    but those of a colour the picture's border shows (:data:`TABLE_LIKE`): a card's edge,
+    joined to its print inside and to a plank line, a pen or a cloth's stripe outside, is a
+    ring whose inside is no one hole (the print splits it) and whose outside is no card's
+    shape; a patch of the table closed by the card's edge, a pen and a plank line, or a square
+    of a checked cloth, is the table's colour."""
     count, labels = cv2.connectedComponents((edges == 0).astype(np.uint8), connectivity=4)
     sizes = np.maximum(np.bincount(labels.ravel(), minlength=count), 1)
     colours = np.stack([np.bincount(labels.ravel(), weights=lab[:, :, k].ravel(), minlength=count) / sizes
@@ -161,8 +166,7 @@ def _rings_filled(edges: np.ndarray, lab: np.ndarray) -> np.ndarray:
     near = (np.linalg.norm(colours[:, None, :] - border[None, :, :], axis=2) < UNLIKE).mean(axis=1)
     fill = near < TABLE_LIKE
     fill[np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))] = False
-    filled = ((edges > 0) | fill[labels]).astype(np.uint8)
-    return cv2.morphologyEx(filled, cv2.MORPH_OPEN, np.ones((THIN, THIN), np.uint8))
+    return ((edges > 0) | fill[labels]).astype(np.uint8)
 
 
 def four_corners(contour: np.ndarray) -> np.ndarray | None:
