@@ -39,6 +39,12 @@ ASPECT = (1.1, 1.85)
 #: twentieth of its width) beside it to outlast the masks' closing (5 px, see
 #: :func:`candidate_masks`): cards laid close by hand are then found apart (see :func:`work_across`).
 CARD_PX = 100
+#: Where a picture's border is a light grey lid (lightness :data:`PAPER_GREY` at least, CIE
+#: Lab a and b within LID_COLOUR of grey: a scanner's), what differs from it by PLAIN times the
+#: border's own spread (its 90th percentile), and PLAIN_LEAST at least (CIE Lab doubled, as
+#: :func:`candidate_masks` measures it), may be a card: a white card on a scanner's light lid
+#: differs from it by 5-10 (not looked at in a picture of a back, see :func:`candidate_masks`).
+PLAIN, PLAIN_LEAST, LID_COLOUR = 3.0, 8.0, 8.0
 #: Things thinner than these (px of the working copy) joined to a card's edge are the
 #: background's, each size one way of looking (see :func:`rings_mask`): an edge found is 3-5
 #: px wide, the letters printed on a casino's felt 10-15, the smallest card looked for 100.
@@ -118,9 +124,12 @@ def picture_edges(image: np.ndarray) -> np.ndarray:
     return cv2.dilate(edges, np.ones((3, 3), np.uint8))
 
 
-def candidate_masks(image: np.ndarray) -> list[tuple[np.ndarray, int]]:
+def candidate_masks(image: np.ndarray, *, lid: bool = True) -> list[tuple[np.ndarray, int]]:
     """Binary pictures whose shapes may be cards, each with how to follow its contours
-    (``cv2.RETR_LIST`` for closed edges, where a card is the hole inside its edge)."""
+    (``cv2.RETR_LIST`` for closed edges, where a card is the hole inside its edge); with
+    ``lid``, on a light grey border, what differs from it at all (:data:`PLAIN`: not for a
+    picture of a back, which may be the back cut to its edge, a panel printed inside a grey
+    margin)."""
     edges = picture_edges(image)
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     light = cv2.GaussianBlur(hsv[:, :, 2].astype(np.int16) - hsv[:, :, 1], (0, 0), 1.5)
@@ -131,9 +140,15 @@ def candidate_masks(image: np.ndarray) -> list[tuple[np.ndarray, int]]:
     apart = np.linalg.norm(lab - np.median(border, axis=0), axis=2)
     apart = cv2.GaussianBlur(np.clip(apart * 2, 0, 255).astype(np.uint8), (0, 0), 1.5)
     _, unlike = cv2.threshold(apart, 0, 1, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    masks = [pale, unlike, (apart > 30).astype(np.uint8)]
+    grey_lid = np.median(border, axis=0)
+    if lid and grey_lid[0] >= PAPER_GREY and np.abs(grey_lid[1:] - 128).max() <= LID_COLOUR:
+        # On a light grey lid (a scanner's) a white card differs from it by a few levels only:
+        # anything beyond the lid's own spread stands out.
+        spread = float(np.percentile(np.concatenate([apart[0], apart[-1], apart[:, 0], apart[:, -1]]), 90))
+        masks.append((apart > max(PLAIN * spread, PLAIN_LEAST)).astype(np.uint8))
     kernel = np.ones((5, 5), np.uint8)
-    opened = [cv2.morphologyEx(cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel)
-              for m in (pale, unlike, (apart > 30).astype(np.uint8))]
+    opened = [cv2.morphologyEx(cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel) for m in masks]
     return [(edges, cv2.RETR_LIST)] + [(m, cv2.RETR_EXTERNAL) for m in opened]
 
 
@@ -441,7 +456,8 @@ def whole_card(image: np.ndarray, outlines: list[Outline], *, face: bool = True)
     if any(turned_from_sides(o.quad) > TURNED for o in lying):
         return None   # what a card prints runs along its edges: a card's outline turned is a card lying in the picture
     ink = corner_ink(view, quad)
-    outlines = [o for o in outlines if all(cv2.pointPolygonTest(o.quad, point, False) >= 0 for point in ink)
+    near = INK_NEAR * min(w, h)   # an outline found a little inside the card's edge still holds its index
+    outlines = [o for o in outlines if all(cv2.pointPolygonTest(o.quad, point, True) >= -near for point in ink)
                 and not printed_border(o.quad, w, h)]
     alike = symmetry(view)
     if alike < SYMMETRIC:
@@ -452,6 +468,10 @@ def whole_card(image: np.ndarray, outlines: list[Outline], *, face: bool = True)
     return quad
 
 
+#: How far outside an outline (share of the picture's short side) the print of the picture's
+#: corners may lie and be the card's in it (see :func:`whole_card`): an outline found a
+#: few pixels inside a card scanned on a light lid, its index's last stroke beyond it.
+INK_NEAR = 0.03
 #: Degrees a clear outline in a picture may be turned from the picture's sides and still be
 #: printed on the card the picture is cut to (a card cut by hand, or a scan a little askew).
 TURNED = 5.0
@@ -581,7 +601,7 @@ def find_card(image: np.ndarray, *, face: bool = True) -> np.ndarray | None:
     :func:`whole_card`; where no way of looking finds one, its closed edge filled, see
     :func:`rings_mask`), in ``image``'s pixels; None when there is none."""
     work, scale = working_copy(image)
-    outlines = outlines_in(work, least_share=0.02)
+    outlines = outlines_in(work, least_share=0.02, masks=candidate_masks(work, lid=face))
     whole = whole_card(work, outlines, face=face)
     if whole is not None:
         return order_quad(whole / scale)
