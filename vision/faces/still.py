@@ -7,7 +7,9 @@ a phone held 30 degrees off vertical) whose colour steps clearly across its side
 ways, since no one way works on every surface (:func:`candidate_masks`): the closed edges of the
 picture, what is lighter and less coloured than its surroundings (a card's white face on
 wood, felt or cloth), and what differs from the colour of the picture's border (a scan's lid,
-a plain desk). An outline inside another card's outline is that card's print (a court card's
+a plain desk; on a light grey lid, by any more than the lid's own spread). Where none finds the
+one card of a picture of one card, its closed edge filled is looked at (:func:`rings_mask`). A
+card is seen nearly as a parallelogram (:func:`seen_as_card`). An outline inside another card's outline is that card's print (a court card's
 frame), not a card. A picture shaped like a card may be the card itself, cut to its edge (a scan
 cropped to the card, a rendered card image): it is taken whole when its opposite corners look
 alike turned round (a card's indices), more so than those of any outline in it (a court card's
@@ -254,9 +256,9 @@ def edge_followed(image: np.ndarray, quad: np.ndarray) -> float:
     picture, of its length along which the card's edge runs on it: across the side, from
     twice :data:`ACROSS` short sides inside to just outside (farther out, a background's own
     pattern steps), a clear colour step (a quarter of the strongest, or :data:`STANDS_OUT`
-    times nearly all of the background's own steps beyond, and :data:`STEP` / 2 at least: on dark felt a
-    dark line printed inside the edge steps more than the edge, and on dark wood a card's
-    black edge line steps a quarter as much as the line against the paper inside it) lies
+    times nearly all of the background's own steps beyond, and :data:`STEP` / 2 at least: on
+    dark felt a dark line printed inside the edge steps more than the edge, and on dark wood a
+    card's black edge line steps a quarter as much as the line against the paper inside it) lies
     within :data:`ON_EDGE` short sides (2 px at least) of it. 1 for an outline on the card's
     edge all round; less when a side runs partly over the background or the card (a card
     found askew, or with its shadow, or cut off a corner); 0 when a side runs over a pattern
@@ -558,8 +560,8 @@ def to_full(image: np.ndarray, quad: np.ndarray, scale: float) -> np.ndarray:
     of a 12-megapixel photo is found to a pixel or two, not to the four of a shrunk picture;
     in a picture small enough to be looked at whole too, where the card's part, with less of
     the background around it, gives an outline turned off the card by a cloth's checks a
-    truer one), each side moved onto the card's edge (:func:`on_edge`). Of the card's outlines there,
-    largest first, the first that then follows the card's edge all round
+    truer one), each side moved onto the card's edge (:func:`on_edge`). Of the card's outlines
+    there, largest first, the first that then follows the card's edge all round
     (:func:`edge_followed`): a card's outline with its shadow is moved onto its edge, but one
     that took in a strip of a neighbour is not; else the outline as found, moved onto its
     edge."""
