@@ -383,9 +383,6 @@ def test_a_red_court_card_whose_colour_is_washed_out_is_never_named_the_black_on
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=False, reason="fails on the 2026-11-26 machine at 62769e6 too (the 2S refused: 'the whole face "
-                                        "looks more like the 2S than the 2C'), with OpenCV 5.0.0 and 4.14; passed in CI on "
-                                        "2026-11-25: cause not found (see the closing note)")
 def test_the_suit_that_no_corner_in_view_shows_is_the_faces_to_say():
     """The defect (issue 22, faces_bench scene 420690, oxygen-air, a design nobody tuned to): a
     2S on the casino felt, its top-right corner (the rank, oxygen-air's only index) under
