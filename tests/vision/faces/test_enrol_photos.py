@@ -11,6 +11,7 @@ import re
 import cv2
 import numpy as np
 import pytest
+from outline_bench import corners_off  # benchmarks/, on the tests' path
 
 from engine.cards import parse_card
 from engine.errors import InvalidInput
@@ -263,20 +264,10 @@ def test_a_patch_of_wood_beside_the_card_is_not_enrolled_as_the_card(deck):
     ok, data = cv2.imencode(".jpg", cv2.imdecode(data, cv2.IMREAD_COLOR), [cv2.IMWRITE_JPEG_QUALITY, 95])
     photo = cv2.imdecode(data, cv2.IMREAD_COLOR)
     view, _ = card_view(photo, "QS.jpg")  # cut out and checked, not refused
-    assert _corners_off(card_quad(photo), placed.quad) < 0.01
+    assert corners_off(card_quad(photo), placed.quad) < 0.01
     clean = describe(card_view(render_card("gm-paris", element_id(parse_card("QS"))), "QS.png")[0])
     seen = describe(view)
     assert max(float(seen.corners @ clean.corners), float(seen.corners[::-1] @ clean.corners)) > 0.9
-
-
-def _corners_off(found: np.ndarray | None, truth: np.ndarray) -> float:
-    """How far the farthest corner of ``found`` lies from ``truth``'s, in the card's short sides
-    (whichever corner each starts from); infinite when nothing was found."""
-    if found is None:
-        return float("inf")
-    truth = order_quad(np.float32(truth))
-    short = float(min(np.linalg.norm(truth - np.roll(truth, 1, axis=0), axis=1)))
-    return min(float(np.abs(order_quad(found) - np.roll(truth, k, axis=0)).max()) for k in range(4)) / short
 
 
 @pytest.mark.slow
@@ -291,7 +282,7 @@ def test_a_card_whose_dark_face_is_framed_by_pale_paper_is_cut_to_the_papers_edg
     image = render_card("oxygen", "4_club")
     for seed in range(13):
         photo, placed = photo_of_card(np.random.default_rng(seed), image)
-        assert _corners_off(card_quad(photo), placed.quad) < 0.02, seed
+        assert corners_off(card_quad(photo), placed.quad) < 0.02, seed
 
 
 @pytest.mark.slow
@@ -307,7 +298,7 @@ def test_a_shape_of_the_cloth_joined_to_the_card_is_not_taken_for_it():
         photo, placed = photo_of_card(rng, render_card("oxygen", element_id(face)))
         if str(face) == "5D":
             break
-    assert _corners_off(card_quad(photo), placed.quad) < 0.02
+    assert corners_off(card_quad(photo), placed.quad) < 0.02
 
 
 @pytest.mark.slow
@@ -323,7 +314,7 @@ def test_a_card_joined_to_the_words_printed_on_a_casino_felt_is_found(deck):
         if str(face) == "QH":
             break
     ok, data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    assert _corners_off(card_quad(cv2.imdecode(data, cv2.IMREAD_COLOR)), placed.quad) < 0.02
+    assert corners_off(card_quad(cv2.imdecode(data, cv2.IMREAD_COLOR)), placed.quad) < 0.02
 
 
 @pytest.mark.slow
@@ -339,7 +330,7 @@ def test_a_white_card_scanned_on_a_light_lid_is_cut_out_not_taken_whole():
     for seed in (1, 3, 5):
         scan, placed = scan_of_card(np.random.default_rng(seed), image)
         ok, data = cv2.imencode(".jpg", scan, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        assert _corners_off(card_quad(cv2.imdecode(data, cv2.IMREAD_COLOR)), placed.quad) < 0.02, seed
+        assert corners_off(card_quad(cv2.imdecode(data, cv2.IMREAD_COLOR)), placed.quad) < 0.02, seed
 
 
 @pytest.mark.slow
