@@ -47,11 +47,11 @@ demo: $(STAMP) ## play a whole game on simulated devices
 
 test: $(STAMP) $(TEST_SYSTEM_STAMP) ## check the code (unused names, syntax) and run the test suite
 	$(VENV)/bin/ruff check -q .
-	GPIOZERO_PIN_FACTORY=mock SDL_VIDEODRIVER=dummy $(PY) -m pytest -n auto
+	GPIOZERO_PIN_FACTORY=mock SDL_VIDEODRIVER=dummy $(PY) -m pytest -n auto --dist worksteal
 
 test-fast: $(STAMP) $(TEST_SYSTEM_STAMP) ## the same, without the tests marked slow (under a minute)
 	$(VENV)/bin/ruff check -q .
-	GPIOZERO_PIN_FACTORY=mock SDL_VIDEODRIVER=dummy $(PY) -m pytest -n auto -m "not slow"
+	GPIOZERO_PIN_FACTORY=mock SDL_VIDEODRIVER=dummy $(PY) -m pytest -n auto --dist worksteal -m "not slow"
 
 bench: $(STAMP) ## run the benchmarks
 	@for b in benchmarks/*_bench.py; do echo "== $$b"; $(PY) $$b || exit 1; done

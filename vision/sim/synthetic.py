@@ -254,6 +254,7 @@ class SyntheticCamera:
             self._background = self._background.copy()
             self._draw_mat(self._background)
         self._composites: dict[tuple, np.ndarray] = {}
+        self._laid: tuple[tuple, np.ndarray] | None = None
         self._frames = 0
         self._slope: np.ndarray | None = None
 
@@ -296,7 +297,9 @@ class SyntheticCamera:
             self._slope = across + down
         swing = self.effects.drift * math.sin(2 * math.pi * t / _DRIFT_PERIOD)
         gain = 1.0 + swing * self._slope
-        return np.clip(frame * gain[:, :, None], 0, 255).astype(np.uint8)
+        lit = cv2.multiply(frame, cv2.merge([gain] * 3), dtype=cv2.CV_32F)
+        np.floor(lit, out=lit)
+        return cv2.convertScaleAbs(lit)
 
     def _composite(self, key: tuple) -> np.ndarray:
         """The noiseless picture of a scene, from a small cache (an unchanged scene, or the
@@ -308,14 +311,22 @@ class SyntheticCamera:
         return self._composites[key]
 
     def _compose(self, cards: tuple, hands: tuple) -> np.ndarray:
-        frame = self._background.copy()
-        for _, card, x, y, angle in cards:
-            self._draw_card(frame, card, Pose(x, y, angle))
+        frame = self._cards_laid(cards).copy()
         for shade, x, y in hands:
             self._draw_hand(frame, x, y, shade)
         if self.effects.blur > 0:
             cv2.GaussianBlur(frame, (0, 0), self.effects.blur, dst=frame)
         return frame
+
+    def _cards_laid(self, cards: tuple) -> np.ndarray:
+        """The table with ``cards`` laid on it, before hands, blur and noise: kept while they
+        lie still (a hand moving over still cards draws none of them again)."""
+        if self._laid is None or self._laid[0] != cards:
+            frame = self._background.copy()
+            for _, card, x, y, angle in cards:
+                self._draw_card(frame, card, Pose(x, y, angle))
+            self._laid = (cards, frame)
+        return self._laid[1]
 
     def _sprite(self, card: str) -> np.ndarray:
         # Cached on the camera, not in a global cache that would keep every camera alive.

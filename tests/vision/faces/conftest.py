@@ -1,9 +1,14 @@
 """Real deck designs rendered once (cached outside the repository by vision.faces.designs) and
-enrolled from their images, as a user would with ``cardtable enroll faces --from-images``."""
+enrolled from their images, as a user would with ``cardtable enroll faces --from-images``: once
+a test run, whichever pytest-xdist worker asks first (:func:`once_a_run`)."""
 
 from __future__ import annotations
 
+import fcntl
+import os
+import pickle
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -28,10 +33,51 @@ def images(tmp_path_factory, deck):
     return {design: write_deck_images(design, root / design, deck.faces) for design in DESIGNS}
 
 
+def once_a_run(folder: Path, name: str, make):
+    """What ``make()`` returns, made once in a test run: kept in ``folder`` (the run's, which
+    every worker shares) by the first worker to ask, under a lock the others wait on, and read
+    there by the rest. An enrolment takes seconds, and every worker asks for the same ones."""
+    kept = folder / f"{name}.pickle"
+    with open(folder / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if kept.exists():
+            return pickle.loads(kept.read_bytes())
+        made = make()
+        kept.with_suffix(".part").write_bytes(pickle.dumps(made))
+        os.replace(kept.with_suffix(".part"), kept)
+        return made
+
+
 @pytest.fixture(scope="session")
-def enrolments(images, deck):
+def run_folder(tmp_path_factory) -> Path:
+    """A folder every worker of this test run shares."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def enrolments(images, deck, run_folder):
     """design -> its enrolment from its images."""
-    return {design: enrol_from_images(folder, deck, design) for design, folder in images.items()}
+    return {design: once_a_run(run_folder, f"enrolment-{design}", lambda: enrol_from_images(folder, deck, design))
+            for design, folder in images.items()}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def bench_enrolments_once_a_run(run_folder):
+    """``faces_bench.enrolled`` (the enrolments its scenes replay, which tests replay too) made
+    once a run, not once a worker."""
+    import faces_bench as bench  # benchmarks/, on the tests' path
+
+    made = bench.enrolled
+
+    def enrolled(design: str, kind: str = "clean"):
+        if (design, kind) not in bench._ENROLLED:
+            bench._ENROLLED[(design, kind)] = once_a_run(run_folder, f"bench-{design}-{kind}", lambda: made(design, kind))
+        return bench._ENROLLED[(design, kind)]
+
+    bench.enrolled = enrolled
+    yield
+    bench.enrolled = made
 
 
 @pytest.fixture

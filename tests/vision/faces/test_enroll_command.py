@@ -9,6 +9,7 @@ import pytest
 from cardtable.cli import main
 from engine.errors import InvalidInput
 from vision.config import load_vision_config
+from vision.faces.designs import installed_designs
 from vision.faces.store import Enrolment
 
 
@@ -134,24 +135,18 @@ def test_one_photo_of_the_deck_laid_out_enrols_and_a_card_out_of_place_is_named(
 
 
 @pytest.mark.slow
-def test_every_installed_playing_card_design_enrols(tmp_path):
+@pytest.mark.parametrize("design", installed_designs())
+def test_every_installed_playing_card_design_enrols(design, tmp_path):
     """`--from-design` on every design Debian installs whose cards are card-shaped. Refused before:
     a court card whose portrait has an outline of its own (ancient-egyptians' KC) or a small box
     in its art (oxygen-air's JH) was cut out as the card; and different cards alike in their
     corners, where a design prints a big pip beside the index or the rank alone (xskat-french's
     5C and 8C, oxygen-air's 2S and 2C), were taken for two pictures of one card."""
     from engine.decks import get_deck
-    from vision.faces.designs import installed_designs, render_card
+    from vision.faces.designs import render_card
     from vision.faces.enrol import enrol_from_design
 
-    deck = get_deck("standard")
-    refused = {}
-    for design in installed_designs():
-        ace = render_card(design, "1_spade")
-        if not 1.2 <= ace.shape[0] / ace.shape[1] <= 1.75:      # "future": landscape cartridges
-            continue
-        try:
-            assert len(enrol_from_design(design, deck, design, tmp_path / design).cards) == 52
-        except InvalidInput as err:
-            refused[design] = str(err)
-    assert not refused
+    ace = render_card(design, "1_spade")
+    if not 1.2 <= ace.shape[0] / ace.shape[1] <= 1.75:
+        pytest.skip(f"{design}'s cards are not card-shaped (landscape cartridges)")
+    assert len(enrol_from_design(design, get_deck("standard"), design, tmp_path / design).cards) == 52
