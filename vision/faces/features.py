@@ -8,7 +8,9 @@ across), then described by:
   corner a design puts them), blurred a little, each without its mean, joined and scaled to
   unit length: a dot product of two of them is their normalised correlation, and a blank corner
   weighs nothing;
-- ``face``: the whole face shrunk to :data:`FACE` pixels (pips, court art), likewise;
+- ``face``: the whole face shrunk to :data:`FACE` pixels (pips, court art), without the plane
+  that fits it best (its mean and the light's slope across it: :func:`unlit`), scaled to unit
+  length;
 - ``detail``: the whole face at :data:`DETAIL`, likewise: where two cards differ by the shape of
   their pips alone (a spade or a club), what tells them apart (at :data:`FACE` a pip is four
   pixels wide);
@@ -22,7 +24,7 @@ A card seen upside down is the upright view turned 180 degrees (:func:`turned`).
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -49,6 +51,10 @@ PART_LEAST = 0.5
 #: pixel or two off), and steps EDGE_DOWN times as much as a line down the patch does in the
 #: median, and EDGE_LEAST grey levels at least.
 EDGE_FROM, EDGE_DOWN, EDGE_LEAST = 4, 4.0, 15.0
+#: A corner patch that varies less than this (grey levels of the blurred view, standard
+#: deviation about its best plane) is blank (:func:`corner_vector`): a design's pale ornament
+#: (oxygen-air's, 3.3), a slope of light and the camera's noise; an index varies by 12 or more.
+FAINT_CORNER = 6.0
 #: The whole face, shrunk.
 FACE = (32, 45)
 #: The whole face at half the upright view's size (its pips eight pixels wide or more).
@@ -123,7 +129,7 @@ def corner_features(image: np.ndarray, quad: np.ndarray, corner: int) -> np.ndar
     grey = view if view.ndim == 2 else cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
     inner = 2 * round(3 * _BLUR)
     patch = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), _BLUR)[inner:-inner, inner:-inner]
-    return _unit(patch)
+    return _unit(corner_vector(patch))
 
 
 def turned(upright: np.ndarray) -> np.ndarray:
@@ -155,11 +161,51 @@ def middle_grey(soft: np.ndarray, shown: np.ndarray | None = None) -> tuple[floa
     return float(grey.mean()), float((grey - plane @ slope).std())
 
 
+def unlit(image: np.ndarray) -> np.ndarray:
+    """``image`` (grey, 2-D) in a row without the plane that fits it best: its mean, and its
+    slopes across and down. In a photo the light falls across a card (a lamp or a window to one
+    side, the phone's own shade), and on the table; a slope of light is no print. Kept, it
+    outweighed a pale design's print (oxygen-air's 2S enrolled from a phone photo matched its
+    own image at 0.83, now 0.99). A design's own shading across its face is left out alike on
+    both sides of the comparison. Not for the corner patches: an index lies to one side of its
+    patch, and much of it is a plane there."""
+    plane = _plane_basis(image.shape)
+    vector = np.asarray(image, np.float32).ravel()
+    return vector - plane @ (plane.T @ vector)
+
+
+@functools.lru_cache(maxsize=16)
+def _plane_basis(shape: tuple[int, int]) -> np.ndarray:
+    """Orthonormal columns spanning the planes over an image of ``shape`` (height, width)."""
+    h, w = shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
+    plane = np.column_stack([np.ones(w * h), xx.ravel(), yy.ravel()])
+    return np.linalg.qr(plane)[0].astype(np.float32)
+
+
 def _unit(vector: np.ndarray) -> np.ndarray:
-    vector = vector.astype(np.float32).ravel()
-    vector -= vector.mean()
     norm = float(np.linalg.norm(vector))
     return vector / norm if norm > 1e-6 else vector
+
+
+def corner_vector(patch: np.ndarray) -> np.ndarray:
+    """A corner patch (grey, blurred) in a row, as compared: without its mean, or, when it is
+    blank (under :data:`FAINT_CORNER` grey levels about the plane that fits it best), without
+    that plane (:func:`unlit`): a slope of light across a blank corner is no index. Kept, it
+    weighed in a card enrolled from a photo as the print of three inked corners where the design
+    prints one (oxygen-air's 2S and 2C read as none against their own clean images)."""
+    flat = unlit(patch)
+    return flat if float(flat.std()) < FAINT_CORNER else np.asarray(patch, np.float32).ravel() - float(patch.mean())
+
+
+def as_compared(features: Features) -> Features:
+    """Stored ``features`` as :func:`describe` makes them now: files enrolled before the light's
+    slope was taken out of the face (:func:`unlit`) hold the same vectors with it in. Their
+    blank corners keep it (the grey levels of a stored corner are not known): they weigh
+    little, as before."""
+    face = _unit(unlit(features.face.reshape(FACE[1], FACE[0])))
+    detail = None if features.detail is None else _unit(unlit(features.detail.reshape(DETAIL[1], DETAIL[0])))
+    return replace(features, face=face, detail=detail)
 
 
 def _corner_slices() -> list[tuple[slice, slice]]:
@@ -273,16 +319,10 @@ def describe(upright: np.ndarray, visible: np.ndarray | None = None) -> Features
     top)."""
     grey = upright if upright.ndim == 2 else cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY)
     soft = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), _BLUR)
-    patches = []
-    for rows, cols in CORNERS:
-        patch = soft[rows, cols]
-        patches.append((patch - patch.mean()).ravel())
-    corners = np.concatenate(patches)
-    norm = float(np.linalg.norm(corners))
-    corners = corners / norm if norm > 1e-6 else corners
+    corners = _unit(np.concatenate([corner_vector(soft[rows, cols]) for rows, cols in CORNERS]))
     inner = soft[INSET:-INSET, INSET:-INSET]
-    face = _unit(cv2.resize(inner, FACE, interpolation=cv2.INTER_AREA))
-    detail = _unit(cv2.resize(inner, DETAIL, interpolation=cv2.INTER_AREA))
+    face = _unit(unlit(cv2.resize(inner, FACE, interpolation=cv2.INTER_AREA)))
+    detail = _unit(unlit(cv2.resize(inner, DETAIL, interpolation=cv2.INTER_AREA)))
     tint = None
     if upright.ndim == 3:
         lab = cv2.cvtColor(upright[INSET:-INSET, INSET:-INSET], cv2.COLOR_BGR2LAB).astype(np.float32)

@@ -23,7 +23,8 @@ import cv2
 import numpy as np
 
 from engine.decks import PhysicalCard
-from vision.faces.features import CORNERS, DETAIL, FACE, Features, corner_patch, corner_search, describe, middle_grey, turned
+from vision.faces.features import (CORNERS, DETAIL, FACE, Features, corner_patch, corner_search, corner_vector, describe,
+                                   middle_grey, turned)
 from vision.faces.store import Enrolment
 
 #: Cards scored again with each corner aligned, and how far (px of the upright view) it may shift.
@@ -73,6 +74,9 @@ FACE_RIVALS = 3
 #: The whole face of the named card, fully in view, correlates at least this well with its
 #: enrolled face (a card of another deck with the same corner does not).
 FACE_LEAST = 0.78
+#: A pip card whose whole face, turned 180 degrees, fits another suit of its rank within this
+#: of how well it fits the card named is not known (:meth:`Matcher._other_way_round`).
+WAYS_APART = 0.03
 #: Print this red (share of the corner print) is a red suit's, and this little a black suit's.
 RED, BLACK = 0.2, 0.05
 #: The shares of red print of a deck's red cards and its black cards lie this far apart at least.
@@ -232,7 +236,7 @@ class Matcher:
             fits = np.nan_to_num(cv2.matchTemplate(search, mean, cv2.TM_CCOEFF_NORMED, mask=mask), nan=-1.0)
             x, y = cv2.minMaxLoc(fits)[3]
             patch = search[y:y + h, x:x + w]
-            corners[k] = (patch - patch.mean()).ravel()
+            corners[k] = corner_vector(patch)
         return replace(view, corners=corners.ravel())
 
     def corner_likeness(self, patch: np.ndarray, corner: int, part: np.ndarray | None = None) -> float:
@@ -305,14 +309,13 @@ class Matcher:
         # as is shown); the one the view fits better there is the reading. A signal that hardly
         # tells the two apart (the small pips of a whole face) abstains.
         on_face = self._on_face(views[side], seen) if face_speaks else None
-        if face_speaks and best in self._same_rank and not (visible[side] & self._suit_corners).any():
-            # No corner in view shows the suit (oxygen-air prints it in the pips alone): which
-            # suit of the rank it is, is the face's to say, against each other suit in the running.
-            suits = [best] + [j for j in self._same_rank[best] if scores[j] > -1]
-            said = [c for c in suits if all((on_face(c, d) or 0.0) >= ABSTAIN for d in suits if d != c)]
-            if said and said[0] != best:
-                best, second = said[0], best
-                order = [best, second] + [i for i in order if i not in (best, second)]
+        # No corner in view shows the suit (oxygen-air prints it in the pips alone): which suit
+        # of the rank it is, is the face's to say.
+        suit_unseen = face_speaks and not (visible[side] & self._suit_corners).any()
+        chosen = self._suit_by_face(best, scores, on_face) if suit_unseen else None
+        if chosen:
+            best, second = chosen
+            order = [best, second] + [i for i in order if i not in (best, second)]
         # Two suits of a rank: corners that show no suit (a rank printed alone, decoration)
         # differ by noise alone, and say nothing of which it is.
         corners_tell = best not in self._same_rank.get(second, ()) or bool((visible[side] & self._suit_corners).any())
@@ -333,6 +336,12 @@ class Matcher:
             if np.mean(apart) < 0:
                 best, second = second, best
                 order[:2] = [best, second]
+                # Another rank now (the 3D's corners, seen soft, before the face's 2D): its suit
+                # is the face's to say too.
+                chosen = self._suit_by_face(best, scores, on_face) if suit_unseen and second not in self._same_rank.get(best, ()) else None
+                if chosen:
+                    best = chosen[0]
+                    order = [best] + [i for i in order if i != best]
             confidence = float(np.clip(abs(np.mean(apart)) / APART_SURE, 0, 1))
         elif told:  # where the best two differ, the view fits either: how well they fit elsewhere says nothing
             confidence = min(confidence, float(np.clip(max(map(abs, told)) / APART_SURE, 0, 1)))
@@ -372,7 +381,41 @@ class Matcher:
         if confidence < THRESHOLD:
             return Reading(None, confidence, turned=bool(side), score=score, unsure=self.cards[best], runner_up=self.cards[second],
                            why=f"too unsure ({confidence:.2f}) between {self.cards[best].id} and {self.cards[second].id}")
+        other_way = self._other_way_round(views, faces, side, best) if whole else None
+        if other_way is not None:
+            return Reading(None, THRESHOLD / 2, turned=bool(side), score=score, unsure=self.cards[best], runner_up=self.cards[other_way],
+                           why=f"it looks like the {self.cards[best].id} one way round and the {self.cards[other_way].id} the other")
         return Reading(self.cards[best], confidence, turned=bool(side), score=score)
+
+    def _suit_by_face(self, best: int, scores: np.ndarray, on_face) -> tuple[int, int] | None:
+        """Which suit of the rank of ``best`` the face says, when no corner in view shows the
+        suit: a suit the face puts below another (by :data:`ABSTAIN` at least, ``on_face``) is
+        out; of those left (of the suits still in the running, by ``scores``), the best fitting
+        leads (one left: the face has said it), and the next is what it must be told from. The
+        card that leads and that next one, or None when ``best`` still leads."""
+        if best not in self._same_rank:
+            return None
+        suits = [best] + sorted((j for j in self._same_rank[best] if scores[j] > -1), key=lambda j: -float(scores[j]))
+        left = [c for c in suits if all((on_face(d, c) or 0.0) < ABSTAIN for d in suits if d != c)]
+        if not left or left[0] == best:
+            return None
+        return left[0], (left[1:] or [best])[0]
+
+    def _other_way_round(self, views: tuple[Features, Features], faces: list[np.ndarray], side: int, best: int) -> int | None:
+        """The pip card of another suit of the rank of ``best`` (read from ``views[side]``) that
+        the view turned round fits as well (its whole face within :data:`WAYS_APART`, and where
+        the two differ, better), or None. A standard card's corners are the same either way
+        round, and its pips say which way up it lies: a club upside down, soft, looks like a
+        spade (dondorf's AC, enrolled from a phone photo and seen soft, fitted the AS turned
+        round better than the AC as laid). A court's art is no pips."""
+        rank = getattr(self.cards[best].face, "rank", None)
+        if rank is None or rank > 10:
+            return None
+        other = 1 - side
+        rival = int(np.argmax(faces[other]))
+        if rival not in self._same_rank.get(best, ()) or faces[other][rival] < faces[side][best] - WAYS_APART:
+            return None
+        return rival if (self._on_face(views[other], None)(rival, best) or 0.0) >= ABSTAIN else None
 
     def _on_face(self, view: Features, shown: np.ndarray | None):
         """How much better the whole face of ``view`` (its ``shown`` pixels, a :data:`FACE`

@@ -13,6 +13,10 @@ precision; files written before it was kept have none, and read as they did) and
 written before it was kept have none), plus
 ``back_face`` (and ``back_tint``, its mean colour) when the back is enrolled. Files live in the user's data folder (``$XDG_DATA_HOME/cardtable/faces``,
 ``~/.local/share`` when unset) unless the config names a path.
+
+Files written before slopes of light were taken out of the features
+(:func:`vision.faces.features.unlit`) have them taken out when read
+(:func:`vision.faces.features.as_compared`): the same features as enrolled now.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import numpy as np
 
 from engine.decks import Deck, get_deck
 from engine.errors import InvalidInput
-from vision.faces.features import Features
+from vision.faces.features import Features, as_compared
 
 log = logging.getLogger(__name__)
 
@@ -142,12 +146,13 @@ class Enrolment:
             deck.card(card_id)
             red = float(arrays["colour"][row]) if "colour" in arrays else np.nan
             detail = arrays["detail"][row].astype(np.float32) if "detail" in arrays else None
-            enrolment.cards[card_id] = Features(arrays["corners"][row], arrays["face"][row],
-                                                None if np.isnan(red) else red, detail=detail)
+            enrolment.cards[card_id] = as_compared(Features(arrays["corners"][row], arrays["face"][row],
+                                                            None if np.isnan(red) else red, detail=detail))
             if "shape" in arrays and np.isfinite(arrays["shape"][row]):
                 enrolment.shapes[card_id] = float(arrays["shape"][row])
         if meta.get("back"):
-            enrolment.back = Features(arrays["back_corners"], arrays["back_face"], None, tint=arrays.get("back_tint"))
+            enrolment.back = as_compared(Features(arrays["back_corners"], arrays["back_face"], None,
+                                                  tint=arrays.get("back_tint")))
             grey = meta.get("back_middle")
             enrolment.back_middle = None if grey is None else (float(grey[0]), float(grey[1]))
         return enrolment

@@ -86,6 +86,30 @@ def test_a_deck_enrolled_before_the_detailed_faces_were_kept_still_reads(enrolme
     assert Matcher(loaded).read_view(warp_upright(image, order_quad(card_quad(image)))).card.id == "QS"
 
 
+def test_a_deck_enrolled_before_the_lights_slope_was_taken_out_reads_as_enrolled_now(enrolments, tmp_path):
+    """A file written before the light's slope across a face was taken out of it
+    (:func:`vision.faces.features.unlit`) holds faces without their mean alone: read, they are
+    the faces enrolled now, and its cards read as they do."""
+    from vision.faces.features import DETAIL, FACE
+
+    enrolment = enrolments["dondorf"]
+    path = enrolment.save(tmp_path / "mine.npz")
+    with np.load(path) as data:
+        arrays = {key: data[key] for key in data.files}
+    slope = np.mgrid[0:FACE[1], 0:FACE[0]][1].ravel().astype(np.float32)  # brighter to the right
+    slope -= slope.mean()
+    arrays["face"] = np.stack([(face + 0.02 * slope) / np.linalg.norm(face + 0.02 * slope) for face in arrays["face"]])
+    wide = np.mgrid[0:DETAIL[1], 0:DETAIL[0]][1].ravel().astype(np.float32)
+    arrays["detail"] = (arrays["detail"] + 0.01 * (wide - wide.mean())).astype(np.float16)
+    np.savez_compressed(path, **arrays)
+    loaded = Enrolment.load(path)
+    for card_id in ("QS", "7H"):
+        np.testing.assert_allclose(loaded.cards[card_id].face, enrolment.cards[card_id].face, atol=1e-4)
+        np.testing.assert_allclose(loaded.cards[card_id].detail, enrolment.cards[card_id].detail, atol=2e-3)
+    image = render_card("dondorf", element_id(parse_card("QS")), 180)
+    assert Matcher(loaded).read_view(warp_upright(image, order_quad(card_quad(image)))).card.id == "QS"
+
+
 def test_a_deck_enrolled_before_its_colours_were_measured_softened_knows_none(enrolments, tmp_path, caplog):
     """A file written before the share of red print was measured softened (kept as ``redness``,
     measured sharp: a view's share, measured softened now, no longer compares with it) loads
