@@ -74,8 +74,9 @@ FACE_RIVALS = 3
 #: The whole face of the named card, fully in view, correlates at least this well with its
 #: enrolled face (a card of another deck with the same corner does not).
 FACE_LEAST = 0.78
-#: A pip card whose whole face, turned 180 degrees, fits another suit of its rank within this
-#: of how well it fits the card named is not known (:meth:`Matcher._other_way_round`).
+#: A pip card whose corners and whole face, turned 180 degrees, fit another suit of its rank
+#: (of its colour) within this of how well they fit the card named is not known
+#: (:meth:`Matcher._other_way_round`).
 WAYS_APART = 0.03
 #: Print this red (share of the corner print) is a red suit's, and this little a black suit's.
 RED, BLACK = 0.2, 0.05
@@ -381,7 +382,8 @@ class Matcher:
         if confidence < THRESHOLD:
             return Reading(None, confidence, turned=bool(side), score=score, unsure=self.cards[best], runner_up=self.cards[second],
                            why=f"too unsure ({confidence:.2f}) between {self.cards[best].id} and {self.cards[second].id}")
-        other_way = self._other_way_round(views, faces, side, best) if whole else None
+        turned_scores = self._by_colour(aligned[1 - side][0], views[1 - side])
+        other_way = self._other_way_round(views, faces, turned_scores, side, best, score) if whole else None
         if other_way is not None:
             return Reading(None, THRESHOLD / 2, turned=bool(side), score=score, unsure=self.cards[best], runner_up=self.cards[other_way],
                            why=f"it looks like the {self.cards[best].id} one way round and the {self.cards[other_way].id} the other")
@@ -401,21 +403,26 @@ class Matcher:
             return None
         return left[0], (left[1:] or [best])[0]
 
-    def _other_way_round(self, views: tuple[Features, Features], faces: list[np.ndarray], side: int, best: int) -> int | None:
-        """The pip card of another suit of the rank of ``best`` (read from ``views[side]``) that
-        the view turned round fits as well (its whole face within :data:`WAYS_APART`, and where
-        the two differ, better), or None. A standard card's corners are the same either way
-        round, and its pips say which way up it lies: a club upside down, soft, looks like a
-        spade (dondorf's AC, enrolled from a phone photo and seen soft, fitted the AS turned
-        round better than the AC as laid). A court's art is no pips."""
+    def _other_way_round(self, views: tuple[Features, Features], faces: list[np.ndarray], turned_scores: np.ndarray,
+                         side: int, best: int, score: float) -> int | None:
+        """The pip card of another suit of the rank of ``best`` (read from ``views[side]``, its
+        corners fitting at ``score``) that the view turned round fits as well, or None: by
+        its corners (``turned_scores``, the other colour's out of the running) and its whole
+        face within :data:`WAYS_APART`, and by the face where the two differ, better. A
+        standard card's corners are the same either way round, and its pips say which way up
+        it lies: a club upside down, soft, looks like a spade (dondorf's AC, enrolled from a
+        phone photo and seen soft, fitted the AS turned round better than the AC as laid). A
+        court's art is no pips."""
         rank = getattr(self.cards[best].face, "rank", None)
         if rank is None or rank > 10:
             return None
         other = 1 - side
-        rival = int(np.argmax(faces[other]))
-        if rival not in self._same_rank.get(best, ()) or faces[other][rival] < faces[side][best] - WAYS_APART:
-            return None
-        return rival if (self._on_face(views[other], None)(rival, best) or 0.0) >= ABSTAIN else None
+        rivals = [j for j in self._same_rank.get(best, ())
+                  if turned_scores[j] >= score - WAYS_APART and faces[other][j] >= faces[side][best] - WAYS_APART]
+        for rival in sorted(rivals, key=lambda j: -float(faces[other][j])):
+            if (self._on_face(views[other], None)(rival, best) or 0.0) >= ABSTAIN:
+                return rival
+        return None
 
     def _on_face(self, view: Features, shown: np.ndarray | None):
         """How much better the whole face of ``view`` (its ``shown`` pixels, a :data:`FACE`
