@@ -475,18 +475,18 @@ class Matcher:
                 continue
             seen = visible_corners & self._back_printed
             # Sharp, in grey, as enrolled: a back's own fine pattern (a lattice) ...
-            ways = [(_correlations(back.face[None], view.face, mask)[0],
+            ways = [(_correlations(back.face[None], view.face, mask, FACE)[0],
                      _correlations(back.corners.reshape(4, -1)[seen], view.corners.reshape(4, -1)[seen]),
-                     _correlations(self._face, view.face, mask).max())]
+                     _correlations(self._face, view.face, mask, FACE).max())]
             alike = True
             if back.tint is not None and view.tint is not None:
                 # ... or, in colour, softened and moved onto the back (fine lines blurred and a
                 # pixel off), whose colour over what shows the view's must share.
                 face = _soften(view.face.reshape(FACE[1], FACE[0]), BACK_BLUR)
                 moved = _registered(face, self._back_face, mask.reshape(face.shape), FACE_REACH).ravel()
-                ways.append((_correlations(self._back_face[None], moved, mask)[0],
+                ways.append((_correlations(self._back_face[None], moved, mask, FACE)[0],
                              np.array([self._back_corner(k, view) for k in np.flatnonzero(seen)]),
-                             _correlations(self._soft_faces, face.ravel(), mask).max()))
+                             _correlations(self._soft_faces, face.ravel(), mask, FACE).max()))
                 alike = np.linalg.norm(view.tint.reshape(-1, 2)[mask].mean(axis=0) -
                                        back.tint.reshape(-1, 2)[mask].mean(axis=0)) <= BACK_TINT
             if not alike:
@@ -695,12 +695,23 @@ def _unexplained(references: np.ndarray, view: np.ndarray, shown: np.ndarray) ->
     return float(seen.var()) * (1 - _correlations(references, view.ravel(), shown.ravel()) ** 2)
 
 
-def _correlations(references: np.ndarray, views: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+def _correlations(references: np.ndarray, views: np.ndarray, mask: np.ndarray | None = None,
+                  face: tuple[int, int] | None = None) -> np.ndarray:
     """Normalised correlation of each row of ``references`` with ``views`` (one vector for all,
-    or one row each), on the pixels of ``mask`` (default all)."""
+    or one row each), on the pixels of ``mask`` (default all). For faces (``face``: their
+    width and height), the plane that fits each best on those pixels is taken out, not only
+    its mean (:func:`vision.faces.features.unlit`: the light's slope is no print), fitted on
+    what shows: the plane a face shown in part was enrolled or seen without was fitted over
+    the whole, the card lying on it included (ancient-egyptians' fanned card, 59 % of it in
+    view, was taken for a card face down)."""
     refs, seen = references, np.atleast_2d(views)
     if mask is not None and not mask.all():
         refs, seen = refs[:, mask], seen[:, mask]
+        if face is not None:
+            ys, xs = np.divmod(np.flatnonzero(mask), face[0])
+            plane = np.linalg.qr(np.column_stack([np.ones(len(xs)), xs, ys]))[0].astype(np.float32)
+            refs = refs - (refs @ plane) @ plane.T
+            seen = seen - (seen @ plane) @ plane.T
     refs = refs - refs.mean(axis=1, keepdims=True)
     seen = seen - seen.mean(axis=1, keepdims=True)
     products = refs @ seen[0] if len(seen) == 1 else np.einsum("ij,ij->i", refs, seen)

@@ -980,3 +980,14 @@ def test_a_fanned_card_read_surely_is_not_kept_unnamed_by_a_guess_unsure_between
     score, wrong, _ = _bench_run(201170, "jolly-royal", fan=True)
     assert score["matched"].get("placed", 0) == score["expected"]["placed"] == 6 and score["false"] == 0
     assert wrong == 0
+
+
+@pytest.mark.slow
+def test_a_fanned_card_shown_in_part_is_not_taken_for_a_card_face_down():
+    """The defect (issue 22, faces_bench fan 251889, ancient-egyptians, once faces were compared
+    without the light's slope): a fanned card, its bottom-left corner and 59 % of its face in
+    view, was taken for a card laid face down ("placed a face-down card seat1 at 1.10 s"). The
+    slope had been taken out over the whole face, the card lying on it included; a face shown
+    in part is compared without the plane that fits what shows."""
+    score, wrong, _ = _bench_run(251889, "ancient-egyptians", True)
+    assert wrong == 0 and score["false"] == 0 and score["unexpected"] == []
