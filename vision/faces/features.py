@@ -154,11 +154,9 @@ def middle_grey(soft: np.ndarray, shown: np.ndarray | None = None) -> tuple[floa
         keep &= cv2.resize(shown.reshape(FACE[1], FACE[0]).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0
     if keep.sum() < 0.1 * middle:
         return None
-    ys, xs = np.nonzero(keep)
     grey = inner[keep].astype(np.float64)
-    plane = np.column_stack([xs, ys, np.ones(len(xs))])
-    slope = np.linalg.lstsq(plane, grey, rcond=None)[0]
-    return float(grey.mean()), float((grey - plane @ slope).std())
+    plane = plane_basis(keep.shape, keep.ravel())
+    return float(grey.mean()), float((grey - plane @ (plane.T @ grey)).std())
 
 
 def unlit(image: np.ndarray) -> np.ndarray:
@@ -169,17 +167,29 @@ def unlit(image: np.ndarray) -> np.ndarray:
     own image at 0.83, now 0.99). A design's own shading across its face is left out alike on
     both sides of the comparison. Not for the corner patches: an index lies to one side of its
     patch, and much of it is a plane there."""
-    plane = _plane_basis(image.shape)
+    plane = plane_basis(image.shape)
     vector = np.asarray(image, np.float32).ravel()
     return vector - plane @ (plane.T @ vector)
 
 
+def plane_basis(shape: tuple[int, int], shown: np.ndarray | None = None) -> np.ndarray:
+    """Orthonormal columns (float32) spanning the planes over the pixels ``shown`` (a flat
+    mask, default all) of an image of ``shape`` (height, width): a vector ``v`` over those
+    pixels less ``basis @ (basis.T @ v)`` is ``v`` without the plane that fits it best."""
+    if shown is None:
+        return _whole_plane_basis(tuple(shape))
+    ys, xs = np.divmod(np.flatnonzero(shown), shape[1])
+    return _orthonormal_plane(xs, ys)
+
+
 @functools.lru_cache(maxsize=16)
-def _plane_basis(shape: tuple[int, int]) -> np.ndarray:
-    """Orthonormal columns spanning the planes over an image of ``shape`` (height, width)."""
-    h, w = shape
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
-    plane = np.column_stack([np.ones(w * h), xx.ravel(), yy.ravel()])
+def _whole_plane_basis(shape: tuple[int, int]) -> np.ndarray:
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]]
+    return _orthonormal_plane(xx.ravel(), yy.ravel())
+
+
+def _orthonormal_plane(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    plane = np.column_stack([np.ones(len(xs)), xs, ys]).astype(np.float64)
     return np.linalg.qr(plane)[0].astype(np.float32)
 
 

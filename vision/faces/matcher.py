@@ -24,7 +24,7 @@ import numpy as np
 
 from engine.decks import PhysicalCard
 from vision.faces.features import (CORNERS, DETAIL, FACE, Features, corner_patch, corner_search, corner_vector, describe,
-                                   middle_grey, turned)
+                                   middle_grey, plane_basis, turned)
 from vision.faces.store import Enrolment
 
 #: Cards scored again with each corner aligned, and how far (px of the upright view) it may shift.
@@ -708,8 +708,7 @@ def _correlations(references: np.ndarray, views: np.ndarray, mask: np.ndarray | 
     if mask is not None and not mask.all():
         refs, seen = refs[:, mask], seen[:, mask]
         if face is not None:
-            ys, xs = np.divmod(np.flatnonzero(mask), face[0])
-            plane = np.linalg.qr(np.column_stack([np.ones(len(xs)), xs, ys]))[0].astype(np.float32)
+            plane = plane_basis((face[1], face[0]), mask)
             refs = refs - (refs @ plane) @ plane.T
             seen = seen - (seen @ plane) @ plane.T
     refs = refs - refs.mean(axis=1, keepdims=True)
