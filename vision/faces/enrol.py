@@ -12,7 +12,6 @@ file) or in rows (:mod:`vision.faces.rows`). Every card found is checked the one
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -20,7 +19,7 @@ import numpy as np
 
 from engine.decks import Deck, PhysicalCard
 from engine.errors import InvalidInput
-from vision.faces.features import Features, describe, middle_grey, order_quad, turned, warp_upright
+from vision.faces.features import Features, describe, middle_grey, order_quad, turned, turned_features, warp_upright
 from vision.faces.finder import Backdrop, card_outlines, new_patches, refine_quad, shape_of
 from vision.faces.still import FOLLOWED, edge_followed, find_card, find_cards, inked_corners, work_across
 from vision.faces.store import Enrolment
@@ -201,13 +200,10 @@ def same_way_round(enrolment: Enrolment, card_id: str, features: Features) -> Fe
     if not others or rank is None:
         return features
     others = np.stack(others)
-    # Turning a view reverses each feature vector (the corner patches swap places, see CORNERS).
+    # Turning a view reverses each feature vector (turned_features).
     if float((others @ features.face[::-1]).sum()) <= float((others @ features.face).sum()):
         return features
-    return replace(features, corners=features.corners[::-1].copy(), face=features.face[::-1].copy(),
-                   soft=None if features.soft is None else turned(features.soft),
-                   detail=None if features.detail is None else features.detail[::-1].copy(),
-                   tint=None if features.tint is None else features.tint[::-1, ::-1].copy())
+    return turned_features(features)
 
 
 def table_outline(frame: Frame, quad: np.ndarray) -> np.ndarray:

@@ -137,6 +137,16 @@ def turned(upright: np.ndarray) -> np.ndarray:
     return cv2.rotate(upright, cv2.ROTATE_180)
 
 
+def turned_features(features: Features) -> Features:
+    """``features`` of the same card laid the other way round: each vector reversed (a turned
+    view's pixels in reverse order; the corner patches, alike in shape, swap places, see
+    :data:`CORNERS`)."""
+    return replace(features, corners=features.corners[::-1].copy(), face=features.face[::-1].copy(),
+                   soft=None if features.soft is None else turned(features.soft),
+                   detail=None if features.detail is None else features.detail[::-1].copy(),
+                   tint=None if features.tint is None else features.tint[::-1, ::-1].copy())
+
+
 def middle_grey(soft: np.ndarray, shown: np.ndarray | None = None) -> tuple[float, float] | None:
     """The grey of the middle of a card's face (``soft``, a blurred upright view, inside its
     border by :data:`MIDDLE` of each side) over the pixels ``shown`` (a :data:`FACE` mask,

@@ -26,6 +26,7 @@ from engine.decks import PhysicalCard
 from vision.faces.features import (CORNERS, DETAIL, FACE, Features, corner_patch, corner_search, corner_vector, describe,
                                    middle_grey, plane_basis, turned)
 from vision.faces.store import Enrolment
+from vision.faces.way_round import one_way_round
 
 #: Cards scored again with each corner aligned, and how far (px of the upright view) it may shift.
 CANDIDATES, REACH = 6, 4
@@ -154,7 +155,9 @@ class Matcher:
         self.enrolment = enrolment
         deck = enrolment.deck
         self.cards = [deck.card(card_id) for card_id in enrolment.cards]
-        features = self._features = list(enrolment.cards.values())
+        ranks = [getattr(card.face, "rank", None) for card in self.cards]
+        #: The cards' features, all one way round (a card photographed upside down is turned).
+        features = self._features = one_way_round(list(enrolment.cards.values()), ranks)
         self._corners = np.stack([f.corners for f in features]).reshape(len(features), 4, -1)
         self._face = np.stack([f.face for f in features])
         #: The whole faces at :data:`DETAIL`, where two cards are told apart by them (a deck
@@ -187,7 +190,6 @@ class Matcher:
         #: The corners printed on every card (an index, whole or in part): a corner some cards
         #: leave blank shows a pip of the others', no print that names a card.
         self._printed = tuple(int(k) for k in np.flatnonzero(inked))
-        ranks = [getattr(card.face, "rank", None) for card in self.cards]
         self._same_rank = {i: [j for j, other in enumerate(ranks) if other == rank and j != i]
                            for i, rank in enumerate(ranks) if rank is not None}
         #: The corners that show the suits (see :func:`suit_corners`).
