@@ -1,54 +1,124 @@
 """Which way round each enrolled card is compared: all of a deck's cards one way.
 
 A user photographs each card as it lies, and half of them lie upside down. The matcher reads a
-card on the table both ways round, so one card enrolled upside down is still read; but what the
-matcher learns of the deck as a whole (the corners every card prints an index in, the corners
-that show the suit, the deck's average corner that a view is registered on, the whole faces of
-two suits of a rank compared with one view) assumes that the deck's cards lie one way. A design
-whose indices are not alike turned round (ancient-egyptians prints its bottom index upright;
-oxygen's designs print the rank at the top right alone) enrolled from phone photos showed
-its index in the top-left corner of some cards and upside down in the bottom right of others.
+card on the table both ways round, so one card enrolled upside down is still read; but what it
+compares and learns assumes that the deck's cards lie one way: the whole faces of two suits of
+a rank compared with one view, and of the deck as a whole the corners every card prints an
+index in, the corners that show the suit, the deck's average corner a view is registered on.
+A design whose cards are not alike turned round (ancient-egyptians prints its bottom index
+upright; oxygen's designs print the rank at the top right alone) enrolled from phone photos
+had its index at the top left of some cards and upside down at the bottom right of others.
 
-Each card is kept as enrolled or turned (:func:`vision.faces.features.turned_features`) so that
-the deck's cards agree best: the sum, over every two cards, of how alike their corners are,
-and for two cards of one rank their whole faces too (court art, a seven's odd pip), as large as
-it can be made by turning one card at a time. A design alike either way round gives no reason
-to turn any card, and none is.
+Cards are kept as enrolled or turned (:func:`vision.faces.features.turned_features`) in two
+steps:
+
+- **Within a rank**, the cards agree best: the sum, over every two cards of the rank, of how
+  alike their corners are (the same rank, printed alike), as large as turning one card at a
+  time makes it: the index says which way up a card is. Not the whole faces: a heart upside
+  down looks like a spade (oxygen-white's pips all stand upright, and its 4H and 9H, enrolled
+  upright, agreed better turned with the other suits of their rank), and a design may lay a
+  rank's pips otherwise suit by suit (oxygen-air's 7C has its odd pip at the top, the other
+  sevens at the foot).
+- **The ranks**, each turned whole, print an index in the same corners: a deck's index is what
+  every card prints in the same corners, so the ranks lie one way when the corners printed on
+  every card are as many as can be (oxygen-air's aces print the suit at the top left and the
+  rank at the top right, its courts the rank at the top right and art at the foot: turned,
+  the aces share two printed corners with the courts, and the rank's corner with no card).
+  Among the ways that print as many, the ranks' corners there agree best.
+
+A design alike either way round gives no reason to turn any card. Of two ways alike, the one
+that keeps more cards as enrolled is kept: a deck enrolled one way round is kept so.
 """
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 
 from vision.faces.features import Features, turned_features
 
-#: Turning a card must make it agree better with the rest of the deck by this much at least
+#: Turning a card must make it agree better with the rest of its rank by this much at least
 #: (a sum of correlations): a card alike either way round is not turned by the camera's noise.
 BETTER_BY = 0.5
+#: A corner is printed on a card when it holds this share at least of the print of the card's
+#: most printed corner (the norms of the corner patches; a blank corner of a photographed card
+#: holds the camera's noise and the table's edge: oxygen-air's, 0.1-0.25 of its index corner).
+PRINTED_SHARE = 0.4
 
 
 def one_way_round(features: list[Features], ranks: list) -> list[Features]:
     """``features`` (a deck's enrolled cards, of ``ranks``: None for a card of no rank, never
-    turned) each as enrolled or turned, so that the cards of each rank lie one way round (see
-    the module docstring); most cards of a rank are kept as enrolled, and all of a rank
-    enrolled one way round are."""
-    count = len(features)
+    turned) each as enrolled or turned, so that the cards lie one way round (see the module
+    docstring)."""
     rank = np.array([-1 if r is None else r for r in ranks])
-    same_rank = (rank[:, None] == rank[None, :]) & (rank[:, None] >= 0)
-    np.fill_diagonal(same_rank, False)
-    if count < 2 or not same_rank.any():
+    if len(features) < 2 or (rank >= 0).sum() < 2:
         return list(features)
-    vectors = [np.stack([f.corners for f in features]).astype(np.float64), np.stack([f.face for f in features]).astype(np.float64)]
-    turn = np.zeros(count, bool)
-    for _ in range(4 * count):     # each turn makes the agreement larger: it ends
-        kept = [np.where(turn[:, None], v[:, ::-1], v) for v in vectors]
-        # What turning each card gains in agreement with the others of its rank as kept.
-        gains = sum(((v[:, ::-1] @ v.T - v @ v.T) * same_rank).sum(axis=1) for v in kept)
-        best = int(np.argmax(gains))
-        if gains[best] < BETTER_BY:
-            break
-        turn[best] = ~turn[best]
-    for r in np.unique(rank[rank >= 0]):
-        if turn[rank == r].sum() > (rank == r).sum() / 2:
-            turn[rank == r] = ~turn[rank == r]   # the same agreement: most of the rank as enrolled
+    corners = np.stack([f.corners for f in features]).astype(np.float64)
+    turn = _ranks_one_way(corners, rank)
+    turn ^= _deck_one_way(np.where(turn[:, None], corners[:, ::-1], corners).reshape(len(features), 4, -1), rank)
+    if turn.sum() > len(turn) / 2:
+        turn = ~turn & (rank >= 0)   # the same agreement: most cards as enrolled
     return [turned_features(f) if t else f for f, t in zip(features, turn)]
+
+
+def _ranks_one_way(corners: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """Which cards to turn so that each rank's cards agree best in their ``corners`` (one card
+    turned at a time, while that gains :data:`BETTER_BY`), most of each rank as enrolled."""
+    turn = np.zeros(len(rank), bool)
+    for r in np.unique(rank[rank >= 0]):
+        group = np.flatnonzero(rank == r)
+        alike = corners[group] @ corners[group].T            # two cards the same way round
+        across = corners[group][:, ::-1] @ corners[group].T  # two cards lying either way round
+        np.fill_diagonal(alike, 0.0)
+        np.fill_diagonal(across, 0.0)
+        way = np.zeros(len(group), bool)
+        for _ in range(4 * len(group)):     # each turn makes the agreement larger: it ends
+            same = way[:, None] == way[None, :]
+            gains = (np.where(same, across, alike) - np.where(same, alike, across)).sum(axis=1)
+            best = int(np.argmax(gains))
+            if gains[best] < BETTER_BY:
+                break
+            way[best] = ~way[best]
+        turn[group] = ~way if way.sum() > len(way) / 2 else way
+    return turn
+
+
+def _deck_one_way(corners: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """Which cards to turn, a rank at a time, so that the corners printed on every card are as
+    many as can be, and among those ways, the ranks' corners there agree best (``corners``:
+    cards x 4 corners x pixels, each rank's cards one way round already)."""
+    groups = [np.flatnonzero(rank == r) for r in np.unique(rank[rank >= 0])]
+    norms = np.linalg.norm(corners, axis=2)
+    printed = norms >= PRINTED_SHARE * norms.max(axis=1, keepdims=True)
+    # Each rank's corners printed on all its cards, and the sum of its corners, as kept and turned.
+    shown = np.array([[printed[g].all(axis=0), printed[g].all(axis=0)[::-1]] for g in groups])   # rank, way, corner
+    sums = np.array([[corners[g].sum(axis=0), corners[g].sum(axis=0)[::-1, ::-1]] for g in groups])
+    agree = np.einsum("gakp,hbkp->ghabk", sums, sums)       # rank, rank, way, way, corner
+    ways = np.array(list(itertools.product((False, True), repeat=len(groups) - 1)), bool).reshape(-1, len(groups) - 1)
+    ways = np.hstack([np.zeros((len(ways), 1), bool), ways])  # the first rank as kept: turning all is alike
+    common = shown[np.arange(len(groups)), ways.astype(int)].all(axis=1)   # way, corner
+    most = common.sum(axis=1)
+    best, score = ways[0], -np.inf
+    for corners_shown in np.unique(common[most == most.max()], axis=0):   # the corners every card prints
+        among = ways[(common == corners_shown).all(axis=1)]
+        scores = _agreement(agree[..., corners_shown].sum(axis=-1), among)
+        if scores.max() > score:
+            best, score = among[int(np.argmax(scores))], float(scores.max())
+    turn = np.zeros(len(rank), bool)
+    for group, flip in zip(groups, best):
+        turn[group] = flip
+    return turn
+
+
+def _agreement(agree: np.ndarray, ways: np.ndarray) -> np.ndarray:
+    """For each row of ``ways`` (which ranks are turned), the sum over every two ranks of
+    ``agree[g, h, way of g, way of h]``: a sum of pairs, written as a quadratic in the ways."""
+    none = agree[:, :, 0, 0]
+    one = agree[:, :, 1, 0] - none                  # rank g turned alone
+    both = agree[:, :, 1, 1] - agree[:, :, 1, 0] - agree[:, :, 0, 1] + none
+    upper = np.triu(np.ones(none.shape, bool), 1)
+    linear = (one * upper).sum(axis=1) + ((agree[:, :, 0, 1] - none) * upper).sum(axis=0)
+    pair = np.where(upper, both, 0.0)
+    w = ways.astype(float)
+    return (none * upper).sum() + w @ linear + np.einsum("wg,gh,wh->w", w, pair, w)
