@@ -208,9 +208,11 @@ def named_by_what_shows(shown: list[str], script: list, enrolment) -> list[str]:
     """Of a fan's cards whose top-left corner shows whole (``shown``, :func:`fan_script`), those
     that what shows can name: all of them when the fan was dealt one by one (each lay whole
     before the next came) or the design prints a whole index there (rank and suit: no two of
-    its enrolled cards look alike in that corner, :attr:`vision.faces.matcher.Matcher.index_corners`);
-    else only the top card, which lies whole (oxygen's designs print the rank in the top-right
-    corner and the suit at the top left: a card of a fan laid at once shows no rank)."""
+    its cards look alike in that corner, :attr:`vision.faces.matcher.Matcher.index_corners`,
+    of the ``enrolment`` from its clean images: what the design prints, not what an
+    enrolment from a user's pictures makes of it); else only the top card, which lies whole
+    (oxygen's designs print the rank in the top-right corner and the suit at the top left: a
+    card of a fan laid at once shows no rank)."""
     laid_at_once = script[-1].t - script[0].t < 0.1
     if not laid_at_once or 0 in Matcher(enrolment).index_corners:
         return shown
@@ -311,7 +313,7 @@ def run_scene(job: tuple) -> dict:
     view, tilt, effects, quality, face_down = faces_conditions(seed)
     if fan:
         script, duration, shown = fan_script(seed, DEFAULT_ZONES, printed_size(design))
-        shown = named_by_what_shows(shown, script, enrolment)
+        shown = named_by_what_shows(shown, script, enrolled(design)[0])
         face_down = False
     else:
         script, duration = scene_script("mixed", seed, "standard", foreign=False)
