@@ -181,15 +181,12 @@ class Matcher:
         self._corner_norms = np.einsum("nkp,nkp->nk", self._corners, self._corners)
         #: The corners that name a card alone: inked on every card (a pip near a corner of some
         #: cards is no index) and no two cards alike there (a design that prints the rank in
-        #: one corner and the suit in another names no card by either). A card showing one
-        #: corner alone is read there only.
+        #: one corner and the suit in another names no card by either). A card whose face
+        #: hardly shows is read by its corners only when one of these is in view.
         unit = self._corners / np.sqrt(np.maximum(self._corner_norms, 1e-12))[:, :, None]
         alike = np.array([(lambda g: (g - 2 * np.eye(len(g))).max())(unit[:, k] @ unit[:, k].T) for k in range(4)])
         inked = (np.sqrt(self._corner_norms) >= BLANK).all(axis=0)
         self.index_corners = tuple(int(k) for k in np.flatnonzero(inked & (alike < ALIKE)))
-        #: The corners printed on every card (an index, whole or in part): a corner some cards
-        #: leave blank shows a pip of the others', no print that names a card.
-        self._printed = tuple(int(k) for k in np.flatnonzero(inked))
         self._same_rank = {i: [j for j, other in enumerate(ranks) if other == rank and j != i]
                            for i, rank in enumerate(ranks) if rank is not None}
         #: The corners that show the suits (see :func:`suit_corners`).
@@ -283,12 +280,14 @@ class Matcher:
             return Reading(None, 1.0, face_down=True)
         if not any(v.any() for v in visible):
             return Reading(None, 0.0, why="every corner is hidden")
-        # One corner alone, with too little of the face shown to speak, names a card only
-        # where every card prints something (a pip in the corner of some designs' pip cards is no index).
+        # Corners, with too little of the face shown to speak, name a card only where one of
+        # them names a card alone (:attr:`index_corners`): a pip in the corner of some cards is
+        # no index, nor a suit printed without the rank (oxygen-white's ace of spades, seen by
+        # its foot alone, was named the jack of spades), nor a rank without the suit.
         face_hidden = shown is not None and all(m.mean() < FACE_SHOWN for m in shown)
-        alone = [face_hidden and vis.sum() == 1 and int(np.flatnonzero(vis)[0]) not in self._printed for vis in visible]
+        alone = [face_hidden and not vis[list(self.index_corners)].any() for vis in visible]
         if all(no or not vis.any() for no, vis in zip(alone, visible)):
-            return Reading(None, 0.0, why="the one corner in view names no card alone")
+            return Reading(None, 0.0, why="the corners in view name no card without the face")
         scored = [self._unaligned(view, vis, part) if vis.any() and not no else np.full(len(self.cards), -1.0)
                   for view, vis, part, no in zip(views, visible, parts, alone)]
         faces = [self._face @ view.face for view in views]
