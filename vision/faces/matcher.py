@@ -189,8 +189,10 @@ class Matcher:
         self.index_corners = tuple(int(k) for k in np.flatnonzero(inked & (alike < ALIKE)))
         self._same_rank = {i: [j for j, other in enumerate(ranks) if other == rank and j != i]
                            for i, rank in enumerate(ranks) if rank is not None}
-        #: The corners that show the suits (see :func:`suit_corners`).
-        self._suit_corners = suit_corners(self._corners, ranks, [getattr(card.face, "suit", None) for card in self.cards])
+        #: The corners that show the suits (see :func:`suit_corners`), as the enrolled deck
+        #: shows them: a corner of a deck enrolled from photos may show its suit and not be
+        #: seen to (nicu-white's shows a sliver of it, which an outline a pixel off moves out).
+        self.suit_shown = suit_corners(self._corners, ranks, [getattr(card.face, "suit", None) for card in self.cards])
         #: Each corner of the deck's cards on average (each card's weighed alike), as matched
         #: (:func:`_template`): where the deck prints its index, what a view's corners are
         #: registered on before every card is compared with them (:meth:`_registered_corners`).
@@ -313,14 +315,14 @@ class Matcher:
         on_face = self._on_face(views[side], seen) if face_speaks else None
         # No corner in view shows the suit (oxygen-air prints it in the pips alone): which suit
         # of the rank it is, is the face's to say.
-        suit_unseen = face_speaks and not (visible[side] & self._suit_corners).any()
+        suit_unseen = face_speaks and not (visible[side] & self.suit_shown).any()
         chosen = self._suit_by_face(best, scores, on_face) if suit_unseen else None
         if chosen:
             best, second = chosen
             order = [best, second] + [i for i in order if i not in (best, second)]
         # Two suits of a rank: corners that show no suit (a rank printed alone, decoration)
         # differ by noise alone, and say nothing of which it is.
-        corners_tell = best not in self._same_rank.get(second, ()) or bool((visible[side] & self._suit_corners).any())
+        corners_tell = best not in self._same_rank.get(second, ()) or bool((visible[side] & self.suit_shown).any())
         told = [gap for gap in (_told_apart(fits.get(best), fits.get(second)) if corners_tell else None,
                                 on_face(best, second) if face_speaks else None)
                 if gap is not None]
@@ -369,7 +371,7 @@ class Matcher:
                 why = f"the whole face looks more like the {self.cards[rival].id} than the {self.cards[best].id}"
                 face_says = self.cards[rival] if whole else None
                 break
-        for rival in self._same_rank.get(best, ()) if not (why or face_speaks or (visible[side] & self._suit_corners).any()) else ():
+        for rival in self._same_rank.get(best, ()) if not (why or face_speaks or (visible[side] & self.suit_shown).any()) else ():
             # Another suit of the rank fitting nearly as well, and no corner in view that
             # shows the suit (a corner printing the rank alone, or a picture, differs between
             # two suits by decoration only), nor the face: the suit is not known.

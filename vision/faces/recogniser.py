@@ -688,6 +688,15 @@ class FaceRecogniser:
             other = next(card for card in indices.values() if card[:-1] == rank)
             return Reading(None, min(reading.confidence, GUESSED_SURE / 2), why=f"the corner index reads the {other}, "
                            f"not the {reading.card.id}", unsure=reading.card, score=reading.score), visible
+        if shows is not None and reading.card is not None and indices.get(shows) != reading.card.id and \
+                not self.matcher.suit_shown[3 - shows if reading.turned else shows]:
+            # One corner alone that the enrolled deck is not seen to show the suit in (a rank
+            # printed alone, oxygen's; a deck from phone photos, its corners each lit and cut
+            # their own way) names a card only where the corner index model reads the same card
+            # there: oxygen's 2H, by its rank corner, was named the 2D (scene 961988).
+            return Reading(None, min(reading.confidence, GUESSED_SURE / 2), why=f"one corner alone, which shows no suit "
+                           f"the deck is seen to print there: not surely the {reading.card.id}", unsure=reading.card,
+                           score=reading.score), visible
         if shows is not None and said is not None and (reading.card is None or reading.score < SHOWN_LEAST or
                                                         reading.confidence < GUESSED_SURE) \
                 and indices.get(shows) == said.id:

@@ -288,7 +288,7 @@ def test_the_corners_that_show_a_suit_are_learnt_from_the_deck():
     import faces_bench
 
     def shows(design):
-        return [int(k) for k in np.flatnonzero(Matcher(faces_bench.enrolled(design)[0])._suit_corners)]
+        return [int(k) for k in np.flatnonzero(Matcher(faces_bench.enrolled(design)[0]).suit_shown)]
 
     assert shows("standard") == [0, 3]
     assert shows("oxygen-white") == [2]
