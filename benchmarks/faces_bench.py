@@ -100,17 +100,17 @@ def enrolled(design: str, kind: str = "clean"):
     once per process, and the CPU seconds the enrolment itself took (process time: a shared machine does not inflate it)."""
     if (design, kind) not in _ENROLLED:
         deck = get_deck("standard")
-        started = time.process_time()
         if kind == "clean":
             with tempfile.TemporaryDirectory() as folder:
                 write_deck_images(design, folder, deck.faces, back=True)
                 started = time.process_time()
                 enrolment = enrol_from_images(folder, deck, design)
+                spent = time.process_time() - started
         else:
-            enrolment, _ = enrol_from(design, kind, deck, seed=sum(map(ord, design)))
+            enrolment, _, spent = enrol_from(design, kind, deck, seed=sum(map(ord, design)))
             if enrolment is None:
                 raise SystemExit(f"{design} could not be enrolled from {kind} pictures")
-        _ENROLLED[(design, kind)] = (enrolment, time.process_time() - started)
+        _ENROLLED[(design, kind)] = (enrolment, spent)
     return _ENROLLED[(design, kind)]
 
 
@@ -494,8 +494,8 @@ def main(argv: list[str] | None = None) -> int:
     if floor:
         print(f"quiet frames: decoding the camera's JPEG at 1/8 scale alone takes {statistics.median(floor):.2f} ms "
               f"(median) of the {total['quiet']:.2f} ms")
-    print(f"enrolment of 52 cards from {args.enrol_from} images (process time)"
-          f"{'' if args.enrol_from == 'clean' else ' (making the pictures included)'}: "
+    print(f"enrolment of 52 cards from {args.enrol_from} images (process time, every retake counted, "
+          f"making the pictures not): "
           + ", ".join(f"{d} {s:.2f} s" for d, s in enrol_times.items()))
     print("\ntargets (all scenes; the worst design beside)")
     width = max(len(text) for _, text, _, _ in FIGURES)
