@@ -1,7 +1,9 @@
 """The contact sheet of an enrolment: every card of the deck as enrolled, in the deck's rows
 (a suit a row), each upright view labelled with its card, so a user sees at a glance what the
-table will compare against. A card enrolled in an earlier session (its view is not kept) or not
-enrolled is a grey tile saying so.
+table will compare against. The cards are shown as the table compares them, one way round: a
+card photographed upside down among its rank is shown turned, and its label says so
+(:func:`vision.faces.way_round.kept_turned`). A card enrolled in an earlier session (its view is
+not kept) or not enrolled is a grey tile saying so.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.faces.features import UPRIGHT
+from vision.faces.features import UPRIGHT, turned
 from vision.faces.store import Enrolment
+from vision.faces.way_round import kept_turned
 
 #: Pixels between tiles, and the height of a tile's label.
 GAP, LABEL = 6, 22
@@ -38,11 +41,14 @@ def contact_sheet(enrolment: Enrolment) -> np.ndarray:
             groupby(enrolment.deck.cards, key=lambda card: getattr(card.face, "suit", None))]
     w, h = UPRIGHT
     columns = max(map(len, rows))
+    ranks = [getattr(enrolment.deck.card(card_id).face, "rank", None) for card_id in enrolment.cards]
+    turned_round = {card_id for card_id, turn in zip(enrolment.cards, kept_turned(list(enrolment.cards.values()), ranks)) if turn}
     sheet = np.full((GAP + len(rows) * (h + LABEL + GAP), GAP + columns * (w + GAP), 3), 235, np.uint8)
     for r, row in enumerate(rows):
         for c, card_id in enumerate(row):
             note = "earlier session" if card_id in enrolment.cards else "not enrolled"
-            tile = _tile(enrolment.views.get(card_id), card_id, note)
+            view, turn = enrolment.views.get(card_id), card_id in turned_round
+            tile = _tile(turned(view) if turn and view is not None else view, f"{card_id} turned" if turn else card_id, note)
             y, x = GAP + r * (h + LABEL + GAP), GAP + c * (w + GAP)
             sheet[y:y + h + LABEL, x:x + w] = tile
     return sheet

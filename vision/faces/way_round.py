@@ -51,15 +51,20 @@ def one_way_round(features: list[Features], ranks: list) -> list[Features]:
     """``features`` (a deck's enrolled cards, of ``ranks``: None for a card of no rank, never
     turned) each as enrolled or turned, so that the cards lie one way round (see the module
     docstring)."""
+    return [turned_features(f) if t else f for f, t in zip(features, kept_turned(features, ranks))]
+
+
+def kept_turned(features: list[Features], ranks: list) -> np.ndarray:
+    """Which of ``features`` (see :func:`one_way_round`) are kept turned round."""
     rank = np.array([-1 if r is None else r for r in ranks])
     if len(features) < 2 or (rank >= 0).sum() < 2:
-        return list(features)
+        return np.zeros(len(features), bool)
     corners = np.stack([f.corners for f in features]).astype(np.float64)
     turn = _ranks_one_way(corners, rank)
     turn ^= _deck_one_way(np.where(turn[:, None], corners[:, ::-1], corners).reshape(len(features), 4, -1), rank)
     if turn.sum() > len(turn) / 2:
         turn = ~turn & (rank >= 0)   # the same agreement: most cards as enrolled
-    return [turned_features(f) if t else f for f, t in zip(features, turn)]
+    return turn
 
 
 def _ranks_one_way(corners: np.ndarray, rank: np.ndarray) -> np.ndarray:
