@@ -193,17 +193,19 @@ def finish(rng: np.random.Generator, image: np.ndarray, *, blur: float, noise: f
 
 
 def photo_of_card(rng: np.random.Generator, card: np.ndarray, *, size=(900, 1200), kind: str | None = None,
-                  fill: tuple[float, float] = (0.45, 0.75), tilt: float = 30.0, things: int = 3) -> tuple[np.ndarray, Placed]:
+                  fill: tuple[float, float] = (0.45, 0.75), tilt: float = 30.0, things: int = 3,
+                  angle: float | None = None) -> tuple[np.ndarray, Placed]:
     """A phone photo (``size``: width, height; portrait 3:4 by default) of one ``card`` on a
     ``kind`` of background (random when None), its long side ``fill`` of the picture's short
-    side, anywhere, turned any way, up to ``tilt`` degrees off vertical, with ``things`` around."""
+    side, anywhere, turned any way (or by ``angle`` degrees), up to ``tilt`` degrees off
+    vertical, with ``things`` around."""
     kind = kind or str(rng.choice(BACKGROUNDS))
     w, h = size
     image = background(rng, size, kind)
     long_side = rng.uniform(*fill) * min(w, h)
     for _ in range(50):
         quad = card_quad_at(rng, (rng.uniform(0, w), rng.uniform(0, h)), long_side, shape_of_image(card),
-                            tilt=rng.uniform(0, tilt))
+                            angle=angle, tilt=rng.uniform(0, tilt))
         if quad[:, 0].min() > 0.03 * w and quad[:, 0].max() < 0.97 * w and \
                 quad[:, 1].min() > 0.03 * h and quad[:, 1].max() < 0.97 * h:
             break

@@ -455,8 +455,13 @@ def whole_card(image: np.ndarray, outlines: list[Outline], *, face: bool = True)
     if inked_corners(view) < 1 or (face and not paper_edged(image)):
         return None   # a card's face cut to its edge is edged with its paper (a back may be printed to the edge)
     lying = [o for o in outlines if lies_in(o, w, h) and not printed_border(o.quad, w, h)]
-    if any(turned_from_sides(o.quad) > TURNED for o in lying):
-        return None   # what a card prints runs along its edges: a card's outline turned is a card lying in the picture
+    if any(turned_from_sides(o.quad) > TURNED or lies_across(o.quad, w, h) or (not face and o.area < PANEL_LEAST * w * h)
+           for o in lying):
+        # What a card prints runs along its edges: a card's outline turned, or across, is a card
+        # lying in the picture; so is a clear outline in a picture of a back that fills less of
+        # it than a back's printed panel fills of the card (a picture of the back's corners then
+        # shows the table: wood, cloth, nothing a back's corners print).
+        return None
     ink = corner_ink(view, quad)
     near = INK_NEAR * min(w, h)   # an outline found a little inside the card's edge still holds its index
     outlines = [o for o in outlines if all(cv2.pointPolygonTest(o.quad, point, True) >= -near for point in ink)
@@ -477,6 +482,10 @@ INK_NEAR = 0.03
 #: Degrees a clear outline in a picture may be turned from the picture's sides and still be
 #: printed on the card the picture is cut to (a card cut by hand, or a scan a little askew).
 TURNED = 5.0
+#: Share of a back that a panel printed inside its margin fills at least (inside a margin of a
+#: tenth of its width on every side: 0.64; the installed backs' panels 0.67-0.95): a clear
+#: outline filling less of a picture of a back is a card lying in it (see :func:`whole_card`).
+PANEL_LEAST = 0.5
 #: Share of a picture a card lying in it fills at least (a pip or an index printed on a card
 #: cut to its edge fills a few hundredths).
 CARD_LEAST = 0.1
@@ -505,6 +514,15 @@ def turned_from_sides(quad: np.ndarray) -> float:
     sides = np.roll(quad, -1, axis=0) - quad
     angles = np.degrees(np.arctan2(sides[:, 1], sides[:, 0])) % 90
     return float(np.minimum(angles, 90 - angles).min())
+
+
+def lies_across(quad: np.ndarray, w: int, h: int) -> bool:
+    """Whether a card-shaped outline lies across a ``w`` x ``h`` picture shaped like a card: its
+    long side along the picture's short side (a card lying there; a frame or a panel printed
+    on a card runs the card's way)."""
+    sides = np.roll(quad, -1, axis=0) - quad
+    longest = sides[int(np.argmax(np.linalg.norm(sides, axis=1)))]
+    return bool(abs(longest[0]) > abs(longest[1])) != (w > h)
 
 
 #: A card's border: a band along its edge, as wide on every side (within :data:`EVEN` of the
