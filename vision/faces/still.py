@@ -309,7 +309,7 @@ def _over_pattern(profile: np.ndarray, near: float) -> bool:
 def outlines_in(image: np.ndarray, *, least_share: float = LEAST_SHARE, masks=None) -> list[Outline]:
     """Every card outline of ``image`` (a working copy, see :func:`working_copy`) filling
     ``least_share`` of it at least, largest first, none inside another (:func:`_outermost`)."""
-    return _outermost(card_shapes(image, least_share=least_share, masks=masks))
+    return _outermost(card_shapes(image, least_share=least_share, masks=masks), *image.shape[1::-1])
 
 
 def card_shapes(image: np.ndarray, *, least_share: float = LEAST_SHARE, masks=None) -> list[Outline]:
@@ -355,20 +355,23 @@ def seen_as_card(quad: np.ndarray) -> bool:
     return bool(square.all() and opposite.all())
 
 
-def _outermost(outlines: list[Outline]) -> list[Outline]:
-    """``outlines`` without those inside another (a card's print) or holding several
-    (:func:`_several`), largest first. Of two outlines of one card found in several ways (the
-    inner at least three quarters of the outer), the outer, unless one of its sides hardly
-    steps (:data:`DOUBTFUL`: a strip of the card's shadow taken with it, a side cut across the
-    card's face) and none of the inner one's: an edge line printed along a card's edge steps
-    more than the edge, but is not it."""
+def _outermost(outlines: list[Outline], w: int, h: int) -> list[Outline]:
+    """``outlines`` (of a ``w`` x ``h`` picture) without those inside another (a card's print)
+    or holding several (:func:`_several`), largest first. Of two outlines of one card found in
+    several ways (the inner at least three quarters of the outer), the outer, unless one of its
+    sides hardly steps (:data:`DOUBTFUL`: a strip of the card's shadow taken with it, a side cut
+    across the card's face) and none of the inner one's: an edge line printed along a card's
+    edge steps more than the edge, but is not it. Of an outline that runs to the picture's edge
+    and a card lying in it (:func:`lies_in`), the card: the larger shape is the card joined to
+    what lies beyond it (the table's light where it differs from the picture's border)."""
     outlines = [o for o in outlines if not _several(o, outlines)]
     kept: list[Outline] = []
     for outline in sorted(outlines, key=lambda o: -o.area):
         around = [i for i, other in enumerate(kept) if _inside(other, outline)]
         if not around:
             kept.append(outline)
-        elif outline.area > 0.75 * kept[around[0]].area and kept[around[0]].step < DOUBTFUL <= outline.step:
+        elif (outline.area > 0.75 * kept[around[0]].area and kept[around[0]].step < DOUBTFUL <= outline.step) or \
+                (not _clear_of_edge(kept[around[0]].quad, w, h) and lies_in(outline, w, h)):
             kept[around[0]] = outline
     return sorted(kept, key=lambda o: -o.area)
 
@@ -502,10 +505,15 @@ def lies_in(outline: Outline, w: int, h: int) -> bool:
     sides = np.roll(quad, -1, axis=0) - quad
     unit = sides / np.maximum(np.linalg.norm(sides, axis=1, keepdims=True), 1e-6)
     square = np.abs(np.sum(unit * np.roll(unit, 1, axis=0), axis=1)) <= np.sin(np.radians(SQUARE_WITHIN))
+    return outline.step >= DOUBTFUL and outline.area >= CARD_LEAST * w * h and bool(square.all()) and _clear_of_edge(quad, w, h)
+
+
+def _clear_of_edge(quad: np.ndarray, w: int, h: int) -> bool:
+    """Whether every corner of ``quad`` lies inside a ``w`` x ``h`` picture, a hundredth of
+    its short side from its edge at least."""
     margin = 0.01 * min(w, h)
-    inside = (quad[:, 0] >= margin).all() and (quad[:, 0] <= w - 1 - margin).all() and \
-        (quad[:, 1] >= margin).all() and (quad[:, 1] <= h - 1 - margin).all()
-    return outline.step >= DOUBTFUL and outline.area >= CARD_LEAST * w * h and bool(square.all()) and bool(inside)
+    return bool((quad[:, 0] >= margin).all() and (quad[:, 0] <= w - 1 - margin).all() and
+                (quad[:, 1] >= margin).all() and (quad[:, 1] <= h - 1 - margin).all())
 
 
 def turned_from_sides(quad: np.ndarray) -> float:
