@@ -27,6 +27,25 @@ def deck():
 
 
 @pytest.fixture(scope="session")
+def upright_views(deck):
+    """design -> its cards' clean upright views (card id -> BGR, at the size the matcher
+    describes), rendered once a session: the cards as a perfect cut of a perfect picture."""
+    import cv2
+
+    from vision.faces.designs import element_id, render_card
+    from vision.faces.features import UPRIGHT
+
+    made: dict = {}
+
+    def views(design: str) -> dict:
+        if design not in made:
+            made[design] = {card.id: cv2.resize(render_card(design, element_id(card.face)), UPRIGHT, interpolation=cv2.INTER_AREA)
+                            for card in deck.cards}
+        return made[design]
+    return views
+
+
+@pytest.fixture(scope="session")
 def images(tmp_path_factory, deck):
     """design -> a folder of its 52 card images named by face (AS.png, 10H.png, ...)."""
     root = tmp_path_factory.mktemp("scans")

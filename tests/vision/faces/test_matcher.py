@@ -310,7 +310,7 @@ def _photographed(view: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("design", ["jolly-royal", "konqi-modern", "nicu-white", "xskat-german", "oxygen", "oxygen-air"])
-def test_the_corners_that_show_a_suit_are_seen_on_a_deck_enrolled_from_photos(deck, design):
+def test_the_corners_that_show_a_suit_are_seen_on_a_deck_enrolled_from_photos(deck, design, upright_views):
     """The defect (issue 22, faces_bench enrolled from phone photos): each photo of a card is cut
     a pixel or two its own way and lit its own way, and under those differences the suits'
     were lost: jolly-royal, konqi-modern, nicu-white, nicu-ornamental and both xskats were seen
@@ -319,15 +319,12 @@ def test_the_corners_that_show_a_suit_are_seen_on_a_deck_enrolled_from_photos(de
     onto its rank's and fitted to its light before the suits' differences are compared: the
     corners that show the suit are seen, and no corner that prints the rank alone (oxygen's,
     oxygen-air's) is taken for one."""
-    import cv2
-
-    from vision.faces.features import UPRIGHT
     from vision.faces.store import Enrolment
 
     rng = np.random.default_rng(sum(map(ord, design)))
     clean, photos = Enrolment(deck, design), Enrolment(deck, design)
     for card in deck.cards:
-        view = cv2.resize(render_card(design, element_id(card.face)), UPRIGHT, interpolation=cv2.INTER_AREA)
+        view = upright_views(design)[card.id]
         clean.cards[card.id] = describe(view)
         photos.cards[card.id] = describe(_photographed(view, rng))
     printed, seen = Matcher(clean).suit_shown, Matcher(photos).suit_shown
@@ -505,14 +502,13 @@ def test_a_back_partly_under_a_card_is_known_by_the_colour_of_what_shows():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("design", ["oxygen-air", "nicu-white"])
-def test_a_deck_enrolled_lit_from_one_side_reads_its_cards_lit_evenly(deck, design):
+def test_a_deck_enrolled_lit_from_one_side_reads_its_cards_lit_evenly(deck, design, upright_views):
     """The defect (issue 22; oxygen-air enrolled from phone photos read 6 of its own clean cards
     as none, and its QS as the QC): in a photo the light falls across the card, a lamp or a
     window to one side, and its slope outweighed the print of a pale design in the enrolled face,
     and in its blank corners looked like print. Each card enrolled from its image lit so (a
     fifth brighter at one end than at the other), each from another side, is read lit evenly,
     as it is and as the camera sees it (before: 15 of the 104 readings of oxygen-air none)."""
-    import cv2
 
     from vision.faces.enrol import as_the_camera_sees
     from vision.faces.features import UPRIGHT
@@ -522,7 +518,7 @@ def test_a_deck_enrolled_lit_from_one_side_reads_its_cards_lit_evenly(deck, desi
     yy, xx = np.mgrid[0:UPRIGHT[1], 0:UPRIGHT[0]].astype(np.float32)
     enrolment, views = Enrolment(deck, design), {}
     for card in deck.cards:
-        views[card.id] = view = cv2.resize(render_card(design, element_id(card.face)), UPRIGHT, interpolation=cv2.INTER_AREA)
+        views[card.id] = view = upright_views(design)[card.id]
         across = rng.normal(0, 1, 2)
         ramp = 1 + 0.2 * ((xx / UPRIGHT[0] - 0.5) * across[0] + (yy / UPRIGHT[1] - 0.5) * across[1]) / np.hypot(*across)
         enrolment.cards[card.id] = describe(np.clip(view * ramp[:, :, None], 0, 255).astype(np.uint8))
@@ -534,7 +530,7 @@ def test_a_deck_enrolled_lit_from_one_side_reads_its_cards_lit_evenly(deck, desi
 
 
 @pytest.mark.slow
-def test_a_card_photographed_upside_down_among_its_rank_is_kept_the_way_its_rank_lies(deck):
+def test_a_card_photographed_upside_down_among_its_rank_is_kept_the_way_its_rank_lies(deck, upright_views):
     """The defect (issue 22, faces_bench scene 962000, oxygen-air enrolled from phone photos:
     its 2H named the 2D in 50 sightings): a user photographs each card as it lies, half of
     them upside down, and oxygen-air prints its rank at the top right alone; its 2H was kept
@@ -544,18 +540,14 @@ def test_a_card_photographed_upside_down_among_its_rank_is_kept_the_way_its_rank
     its pip cards from four to ten fill every corner with pips, alike either way) is enrolled
     upside down, a suit in turn: each is compared turned back, the way its rank lies, and no
     other card is turned."""
-    import cv2
 
-    from vision.faces.features import UPRIGHT
     from vision.faces.way_round import one_way_round
 
     suits = "SHDC"
     upside_down = {card.id for card in deck.cards
                    if card.face.rank in (1, 2, 3, 11, 12, 13) and card.face.suit == suits[card.face.rank % 4]}
-    enrolled = []
-    for card in deck.cards:
-        view = cv2.resize(render_card("oxygen-air", element_id(card.face)), UPRIGHT, interpolation=cv2.INTER_AREA)
-        enrolled.append(describe(turned(view) if card.id in upside_down else view))
+    views = upright_views("oxygen-air")
+    enrolled = [describe(turned(views[card.id]) if card.id in upside_down else views[card.id]) for card in deck.cards]
     kept = one_way_round(enrolled, [card.face.rank for card in deck.cards])
     turned_back = {card.id for card, before, after in zip(deck.cards, enrolled, kept) if after is not before}
     assert turned_back == upside_down
@@ -563,21 +555,19 @@ def test_a_card_photographed_upside_down_among_its_rank_is_kept_the_way_its_rank
 
 @pytest.mark.slow
 @pytest.mark.parametrize("design", ["oxygen-air", "ancient-egyptians"])
-def test_a_deck_enrolled_with_whole_ranks_upside_down_reads_as_enrolled_upright(deck, design):
+def test_a_deck_enrolled_with_whole_ranks_upside_down_reads_as_enrolled_upright(deck, design, upright_views):
     """The defect (issue 22): the aces, sevens and queens photographed upside down, each rank
     whole. What the matcher learns of the deck (the corners printed on every card, those that
     show the suit) came out otherwise than for the deck enrolled upright, and cards seen by two
     corners, the face hidden, read otherwise: without turning the ranks, oxygen-air's named 18
     wrong cards in 312 readings against the upright deck's 6, ancient-egyptians' 2 against 0.
     Now they read alike, reading for reading."""
-    import cv2
 
     from vision.faces.enrol import as_the_camera_sees
-    from vision.faces.features import FACE, UPRIGHT
+    from vision.faces.features import FACE
     from vision.faces.store import Enrolment
 
-    views = {card.id: cv2.resize(render_card(design, element_id(card.face)), UPRIGHT, interpolation=cv2.INTER_AREA)
-             for card in deck.cards}
+    views = upright_views(design)
     upright, mixed = Enrolment(deck, design), Enrolment(deck, design)
     for card in deck.cards:
         upright.cards[card.id] = describe(views[card.id])
@@ -596,7 +586,7 @@ def test_a_deck_enrolled_with_whole_ranks_upside_down_reads_as_enrolled_upright(
 
 
 @pytest.mark.slow
-def test_corners_that_show_no_whole_index_name_no_card_without_the_face(deck):
+def test_corners_that_show_no_whole_index_name_no_card_without_the_face(deck, upright_views):
     """The defect (issue 22, found reading cards by two corners, the face hidden, as a card half
     under another shows them): oxygen-white prints the rank at the top right alone and the suit
     at the bottom left; its ace of spades seen by its foot (the suit, and a blank corner) was
@@ -604,16 +594,14 @@ def test_corners_that_show_no_whole_index_name_no_card_without_the_face(deck):
     right and bottom left corners (pips) was named the 8C. Corners none of which shows a whole
     index (rank and suit) name no card without the face; by its index corner, a card is read,
     or said unknown, never named wrong."""
-    import cv2
 
     from vision.faces.enrol import as_the_camera_sees
-    from vision.faces.features import FACE, UPRIGHT
+    from vision.faces.features import FACE
     from vision.faces.store import Enrolment
 
     hidden = np.zeros(FACE[::-1], bool)
     for design, blind, seen in (("oxygen-white", (2, 3), (0, 1)), ("jolly-royal", (1, 2), (0, 1))):
-        views = {card.id: cv2.resize(render_card(design, element_id(card.face)), UPRIGHT, interpolation=cv2.INTER_AREA)
-                 for card in deck.cards}
+        views = upright_views(design)
         enrolment = Enrolment(deck, design)
         for card in deck.cards:
             enrolment.cards[card.id] = describe(views[card.id])

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
-from vision.faces.designs import element_id, render_card
 from vision.faces.features import UPRIGHT, describe, turned
 from vision.faces.sheet import GAP, LABEL, contact_sheet
 from vision.faces.store import Enrolment
@@ -23,13 +21,12 @@ def _tile_at(sheet: np.ndarray, deck, card_id: str) -> tuple[np.ndarray, np.ndar
 
 
 @pytest.mark.slow
-def test_a_card_photographed_upside_down_is_shown_the_way_the_table_compares_it(deck):
+def test_a_card_photographed_upside_down_is_shown_the_way_the_table_compares_it(deck, upright_views):
     """The defect (issue 22): the contact sheet showed each card as photographed, half of a
     phone-photo enrolment upside down, while the table compares the cards one way round: the
     sheet did not show what the table compares against. A card kept turned is shown turned, and
     its label says so; the others as enrolled."""
-    views = {card.id: cv2.resize(render_card("oxygen-air", element_id(card.face)), UPRIGHT, interpolation=cv2.INTER_AREA)
-             for card in deck.cards}
+    views = upright_views("oxygen-air")
     enrolment = Enrolment(deck, "oxygen-air")
     for card in deck.cards:
         seen = turned(views[card.id]) if card.id == "2H" else views[card.id]
