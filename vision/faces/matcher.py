@@ -124,8 +124,13 @@ PLAIN_BACK, PLAIN_VIEW, PLAIN_LEVEL = 5.0, 12.0, 60.0
 #: same place (index corners of the 16 designs: 0.25-0.98), not a rank printed alone with
 #: per-card decoration (oxygen's sparkles: within 0.06 of 0).
 SUIT_SHOWN = 0.15
+#: ... and a corner where it correlates less than this prints no suit at all, however unlike
+#: two photos of it are: oxygen's rank printed alone measures at most 0.05, clean or from phone
+#: photos; a suit printed, however faint in a photo's noise, 0.11 or more (see
+#: :attr:`Matcher.index_corners`).
+SUIT_PRINTED = 0.08
 #: How far (px of the upright view) a card's corner is moved onto its rank's to see whether the
-#: corner shows the suits (:func:`suit_corners`).
+#: corner shows the suits (:func:`suits_shown`).
 SUIT_REACH = 3
 #: Two cards whose corner correlates this much are alike there: the same picture (a rank printed
 #: alone; two suits of one rank printed small still differ by 0.005 or more).
@@ -182,20 +187,25 @@ class Matcher:
         #: which a view is black and from which it is red (see :func:`colours`).
         self._red, self._black_to, self._red_from = colours(red, [getattr(card.face, "suit", None) for card in self.cards])
         self._corner_norms = np.einsum("nkp,nkp->nk", self._corners, self._corners)
+        #: How well each corner shows the suits (:func:`suits_shown`), as the enrolled deck
+        #: shows them, and the corners that show them: a corner of a deck enrolled from photos
+        #: may show its suit and not be seen to (nicu-white's shows a sliver of it, which an
+        #: outline a pixel off moves out).
+        suits = suits_shown(self._corners, ranks, [getattr(card.face, "suit", None) for card in self.cards])
+        self.suit_shown = suits >= SUIT_SHOWN
         #: The corners that name a card alone: inked on every card (a pip near a corner of some
-        #: cards is no index) and no two cards alike there (a design that prints the rank in
-        #: one corner and the suit in another names no card by either). A card whose face
-        #: hardly shows is read by its corners only when one of these is in view.
+        #: cards is no index), no two cards alike there (a design that prints the rank in one
+        #: corner and the suit in another names no card by either), and a suit printed there
+        #: (:data:`SUIT_PRINTED`: photos of a rank printed alone are never alike, each lit and
+        #: cut its own way, and a deck from phone photos of oxygen's took its rank's corner for
+        #: an index, which left its fanned hand's top card unread). A card whose face hardly
+        #: shows is read by its corners only when one of these is in view.
         unit = self._corners / np.sqrt(np.maximum(self._corner_norms, 1e-12))[:, :, None]
         alike = np.array([(lambda g: (g - 2 * np.eye(len(g))).max())(unit[:, k] @ unit[:, k].T) for k in range(4)])
         inked = (np.sqrt(self._corner_norms) >= BLANK).all(axis=0)
-        self.index_corners = tuple(int(k) for k in np.flatnonzero(inked & (alike < ALIKE)))
+        self.index_corners = tuple(int(k) for k in np.flatnonzero(inked & (alike < ALIKE) & ~(suits < SUIT_PRINTED)))
         self._same_rank = {i: [j for j, other in enumerate(ranks) if other == rank and j != i]
                            for i, rank in enumerate(ranks) if rank is not None}
-        #: The corners that show the suits (see :func:`suit_corners`), as the enrolled deck
-        #: shows them: a corner of a deck enrolled from photos may show its suit and not be
-        #: seen to (nicu-white's shows a sliver of it, which an outline a pixel off moves out).
-        self.suit_shown = suit_corners(self._corners, ranks, [getattr(card.face, "suit", None) for card in self.cards])
         #: Each corner of the deck's cards on average (each card's weighed alike), as matched
         #: (:func:`_template`): where the deck prints its index, what a view's corners are
         #: registered on before every card is compared with them (:meth:`_registered_corners`).
@@ -658,27 +668,28 @@ def colours(redness: np.ndarray, suits=None) -> tuple[np.ndarray, float, float]:
     return colour, black_to, max(RED, black_to + 0.1)
 
 
-def suit_corners(corners: np.ndarray, ranks: list, suits: list) -> np.ndarray:
-    """The corners that show the suits (``corners``: cards x 4 x pixels, with the cards'
-    ``ranks`` and ``suits``): those where, for every two suits, the difference between the two
-    cards of a rank looks like their difference at the other ranks (median correlation
-    :data:`SUIT_SHOWN` at least): the same symbols at the same place, not a rank printed alone
-    with per-card decoration. Measured over the deck, not a card: a court card's picture adds
-    its own differences to its index's. Measured on the corners as enrolled and again with
-    each card's corner moved onto its rank's (:func:`_on_ranks`), the better taken: each
-    photo of a card is cut a pixel or two its own way and lit its own way, and the suits'
-    differences are then lost under those of the cutting and the light (a phone-photo
-    enrolment of nicu-white, jolly-royal, konqi-modern, nicu-ornamental or either xskat showed
-    no corner to print the suit; moved and fitted, 0.12-0.67 where the suit is printed, 0.04
-    at most where the rank is printed alone, 0.09 where a pip's sliver shows). None of them for
-    a deck of fewer than three ranks in two suits."""
+def suits_shown(corners: np.ndarray, ranks: list, suits: list) -> np.ndarray:
+    """How well each corner shows the suits (``corners``: cards x 4 x pixels, with the cards'
+    ``ranks`` and ``suits``): for every two suits, how well the difference between the two
+    cards of a rank looks like their difference at the other ranks (median correlation, the
+    least over the suits): the same symbols at the same place, not a rank printed alone
+    with per-card decoration (:data:`SUIT_SHOWN`, :data:`SUIT_PRINTED`). Measured over the
+    deck, not a card: a court card's picture adds its own differences to its index's. Measured
+    on the corners as enrolled and again with each card's corner moved onto its rank's
+    (:func:`_on_ranks`), the better taken: each photo of a card is cut a pixel or two its own
+    way and lit its own way, and the suits' differences are then lost under those of the
+    cutting and the light (a phone-photo enrolment of nicu-white, jolly-royal, konqi-modern,
+    nicu-ornamental or either xskat showed no corner to print the suit; moved and fitted,
+    0.12-0.67 where the suit is printed, 0.04 at most where the rank is printed alone, 0.09
+    where a pip's sliver shows). NaN (not measured) for a deck of fewer than three ranks in
+    two suits."""
     least = np.maximum(_suits_alike(corners, ranks, suits), _suits_alike(_on_ranks(corners, ranks), ranks, suits, fitted=True))
-    return np.isfinite(least) & (least >= SUIT_SHOWN)
+    return np.where(np.isfinite(least), least, np.nan)
 
 
 def _suits_alike(corners: np.ndarray, ranks: list, suits: list, fitted: bool = False) -> np.ndarray:
     """For each corner, the least over every two suits of the median correlation between their
-    cards' differences at each two ranks (see :func:`suit_corners`); infinite where no two suits
+    cards' differences at each two ranks (see :func:`suits_shown`); infinite where no two suits
     share three ranks. ``fitted``: each difference taken with the second card scaled to fit the
     first (light that differs between two photos is no difference of print)."""
     index = {(rank, suit): i for i, (rank, suit) in enumerate(zip(ranks, suits)) if rank is not None and suit is not None}
