@@ -125,9 +125,9 @@ PLAIN_BACK, PLAIN_VIEW, PLAIN_LEVEL = 5.0, 12.0, 60.0
 #: per-card decoration (oxygen's sparkles: within 0.06 of 0).
 SUIT_SHOWN = 0.15
 #: ... and a corner where it correlates less than this prints no suit at all, however unlike
-#: two photos of it are: oxygen's rank printed alone measures at most 0.05, clean or from phone
-#: photos; a suit printed, however faint in a photo's noise, 0.11 or more (see
-#: :attr:`Matcher.index_corners`).
+#: two photos of it are: a rank printed alone measures at most 0.07, a suit printed 0.10 or more
+#: however faint in a photo's noise (60 enrolments of the 15 installed designs: clean, phone
+#: photos, crops, scans, one photo of the deck; see :attr:`Matcher.index_corners`).
 SUIT_PRINTED = 0.08
 #: How far (px of the upright view) a card's corner is moved onto its rank's to see whether the
 #: corner shows the suits (:func:`suits_shown`).
