@@ -108,3 +108,22 @@ def test_the_table_can_be_casino_felt_or_a_patterned_cloth(surface):
     # Print on the table: edges that plain felt does not have.
     edges = [np.count_nonzero(cv2.Canny(cv2.cvtColor(f, cv2.COLOR_BGR2GRAY), 40, 120)) for f in (felt, other)]
     assert edges[1] > 20 * max(edges[0], 1)
+
+
+def test_a_hand_over_the_cards_is_defocused_as_a_blur_of_the_whole_picture_defocuses_it():
+    """Only the pixels a hand's blur reaches are blurred again, frame by frame; the frame must
+    be the one a blur of the whole picture gives, hands at the picture's edges included."""
+    from vision.sim.synthetic import TABLE_MM, Effects
+
+    script = parse_script("0.5 place 10H seat1\n1.5 hand 1.0 over 10H")
+    camera = SyntheticCamera("standard", "qr", script, seed=4, effects=Effects(blur=1.1, hands=True, noise=0))
+    width, depth = TABLE_MM
+    at_edges = ((20, -width / 2, 0.0), (-10, width / 2 - 5, depth / 2), (0, 0.0, -depth / 2 - 20))
+    for t, extra in [(0.6, ()), (2.0, ()), (3.0, at_edges), (2.0, at_edges[:1])]:
+        cards, hands = camera.scene.snapshot(t)
+        hands = tuple(hands) + extra
+        sharp, _ = camera._cards_laid(cards)
+        whole = sharp.copy()
+        for shade, x, y in hands:
+            camera._draw_hand(whole, x, y, shade)
+        assert hands and np.array_equal(camera._compose(cards, hands), cv2.GaussianBlur(whole, (0, 0), 1.1))

@@ -254,7 +254,7 @@ class SyntheticCamera:
             self._background = self._background.copy()
             self._draw_mat(self._background)
         self._composites: dict[tuple, np.ndarray] = {}
-        self._laid: tuple[tuple, np.ndarray] | None = None
+        self._laid: tuple[tuple, np.ndarray, np.ndarray] | None = None
         self._frames = 0
         self._slope: np.ndarray | None = None
 
@@ -290,14 +290,15 @@ class SyntheticCamera:
     def _drifted(self, frame: np.ndarray, t: float) -> np.ndarray:
         """``frame`` under light that changes slowly and unevenly: a gain across the table that
         tilts one way, then the other, over :data:`_DRIFT_PERIOD` seconds."""
-        if self._slope is None:
+        if self._slope is None:   # one per colour channel, made once
             w, h = self.resolution
             across = np.linspace(-1.0, 1.0, w, dtype=np.float32)[None, :] * 0.8
             down = np.linspace(-1.0, 1.0, h, dtype=np.float32)[:, None] * 0.5
-            self._slope = across + down
+            self._slope = cv2.merge([across + down] * 3)
         swing = self.effects.drift * math.sin(2 * math.pi * t / _DRIFT_PERIOD)
-        gain = 1.0 + swing * self._slope
-        lit = cv2.multiply(frame, cv2.merge([gain] * 3), dtype=cv2.CV_32F)
+        lit = np.multiply(self._slope, np.float32(swing))
+        lit += np.float32(1.0)                  # the gain, then the light under it, in place
+        cv2.multiply(frame, lit, dtype=cv2.CV_32F, dst=lit)
         np.floor(lit, out=lit)
         return cv2.convertScaleAbs(lit)
 
@@ -311,22 +312,37 @@ class SyntheticCamera:
         return self._composites[key]
 
     def _compose(self, cards: tuple, hands: tuple) -> np.ndarray:
-        frame = self._cards_laid(cards).copy()
-        for shade, x, y in hands:
-            self._draw_hand(frame, x, y, shade)
-        if self.effects.blur > 0:
-            cv2.GaussianBlur(frame, (0, 0), self.effects.blur, dst=frame)
-        return frame
+        """The table with ``cards`` and ``hands``, defocused. Only the pixels a hand's blur
+        reaches are blurred again: each a blur of the sharp picture around it, so the frame is
+        the very one a blur of the whole picture gives."""
+        sharp, blurred = self._cards_laid(cards)
+        if not hands:
+            return blurred.copy()
+        frame = sharp.copy()
+        boxes = [self._draw_hand(frame, x, y, shade) for shade, x, y in hands]
+        if self.effects.blur <= 0:
+            return frame
+        out = blurred.copy()
+        reach = math.ceil(4 * self.effects.blur) + 1      # past the kernel's radius (3 sigma for 8-bit pictures)
+        h, w = frame.shape[:2]
+        for x0, y0, x1, y1 in boxes:
+            ix0, iy0, ix1, iy1 = max(x0 - reach, 0), max(y0 - reach, 0), min(x1 + reach, w), min(y1 + reach, h)
+            ox0, oy0, ox1, oy1 = max(ix0 - reach, 0), max(iy0 - reach, 0), min(ix1 + reach, w), min(iy1 + reach, h)
+            if ix0 < ix1 and iy0 < iy1:
+                around = cv2.GaussianBlur(frame[oy0:oy1, ox0:ox1], (0, 0), self.effects.blur)
+                out[iy0:iy1, ix0:ix1] = around[iy0 - oy0:iy1 - oy0, ix0 - ox0:ix1 - ox0]
+        return out
 
-    def _cards_laid(self, cards: tuple) -> np.ndarray:
-        """The table with ``cards`` laid on it, before hands, blur and noise: kept while they
-        lie still (a hand moving over still cards draws none of them again)."""
+    def _cards_laid(self, cards: tuple) -> tuple[np.ndarray, np.ndarray]:
+        """The table with ``cards`` laid on it before hands and noise, sharp and defocused: kept
+        while they lie still (a hand moving over still cards draws none of them again)."""
         if self._laid is None or self._laid[0] != cards:
             frame = self._background.copy()
             for _, card, x, y, angle in cards:
                 self._draw_card(frame, card, Pose(x, y, angle))
-            self._laid = (cards, frame)
-        return self._laid[1]
+            blurred = cv2.GaussianBlur(frame, (0, 0), self.effects.blur) if self.effects.blur > 0 else frame
+            self._laid = (cards, frame, blurred)
+        return self._laid[1], self._laid[2]
 
     def _sprite(self, card: str) -> np.ndarray:
         # Cached on the camera, not in a global cache that would keep every camera alive.
@@ -366,18 +382,24 @@ class SyntheticCamera:
         roi = frame[y0:y1, x0:x1]
         roi[:] = np.clip(roi * (1 - alpha) + colour * alpha, 0, 255).astype(np.uint8)
 
-    def _draw_hand(self, frame: np.ndarray, x: float, y: float, shade: int) -> None:
+    def _draw_hand(self, frame: np.ndarray, x: float, y: float, shade: int) -> tuple[int, int, int, int]:
+        """Draws a hand whose palm is at table point (``x``, ``y``); returns the box of the
+        pixels it may have changed (x0, y0, x1, y1), unclipped."""
         centre = _map(self.homography, [(x, y), (x + 1, y)])
         scale = float(np.linalg.norm(centre[1] - centre[0]))
         cx, cy = centre[0]
         skin = (int(125 + shade), int(160 + shade), int(205 + shade))
         palm = (int(cx), int(cy))
-        cv2.ellipse(frame, palm, (int(52 * scale), int(62 * scale)), 0, 0, 360, skin, -1, cv2.LINE_AA)
-        for i, dx in enumerate((-36, -12, 12, 36)):
-            tip = (int(cx + dx * scale), int(cy - (70 + 8 * (i % 2)) * scale))
-            cv2.ellipse(frame, tip, (int(9 * scale), int(30 * scale)), 0, 0, 360, skin, -1, cv2.LINE_AA)
+        ellipses = [(palm, (int(52 * scale), int(62 * scale)))]
+        ellipses += [((int(cx + dx * scale), int(cy - (70 + 8 * (i % 2)) * scale)), (int(9 * scale), int(30 * scale)))
+                     for i, dx in enumerate((-36, -12, 12, 36))]
+        for middle, axes in ellipses:
+            cv2.ellipse(frame, middle, axes, 0, 0, 360, skin, -1, cv2.LINE_AA)
         shadow = tuple(int(c * 0.85) for c in skin)
         cv2.ellipse(frame, palm, (int(40 * scale), int(48 * scale)), 0, 200, 340, shadow, int(3 * scale), cv2.LINE_AA)
+        edge = 2 + int(3 * scale)              # anti-aliasing, and the shadow's width
+        return (min(m[0] - a[0] for m, a in ellipses) - edge, min(m[1] - a[1] for m, a in ellipses) - edge,
+                max(m[0] + a[0] for m, a in ellipses) + edge + 1, max(m[1] + a[1] for m, a in ellipses) + edge + 1)
 
     def _draw_mat(self, frame: np.ndarray) -> None:
         half = MAT_MARKER_MM / 2
