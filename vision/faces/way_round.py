@@ -13,12 +13,18 @@ Cards are kept as enrolled or turned (:func:`vision.faces.features.turned_featur
 steps:
 
 - **Within a rank**, the cards agree best: the sum, over every two cards of the rank, of how
-  alike their corners are (the same rank, printed alike), as large as turning one card at a
-  time makes it: the index says which way up a card is. Not the whole faces: a heart upside
-  down looks like a spade (oxygen-white's pips all stand upright, and its 4H and 9H, enrolled
-  upright, agreed better turned with the other suits of their rank), and a design may lay a
-  rank's pips otherwise suit by suit (oxygen-air's 7C has its odd pip at the top, the other
-  sevens at the foot).
+  alike their corners are (the same rank, printed alike), the largest of every way the rank's
+  cards may lie: the index says which way up a card is. Not the whole faces where the index
+  says it: a heart upside down looks like a spade (oxygen-white's pips all stand upright, and
+  its 4H and 9H, enrolled upright, agreed better turned with the other suits of their rank),
+  and a design may lay a rank's pips otherwise suit by suit (oxygen-air's 7C has its odd pip
+  at the top, the other sevens at the foot). Where it cannot (an index printed alike both
+  ways round, as most designs print it: two cards agree in their corners either way, but for
+  the cut and the light of each photo), of the ways the corners find alike, the one in
+  which the corners and the faces' large shapes (a pip's own shape blurred away) agree best
+  together: a one-headed court's portrait says which way up it is (nicu-ornamental's QS, enrolled
+  upside down among its rank's queens, was read as the QC, whose portrait is the same, by the
+  whole face turned).
 - **The ranks**, each turned whole, print an index in the same corners: a deck's index is what
   every card prints in the same corners, so the ranks lie one way when the corners printed on
   every card are as many as can be (oxygen-air's aces print the suit at the top left and the
@@ -34,13 +40,21 @@ from __future__ import annotations
 
 import itertools
 
+import cv2
 import numpy as np
 
-from vision.faces.features import Features, turned_features
+from vision.faces.features import FACE, Features, turned_features
 
-#: Turning a card must make it agree better with the rest of its rank by this much at least
-#: (a sum of correlations): a card alike either way round is not turned by the camera's noise.
+#: Turning cards must make a rank's cards agree better by this much at least (a sum of
+#: correlations): a card alike either way round is not turned by the camera's noise.
 BETTER_BY = 0.5
+#: The ways a rank's cards may lie whose corners agree within this much (a sum of correlations)
+#: of the way they agree best are alike to the corners (an index printed alike both ways
+#: agrees either way but for the cut and the light of each photo): their faces choose among them.
+CORNERS_ALIKE = 0.2
+#: The blur (pixels of a :data:`vision.faces.features.FACE`-sized face) that keeps a face's large
+#: shapes (a portrait, where the pips lie) and leaves none of a pip's own (a heart turned is a spade).
+LARGE_SHAPES = 2.0
 #: A corner is printed on a card when it holds this share at least of the print of the card's
 #: most printed corner (the norms of the corner patches; a blank corner of a photographed card
 #: holds the camera's noise and the table's edge: oxygen-air's, 0.1-0.25 of its index corner).
@@ -60,33 +74,51 @@ def kept_turned(features: list[Features], ranks: list) -> np.ndarray:
     if len(features) < 2 or (rank >= 0).sum() < 2:
         return np.zeros(len(features), bool)
     corners = np.stack([f.corners for f in features]).astype(np.float64)
-    turn = _ranks_one_way(corners, rank)
+    turn = _ranks_one_way(corners, np.stack([_large_shapes(f.face) for f in features]), rank)
     turn ^= _deck_one_way(np.where(turn[:, None], corners[:, ::-1], corners).reshape(len(features), 4, -1), rank)
     if turn.sum() > len(turn) / 2:
         turn = ~turn & (rank >= 0)   # the same agreement: most cards as enrolled
     return turn
 
 
-def _ranks_one_way(corners: np.ndarray, rank: np.ndarray) -> np.ndarray:
-    """Which cards to turn so that each rank's cards agree best in their ``corners`` (one card
-    turned at a time, while that gains :data:`BETTER_BY`), most of each rank as enrolled."""
+def _ranks_one_way(corners: np.ndarray, faces: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """Which cards to turn so that each rank's cards agree best in their ``corners``, or, among
+    the ways their corners find alike (:data:`CORNERS_ALIKE`), in their corners and ``faces``
+    (:func:`_large_shapes`) together: a way that agrees :data:`BETTER_BY` better than the cards
+    as enrolled, most of each rank as enrolled."""
     turn = np.zeros(len(rank), bool)
     for r in np.unique(rank[rank >= 0]):
         group = np.flatnonzero(rank == r)
-        alike = corners[group] @ corners[group].T            # two cards the same way round
-        across = corners[group][:, ::-1] @ corners[group].T  # two cards lying either way round
-        np.fill_diagonal(alike, 0.0)
-        np.fill_diagonal(across, 0.0)
-        way = np.zeros(len(group), bool)
-        for _ in range(4 * len(group)):     # each turn makes the agreement larger: it ends
-            same = way[:, None] == way[None, :]
-            gains = (np.where(same, across, alike) - np.where(same, alike, across)).sum(axis=1)
-            best = int(np.argmax(gains))
-            if gains[best] < BETTER_BY:
-                break
-            way[best] = ~way[best]
+        ways = np.array(list(itertools.product((False, True), repeat=len(group) - 1)), bool).reshape(-1, len(group) - 1)
+        ways = np.hstack([np.zeros((len(ways), 1), bool), ways])   # the first card as enrolled: turning all is alike
+        by_corners = _pairs_agree(corners[group], ways)
+        both = by_corners + _pairs_agree(faces[group], ways)
+        if by_corners.max() - by_corners[0] >= BETTER_BY:           # the index says it
+            best = int(np.argmax(by_corners))
+        else:
+            best = int(np.argmax(np.where(by_corners >= by_corners.max() - CORNERS_ALIKE, both, -np.inf)))
+            best = best if both[best] - both[0] >= BETTER_BY else 0
+        way = ways[best]
         turn[group] = ~way if way.sum() > len(way) / 2 else way
     return turn
+
+
+def _pairs_agree(vectors: np.ndarray, ways: np.ndarray) -> np.ndarray:
+    """For each row of ``ways`` (which of the cards are turned), the sum over every two cards of
+    how alike their ``vectors`` are, lying so (a vector turned is reversed)."""
+    alike = vectors @ vectors.T
+    across = vectors[:, ::-1] @ vectors.T
+    same = ways[:, :, None] == ways[:, None, :]
+    upper = np.triu(np.ones(alike.shape, bool), 1)
+    return (np.where(same, alike, across) * upper).sum(axis=(1, 2))
+
+
+def _large_shapes(face: np.ndarray) -> np.ndarray:
+    """A card's whole ``face`` (:data:`vision.faces.features.FACE`) blurred by
+    :data:`LARGE_SHAPES`, without its mean, of unit length."""
+    blurred = cv2.GaussianBlur(face.reshape(FACE[1], FACE[0]).astype(np.float32), (0, 0), LARGE_SHAPES).ravel()
+    blurred -= blurred.mean()
+    return blurred / max(float(np.linalg.norm(blurred)), 1e-9)
 
 
 def _deck_one_way(corners: np.ndarray, rank: np.ndarray) -> np.ndarray:
