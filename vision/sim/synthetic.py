@@ -10,7 +10,8 @@ perfect calibration.
 
 Rendering is cheap enough for a demo: card images are drawn once and cached, the backdrop
 (felt, light, glare) is computed once per resolution, a frame whose scene did not change
-reuses the previous composite, and noise comes from a small pool of precomputed fields.
+reuses the previous composite, cards lying still are drawn and defocused once (a hand over them
+is defocused where its blur reaches alone), and noise comes from a small pool of precomputed fields.
 """
 
 from __future__ import annotations
