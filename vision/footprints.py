@@ -249,10 +249,12 @@ class Footprint:
         # (Motion that never left the card's surroundings is the card itself taken away
         # between two frames, with no hand in view: nothing rests on its place.)
         self.on = self.beyond and self._centred(moving)
-        # Where the hand is now, not where it passed in this frame (the cells that moved and
-        # still differ from what the change map expects): a hand that came in from the edge of
-        # the view and stopped on the card left the edge behind it.
-        here = moving & labels.changed
+        # Where the hand is now, not where it passed in this frame (the cells that moved this
+        # frame and still differ from what the change map expects, and do not show the bare
+        # table: the card's own place, left bare by a hand that took the card off the table
+        # between two frames, differs from the card that lay there): a hand that came in from
+        # the edge of the view and stopped on the card left the edge behind it.
+        here = moving & labels.moving & labels.changed & ~labels.bare()
         self.landed = self.beyond and not receding and here.any() and self._centred(here) and not _at_edge(here)
 
     def _centred(self, mask: np.ndarray) -> bool:
@@ -335,8 +337,10 @@ class MotionLabels:
     is the same hand."""
 
     def __init__(self, changes: ChangeMap) -> None:
-        self._moving = changes.moving
+        self.moving = changes.moving
         self.changed = changes.changed
+        self._changes = changes
+        self._bare: np.ndarray | None = None
         self._labels: np.ndarray | None = None
         self._live: np.ndarray | None = None
         self._kernels: dict[int, np.ndarray] = {}
@@ -345,19 +349,19 @@ class MotionLabels:
 
     def touching(self, mask: np.ndarray) -> np.ndarray:
         """The moving patches that touch ``mask`` (a boolean cell mask)."""
-        if not self._moving.any():
-            return np.zeros(self._moving.shape, bool)
+        if not self.moving.any():
+            return np.zeros(self.moving.shape, bool)
         if self._labels is None:
-            count, self._labels = cv2.connectedComponents((self._moving | self.changed).view(np.uint8), connectivity=8)
+            count, self._labels = cv2.connectedComponents((self.moving | self.changed).view(np.uint8), connectivity=8)
             # Which labels hold something moving, as a table indexed by label (0, the rest, never).
             self._live = np.zeros(count, bool)
-            self._live[self._labels[self._moving]] = True
+            self._live[self._labels[self.moving]] = True
             self._live[0] = False
         touched = np.zeros(len(self._live), bool)
         touched[self._labels[mask]] = True
         touched &= self._live
         if not touched.any():
-            return np.zeros(self._moving.shape, bool)
+            return np.zeros(self.moving.shape, bool)
         # Cards pushed by one hand touch the same patches: their mask is made once (and never
         # changed in place by a footprint, which keeps it as its trail).
         key = touched.tobytes()
@@ -365,11 +369,19 @@ class MotionLabels:
             self._touched[key] = touched[self._labels]
         return self._touched[key]
 
+    def bare(self) -> np.ndarray:
+        """The cells that show the table as it was when the camera started (its estimate bare,
+        or the first frame), made once a frame."""
+        if self._bare is None:
+            small, start = self._changes.small.astype(np.int16), self._changes.start.astype(np.int16)
+            self._bare = (np.abs(small - start) <= MATCH_LEVELS).any(axis=0)
+        return self._bare
+
     def places(self, footprints: list[Footprint]) -> np.ndarray:
         """The cells of the cards of ``footprints`` and their fringes (:data:`CARD_FRINGE`), where
         a card taken away changes what moves, made once a frame."""
         if self._places is None:
-            outlines = np.zeros(self._moving.shape, np.uint8)
+            outlines = np.zeros(self.moving.shape, np.uint8)
             for footprint in footprints:
                 outlines |= footprint.outline
             self._places = self.grow(outlines.view(bool), CARD_FRINGE)
