@@ -760,7 +760,7 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
         mask, (x0, y0) = support
         shift = np.array([[1, 0, -origin[0]], [0, 1, -origin[1]], [0, 0, 1]]) @ image_to_table @ \
             np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]])
-        room = _filled(cv2.warpPerspective(mask.astype(np.uint8), shift, size, flags=cv2.INTER_NEAREST).view(bool) | patch)
+        room = filled(cv2.warpPerspective(mask.astype(np.uint8), shift, size, flags=cv2.INTER_NEAREST).view(bool) | patch)
     candidates: list[list] = []  # [card, size, corners naming it, share of the patch it covers]
     squares = list(_square_corners(polygon))
     for corner, along, across, far in squares:
@@ -841,7 +841,7 @@ def shown_corners(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SI
         mask, (x0, y0) = support
         shift = np.array([[1, 0, -origin[0]], [0, 1, -origin[1]], [0, 0, 1]]) @ image_to_table @ \
             np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]])
-        room = _filled(cv2.warpPerspective(mask.astype(np.uint8), shift, canvas, flags=cv2.INTER_NEAREST).view(bool) | room)
+        room = filled(cv2.warpPerspective(mask.astype(np.uint8), shift, canvas, flags=cv2.INTER_NEAREST).view(bool) | room)
     to_image = np.linalg.inv(image_to_table)
     found = []
     for i in range(len(polygon)):
@@ -905,9 +905,9 @@ def _shown_for(table: np.ndarray, corner: np.ndarray, along: np.ndarray) -> floa
     return float(near[gaps[0]] if len(gaps) else near[-1])
 
 
-def _filled(mask: np.ndarray) -> np.ndarray:
-    """``mask`` with its holes filled: the middle of a court card laid on a card can look like
-    the felt in grey, but lies within what arrived."""
+def filled(mask: np.ndarray) -> np.ndarray:
+    """``mask`` with its holes filled: the middle of a court card laid on a card, or a column of
+    red pips on green felt, can look like the felt in grey, but lies within what arrived."""
     contours, _ = cv2.findContours(mask.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros(mask.shape, np.uint8)
     cv2.drawContours(filled, contours, -1, 1, cv2.FILLED)

@@ -30,7 +30,7 @@ from vision.faces.features import (CORNERS, FACE, INSET, UPRIGHT, corner_feature
 from vision.faces.index_reader import (INDEX_CORNERS, STANDARD_INDEX, CornerModel, IndexReader, index_view, ink_clash, likeliest,
                                        reads_standard_index, shipped_model)
 from vision.faces.finder import (DIFFERENCE, SAME_OUTLINE, Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, cleaned,
-                                 fine_arrivals, lies_on, quad_mask, refine_quad, shown_corners, true_to_size)
+                                 filled, fine_arrivals, lies_on, quad_mask, refine_quad, shown_corners, true_to_size)
 from vision.faces.matcher import Matcher, Reading
 from vision.faces.still import read_cards
 from vision.faces.store import Enrolment
@@ -643,8 +643,10 @@ class FaceRecogniser:
             # and those of the cards it overlaps, but of those it clearly lies on and of cards
             # named before lying nearly where it lies (:data:`DEALT_ONTO`). Where it clearly
             # lies on a card named before, what is not new there is this card's print alike
-            # the print below (two dark faces, two white borders), not hidden.
-            hidden = warp_upright(mask, quad - np.float32(region.box[:2])) == 0
+            # the print below (two dark faces, two white borders), not hidden. What is not new
+            # but lies inside what is, touching none of its edges, is the card's own print of
+            # the table's grey (red pips on green felt): what covers a card comes over its edge.
+            hidden = ~filled(warp_upright(mask, quad - np.float32(region.box[:2])) > 0)
             to_upright = cv2.getPerspectiveTransform(quad, np.float32([(0, 0), (UPRIGHT[0], 0), UPRIGHT, (0, UPRIGHT[1])]))
             overlapping = [*others, *self.backdrop.neighbours(quad)]
             side, centre = float(np.linalg.norm(quad[1] - quad[0])), quad.mean(axis=0)
