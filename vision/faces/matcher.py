@@ -198,12 +198,17 @@ class Matcher:
         #: corner and the suit in another names no card by either), and a suit printed there
         #: (:data:`SUIT_PRINTED`: photos of a rank printed alone are never alike, each lit and
         #: cut its own way, and a deck from phone photos of oxygen's took its rank's corner for
-        #: an index, which left its fanned hand's top card unread). A card whose face hardly
-        #: shows is read by its corners only when one of these is in view.
+        #: an index, which left its fanned hand's top card unread); and the corner opposite it
+        #: one too: a card's index is printed at both ends, to be read either way round (a
+        #: suit printed alone, the same on every card of the suit, is never alike in two
+        #: photos either: oxygen-white's diamond in its bottom-left corner, from phone photos,
+        #: named a 2D the 3D). A card whose face hardly shows is read by its corners only when
+        #: one of these is in view.
         unit = self._corners / np.sqrt(np.maximum(self._corner_norms, 1e-12))[:, :, None]
         alike = np.array([(lambda g: (g - 2 * np.eye(len(g))).max())(unit[:, k] @ unit[:, k].T) for k in range(4)])
         inked = (np.sqrt(self._corner_norms) >= BLANK).all(axis=0)
-        self.index_corners = tuple(int(k) for k in np.flatnonzero(inked & (alike < ALIKE) & ~(suits < SUIT_PRINTED)))
+        index = inked & (alike < ALIKE) & ~(suits < SUIT_PRINTED)
+        self.index_corners = tuple(int(k) for k in np.flatnonzero(index & index[::-1]))
         self._same_rank = {i: [j for j, other in enumerate(ranks) if other == rank and j != i]
                            for i, rank in enumerate(ranks) if rank is not None}
         #: Each corner of the deck's cards on average (each card's weighed alike), as matched
