@@ -291,7 +291,8 @@ def enrol_from_images(folder: str | Path, deck: Deck, name: str, *, say=None) ->
 
     :raises OSError: when the folder or an image cannot be read.
     :raises InvalidInput: for a file named after no card, a card given twice, a picture in
-        which no card is found, two cards alike, cards not told apart, or a missing card.
+        which no card is found, two cards alike (every such picture named at once, so that
+        one retake serves them all), cards not told apart, or a missing card.
     """
     folder = Path(folder)
     if not folder.is_dir():
@@ -300,6 +301,7 @@ def enrol_from_images(folder: str | Path, deck: Deck, name: str, *, say=None) ->
     seen: dict[str, str] = {}
     views: dict[str, np.ndarray] = {}
     back = None
+    problems = []  # every picture that cannot be used, said at once: one retake for them all
     for path in sorted(folder.iterdir()):
         if path.suffix.lower() not in IMAGE_SUFFIXES:
             continue
@@ -307,25 +309,34 @@ def enrol_from_images(folder: str | Path, deck: Deck, name: str, *, say=None) ->
             if say is not None:
                 say(f"skipped {path.name}: the {deck.title} has no such card")
             continue
-        card_id = face_id(path.stem, deck)
-        if card_id in seen:
-            raise InvalidInput(f"{card_id} is given twice: {seen[card_id]} and {path.name}")
-        seen[card_id] = path.name
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise OSError(f"cannot read the image {path}")
-        if card_id == "BACK":
-            back = (image, path.name)  # once the faces say the cards' shape
+        try:
+            card_id = face_id(path.stem, deck)
+            if card_id in seen:
+                raise InvalidInput(f"{card_id} is given twice: {seen[card_id]} and {path.name}")
+            seen[card_id] = path.name
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                raise OSError(f"cannot read the image {path}")
+            if card_id == "BACK":
+                back = (image, path.name)  # once the faces say the cards' shape
+                continue
+            view, shape = card_view(image, path.name)
+            features = describe(view)
+            check_unlike(enrolment, card_id, features)
+        except InvalidInput as err:
+            problems.append(str(err))
             continue
-        view, shape = card_view(image, path.name)
-        features = describe(view)
-        check_unlike(enrolment, card_id, features)
         enrolment.cards[card_id] = features
         enrolment.shapes[card_id] = shape
         views[card_id] = view
     if back is not None:
-        features = describe(card_view(*back, face=False, shape=enrolment.shape)[0])
-        enrolment.back, enrolment.back_middle = features, middle_grey(features.soft)
+        try:
+            features = describe(card_view(*back, face=False, shape=enrolment.shape)[0])
+            enrolment.back, enrolment.back_middle = features, middle_grey(features.soft)
+        except InvalidInput as err:
+            problems.append(str(err))
+    if problems:
+        raise InvalidInput("; ".join(problems))
     check_complete(enrolment)
     check_told_apart(enrolment, views)
     enrolment.views.update(views)
