@@ -200,6 +200,7 @@ def test_a_picture_with_no_card_is_named_with_what_to_do(images, deck, tmp_path)
         enrol_from_images(folder, deck, "mine")
 
 
+@pytest.mark.slow
 def test_every_picture_that_cannot_be_used_is_named_at_once(images, deck, tmp_path):
     """The defect (issue 22: each failure said in words): enrolment stopped at the first picture
     it could not use, so a user with three bad photos learned of them one run at a time,
