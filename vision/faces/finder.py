@@ -909,9 +909,9 @@ def filled(mask: np.ndarray) -> np.ndarray:
     """``mask`` with its holes filled: the middle of a court card laid on a card, or a column of
     red pips on green felt, can look like the felt in grey, but lies within what arrived."""
     contours, _ = cv2.findContours(mask.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros(mask.shape, np.uint8)
-    cv2.drawContours(filled, contours, -1, 1, cv2.FILLED)
-    return filled.view(bool)
+    whole = np.zeros(mask.shape, np.uint8)
+    cv2.drawContours(whole, contours, -1, 1, cv2.FILLED)
+    return whole.view(bool)
 
 
 def _signed_area(polygon: np.ndarray) -> float:
