@@ -31,6 +31,21 @@ import numpy as np
 
 #: The upright view of a card, (width, height) pixels.
 UPRIGHT = (126, 176)
+
+
+def outline_points(size: tuple[int, int]) -> np.ndarray:
+    """The outline of a picture of ``size`` (width, height) px: its four corners, top left
+    first, clockwise, where its outer pixels end (a pixel's middle lies at whole coordinates,
+    its edges half a pixel either side). A picture warped onto an outline so keeps its middle
+    at the outline's middle: warped from (0, 0) and (width, height), a card's upright view lay
+    half a pixel off the card's middle, so a card lying upside down was seen a pixel shifted
+    from its upright view turned round (oxygen's 2S fitted its own reference 0.91 so)."""
+    w, h = size
+    return np.float32([(-0.5, -0.5), (w - 0.5, -0.5), (w - 0.5, h - 0.5), (-0.5, h - 0.5)])
+
+
+#: The upright view's outline (:func:`outline_points`): where a card's outline is warped to.
+UPRIGHT_OUTLINE = outline_points(UPRIGHT)
 #: A corner patch: this share of the card's width and height from each corner.
 CORNER_SHARE = (0.25, 0.30)
 #: Pixels of the upright view left out along the edge: the card's printed border, its rounded
@@ -101,9 +116,7 @@ def order_quad(quad: np.ndarray) -> np.ndarray:
 def warp_upright(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """The card inside ``quad`` (ordered as :func:`order_quad` gives) as an upright image of
     :data:`UPRIGHT` pixels, grey or colour as ``image`` is."""
-    w, h = UPRIGHT
-    target = np.float32([(0, 0), (w, 0), (w, h), (0, h)])
-    matrix = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), target)
+    matrix = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), UPRIGHT_OUTLINE)
     return cv2.warpPerspective(image, matrix, UPRIGHT, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -116,9 +129,8 @@ def corner_view(image: np.ndarray, quad: np.ndarray, corner: int, reach: int = 0
     rows, cols = CORNERS[corner]
     x0, y0 = cols.start - reach, rows.start - reach
     size = (cols.stop - cols.start + 2 * reach, rows.stop - rows.start + 2 * reach)
-    w, h = UPRIGHT
     matrix = np.float64([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ cv2.getPerspectiveTransform(
-        np.asarray(quad, np.float32), np.float32([(0, 0), (w, 0), (w, h), (0, h)]))
+        np.asarray(quad, np.float32), UPRIGHT_OUTLINE)
     return cv2.warpPerspective(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -289,10 +301,10 @@ def shows_whole(quad: np.ndarray, corner: int, end: np.ndarray, patch: np.ndarra
 def _end_from_corner(quad: np.ndarray, corner: int, end: np.ndarray) -> tuple[float, float]:
     """How far ``end`` (frame px) lies from corner ``corner`` of the card in ``quad`` (ordered),
     across the card and along it, in px of the upright view."""
-    w, h = UPRIGHT
-    to_upright = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), np.float32([(0, 0), (w, 0), (w, h), (0, h)]))
+    to_upright = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), UPRIGHT_OUTLINE)
     x, y = cv2.perspectiveTransform(np.float32(end).reshape(1, 1, 2), to_upright).ravel()
-    return abs(float(x) - (0 if corner in (0, 2) else w)), abs(float(y) - (0 if corner in (0, 1) else h))
+    corner_x, corner_y = UPRIGHT_OUTLINE[(0, 1, 3, 2)[corner]]
+    return abs(float(x - corner_x)), abs(float(y - corner_y))
 
 
 def edge_down(patch: np.ndarray) -> np.ndarray | None:

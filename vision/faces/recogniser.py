@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from engine.decks import PhysicalCard
-from vision.faces.features import (CORNERS, FACE, INSET, UPRIGHT, corner_features, corner_masks, face_shown, order_quad,
+from vision.faces.features import (CORNERS, FACE, INSET, UPRIGHT, UPRIGHT_OUTLINE, corner_features, corner_masks, face_shown, order_quad,
                                    shown_part, shows_whole, warp_upright)
 from vision.faces.index_reader import (INDEX_CORNERS, STANDARD_INDEX, CornerModel, IndexReader, index_view, ink_clash, likeliest,
                                        reads_standard_index, shipped_model)
@@ -647,7 +647,7 @@ class FaceRecogniser:
             # but lies inside what is, touching none of its edges, is the card's own print of
             # the table's grey (red pips on green felt): what covers a card comes over its edge.
             hidden = ~filled(warp_upright(mask, quad - np.float32(region.box[:2])) > 0)
-            to_upright = cv2.getPerspectiveTransform(quad, np.float32([(0, 0), (UPRIGHT[0], 0), UPRIGHT, (0, UPRIGHT[1])]))
+            to_upright = cv2.getPerspectiveTransform(quad, UPRIGHT_OUTLINE)
             overlapping = [*others, *self.backdrop.neighbours(quad)]
             side, centre = float(np.linalg.norm(quad[1] - quad[0])), quad.mean(axis=0)
             covering, below = np.zeros_like(hidden), np.zeros_like(hidden)
@@ -932,7 +932,7 @@ def _corner_at(quad: np.ndarray, point: np.ndarray) -> int:
 
 def _from_upright(quad: np.ndarray, points) -> np.ndarray:
     """``points`` of the upright view of the card in ``quad`` (ordered), in frame px."""
-    to_frame = cv2.getPerspectiveTransform(np.float32([(0, 0), (UPRIGHT[0], 0), UPRIGHT, (0, UPRIGHT[1])]), quad)
+    to_frame = cv2.getPerspectiveTransform(UPRIGHT_OUTLINE, quad)
     return cv2.perspectiveTransform(np.float32(points).reshape(-1, 1, 2), to_frame).reshape(-1, 2)
 
 

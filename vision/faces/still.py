@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.faces.features import CORNERS, UPRIGHT, order_quad, warp_upright
+from vision.faces.features import CORNERS, UPRIGHT_OUTLINE, order_quad, warp_upright
 from vision.faces.finder import BACKGROUND_STEPS, STANDS_OUT, outward_sides, refine_quad, sides_meet
 
 #: The longest side, in pixels, cards are looked for at; and each card's own part of the
@@ -407,8 +407,7 @@ def corner_ink(upright: np.ndarray, quad: np.ndarray) -> list[tuple[float, float
     warped from. A card lying in a picture holds them all; a shape printed on a card (a court
     card's portrait, a box in its art) leaves the indices outside it."""
     grey = upright if upright.ndim == 2 else cv2.cvtColor(upright, cv2.COLOR_BGR2GRAY)
-    w, h = UPRIGHT
-    back = cv2.getPerspectiveTransform(np.float32([(0, 0), (w, 0), (w, h), (0, h)]), np.asarray(quad, np.float32))
+    back = cv2.getPerspectiveTransform(UPRIGHT_OUTLINE, np.asarray(quad, np.float32))
     points = []
     for rows, cols in CORNERS:
         patch = grey[rows, cols].astype(np.float32)

@@ -8,9 +8,10 @@ import pytest
 
 from engine.cards import parse_card
 from vision.faces.designs import DESIGNS, element_id, printed_size, render_card
-from vision.faces.enrol import card_quad
+from vision.faces.enrol import card_quad, card_view
 from vision.faces.features import describe, order_quad, turned, warp_upright
 from vision.faces.matcher import THRESHOLD, Matcher, Reading
+from vision.faces.photos import photo_of_card
 
 
 def read(matcher: Matcher, image):
@@ -40,6 +41,37 @@ def test_a_card_laid_the_other_way_round_is_the_same_card(enrolments):
     upright = warp_upright(image, order_quad(card_quad(image)))
     reading = matcher.read((describe(turned(upright)), describe(upright)))
     assert reading.card.id == "QC" and reading.turned
+
+
+@pytest.mark.parametrize("design", [*DESIGNS, "oxygen"])
+def test_a_card_lying_upside_down_is_seen_as_its_upright_view_turned(design):
+    """The defect (issue 22): the upright view mapped a card's outline onto the view's pixel
+    grid half a pixel off its middle, so a card lying the other way round from its reference
+    was seen a pixel shifted, turned back: oxygen's 2S fitted its own reference 0.91 and its
+    reference turned 0.76, against 1.00 and 0.59 upright, and a deck enrolled from pictures of
+    cards lying any way round could not be set one way round. A card's outline and its view
+    share their middle: a card turned is its view turned, to the grey level."""
+    image = render_card(design, element_id(parse_card("2S")), 250)
+    upright = warp_upright(image, order_quad(card_quad(image)))
+    upside_down = np.ascontiguousarray(image[::-1, ::-1])
+    seen = warp_upright(upside_down, order_quad(card_quad(upside_down)))
+    apart = float(np.abs(turned(seen).astype(int) - upright.astype(int)).mean())
+    assert apart < 1.0, f"{apart:.1f} grey levels apart"
+    assert float(describe(turned(seen)).face @ describe(upright).face) > 0.999
+
+
+def test_a_card_photographed_upside_down_is_seen_as_well_as_one_photographed_upright():
+    """The card of a photo, found and cut out as enrolment cuts it, fits its clean view as well
+    lying upside down as lying upright (oxygen's 5S fitted 0.90 against 0.99): the photo draws a
+    card into its outline as the reader cuts one out, about its middle."""
+    card = render_card("oxygen", element_id(parse_card("5S")), 250)
+    clean = describe(warp_upright(card, order_quad(card_quad(card))))
+    for angle in (0, 180):
+        photo, _ = photo_of_card(np.random.default_rng(3), card, size=(1200, 1200), fill=(0.5, 0.6),
+                                 tilt=10, things=0, angle=angle)
+        view, _ = card_view(photo, "5S.jpg")
+        fit = max(float(describe(v).face @ clean.face) for v in (view, turned(view)))
+        assert fit > 0.98, f"photographed at {angle} degrees, it fits its clean view {fit:.2f}"
 
 
 @pytest.mark.parametrize("design", DESIGNS)
@@ -234,7 +266,8 @@ def test_one_corner_seen_a_few_pixels_off_its_outline_is_its_card_or_none(enrolm
     designs, read by one corner alone, the outline 3 px off two ways: 397 of 416 views named
     and 6 named another card. The view's corners are registered on the deck's average corner
     before every card is compared, and the scale is the one at which either of the best two
-    fits best: 413 named, none wrong."""
+    fits best: 413 named, none wrong (412 since the upright view is centred on the card:
+    tigullio-international's AC, 2 px right and 3 px up, too unsure between AC and AS)."""
     import cv2
 
     matcher = Matcher(enrolments[design])
@@ -246,7 +279,7 @@ def test_one_corner_seen_a_few_pixels_off_its_outline_is_its_card_or_none(enrolm
             reading = matcher.read_view(upright, np.array([True, False, False, False]), np.zeros((45, 32), bool))
             assert reading.card in (None, card), (off, card.id, reading)
             named += reading.card is not None
-    assert named >= 2 * len(deck.cards) - 4
+    assert named >= 2 * len(deck.cards) - 5
 
 
 @pytest.mark.slow
