@@ -2,7 +2,8 @@
 for a card seen by the camera.
 
 A card is first warped to an upright view (:data:`UPRIGHT` pixels, about 2 px/mm, short side
-across), then described by:
+across; its outline onto the view's outer pixel edges, :data:`UPRIGHT_OUTLINE`, so that a card
+turned round is its view turned round), then described by:
 
 - ``corners``: the four corner patches (where the indices are printed: rank and suit, in any
   corner a design puts them), blurred a little, each without its mean, joined and scaled to
