@@ -33,20 +33,14 @@ import numpy as np
 #: The upright view of a card, (width, height) pixels.
 UPRIGHT = (126, 176)
 
-
-def outline_points(size: tuple[int, int]) -> np.ndarray:
-    """The outline of a picture of ``size`` (width, height) px: its four corners, top left
-    first, clockwise, where its outer pixels end (a pixel's middle lies at whole coordinates,
-    its edges half a pixel either side). A picture warped onto an outline so keeps its middle
-    at the outline's middle: warped from (0, 0) and (width, height), a card's upright view lay
-    half a pixel off the card's middle, so a card lying upside down was seen a pixel shifted
-    from its upright view turned round (oxygen's 2S fitted its own reference 0.91 so)."""
-    w, h = size
-    return np.float32([(-0.5, -0.5), (w - 0.5, -0.5), (w - 0.5, h - 0.5), (-0.5, h - 0.5)])
-
-
-#: The upright view's outline (:func:`outline_points`): where a card's outline is warped to.
-UPRIGHT_OUTLINE = outline_points(UPRIGHT)
+#: The upright view's outline, where a card's outline is warped to: its four corners, top left
+#: first, clockwise, where its outer pixels end (a pixel's middle lies at whole coordinates, its
+#: edges half a pixel either side), so that the view keeps its middle at the card's. Warped onto
+#: (0, 0) and (width, height), the view lay half a pixel off the card's middle, and a card lying
+#: upside down was seen a pixel shifted from its upright view turned round (oxygen's 2S fitted
+#: its own reference 0.91 so).
+UPRIGHT_OUTLINE = np.float32([(-0.5, -0.5), (UPRIGHT[0] - 0.5, -0.5), (UPRIGHT[0] - 0.5, UPRIGHT[1] - 0.5),
+                              (-0.5, UPRIGHT[1] - 0.5)])
 #: A corner patch: this share of the card's width and height from each corner.
 CORNER_SHARE = (0.25, 0.30)
 #: Pixels of the upright view left out along the edge: the card's printed border, its rounded
