@@ -8,6 +8,7 @@ import pytest
 from vision.faces.features import UPRIGHT, describe, turned
 from vision.faces.sheet import GAP, LABEL, contact_sheet
 from vision.faces.store import Enrolment
+from vision.faces.way_round import kept_turned
 
 
 def _tile_at(sheet: np.ndarray, deck, card_id: str) -> tuple[np.ndarray, np.ndarray]:
@@ -36,3 +37,20 @@ def test_a_card_photographed_upside_down_is_shown_the_way_the_table_compares_it(
     assert np.array_equal(picture, views["2H"]) and np.array_equal(picture_2d, views["2D"])
     # "2H turned" inks its label twice as much as "2D" at least.
     assert (label < 128).sum() > 2 * (label_2d < 128).sum()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("design", ["standard", "dondorf", "gm-paris"])
+def test_a_deck_enrolled_upright_is_shown_with_no_card_turned(deck, upright_views, design):
+    """The defect (issue 22; ``cardtable enroll faces --from-design standard --sheet``): a deck
+    enrolled upright from a design's own images had ranks labelled "turned" on its contact
+    sheet (standard's jacks and kings, dondorf's aces and courts, gm-paris's kings): ranks alike
+    either way round, turned whole for a gain of the camera's noise. A deck enrolled one way
+    round is shown, and compared, as enrolled."""
+    views = upright_views(design)
+    enrolment = Enrolment(deck, design)
+    for card in deck.cards:
+        enrolment.cards[card.id], enrolment.views[card.id] = describe(views[card.id]), views[card.id]
+    ids = list(enrolment.cards)
+    turn = kept_turned([enrolment.cards[i] for i in ids], [deck.card(i).face.rank for i in ids])
+    assert not turn.any(), [card for card, t in zip(ids, turn) if t]
