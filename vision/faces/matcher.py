@@ -339,17 +339,19 @@ class Matcher:
             best, second = chosen
             order = [best, second] + [i for i in order if i not in (best, second)]
         elif whole and second not in self._same_rank.get(best, ()):
-            # Ranks whose small indices the view fits nearly alike (a digit is a few pixels of a
-            # corner: xskat-german's 3H fitted the 5H 0.991, the 2H 0.987, its own 0.985): the
-            # best is told apart from the rank the whole face looks most like of those the
-            # corners cannot rule out, rather than from the next best by a hair; of that rank,
-            # the card the corners fit best (a suit is not the whole face's to say: a club and a
-            # spade are alike blurred).
-            rivals = [i for i in order[1:] if (1 - float(scores[best])) / max(1 - float(scores[i]), 1e-6) > RATIO_SURE
-                      and i not in self._same_rank.get(best, ())]
-            if rivals:
-                favourite = max(rivals, key=lambda i: float(faces[side][i]))
-                second = next(i for i in rivals if i == favourite or i in self._same_rank.get(favourite, ()))
+            # Ranks of a suit whose small indices the view fits nearly alike (a digit is a few
+            # pixels of a corner: xskat-german's 3H fitted the 5H 0.991, the 2H 0.987, its own
+            # 0.985): the best is told apart from the rank of its suit that the whole face
+            # looks most like, of those the corners cannot rule out, rather than from the next
+            # best by a hair. Not from another suit's card: the suit is the corners' to say (a
+            # club and a spade are alike blurred), and a card whose own reference is poor
+            # looks like its rank in another suit (oxygen's 10H, enrolled from a crop cut
+            # askew, was named the 10D).
+            suit = getattr(self.cards[best].face, "suit", None)
+            rivals = [i for i in order[1:] if getattr(self.cards[i].face, "suit", None) == suit
+                      and (1 - float(scores[best])) / max(1 - float(scores[i]), 1e-6) > RATIO_SURE]
+            if suit is not None and rivals:
+                second = max(rivals, key=lambda i: float(faces[side][i]))
                 order = [best, second] + [i for i in order if i not in (best, second)]
         # Two suits of a rank: corners that show no suit (a rank printed alone, decoration)
         # differ by noise alone, and say nothing of which it is.

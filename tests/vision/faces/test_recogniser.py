@@ -579,6 +579,18 @@ def _bench_run(seed: int, design: str, fan: bool, kind: str = "clean") -> tuple[
 
 
 @pytest.mark.slow
+def test_a_card_whose_own_reference_is_cut_askew_is_not_named_as_its_rank_in_another_suit():
+    """The defect (issue 22, faces_bench --enrol-from crop --designs oxygen, seed 41000, scene
+    41010; made while mending xskat-german's small index, caught before it landed): oxygen's
+    10H, enrolled from a crop cut askew with the background in it, fits its own reference
+    poorly, and was named the 10D in 118 sightings once the best card by the corners was told
+    apart from the card of another suit that the whole face looked most like. The suit is the
+    corners' to say: the card is unknown, not another card."""
+    score, wrong, _ = _bench_run(41010, "oxygen", False, "crop")
+    assert wrong == 0 and score["foreign"] == 0
+
+
+@pytest.mark.slow
 def test_a_court_photographed_upside_down_among_its_rank_is_never_named_as_another_suit():
     """The defect (issue 22, faces_bench scene 322788, nicu-ornamental enrolled from phone
     photos): the QS, lying in clear view, was named the QC (a card not on the table) in 20
