@@ -164,6 +164,8 @@ class Matcher:
         deck = enrolment.deck
         self.cards = [deck.card(card_id) for card_id in enrolment.cards]
         ranks = [getattr(card.face, "rank", None) for card in self.cards]
+        #: Each enrolled card's suit (None for a card of none).
+        self._suits = [getattr(card.face, "suit", None) for card in self.cards]
         #: The cards' features, all one way round (a card photographed upside down is turned).
         features = self._features = one_way_round(list(enrolment.cards.values()), ranks)
         self._corners = np.stack([f.corners for f in features]).reshape(len(features), 4, -1)
@@ -185,13 +187,13 @@ class Matcher:
         red = np.array([np.nan if f.redness is None else f.redness for f in features])
         #: Each card's colour (1 red, 0 black, NaN not known) and the shares of red print up to
         #: which a view is black and from which it is red (see :func:`colours`).
-        self._red, self._black_to, self._red_from = colours(red, [getattr(card.face, "suit", None) for card in self.cards])
+        self._red, self._black_to, self._red_from = colours(red, self._suits)
         self._corner_norms = np.einsum("nkp,nkp->nk", self._corners, self._corners)
         #: How well each corner shows the suits (:func:`suits_shown`), as the enrolled deck
         #: shows them, and the corners that show them: a corner of a deck enrolled from photos
         #: may show its suit and not be seen to (nicu-white's shows a sliver of it, which an
         #: outline a pixel off moves out).
-        suits = suits_shown(self._corners, ranks, [getattr(card.face, "suit", None) for card in self.cards])
+        suits = suits_shown(self._corners, ranks, self._suits)
         self.suit_shown = suits >= SUIT_SHOWN
         #: The corners that name a card alone: inked on every card (a pip near a corner of some
         #: cards is no index), no two cards alike there (a design that prints the rank in one
@@ -347,8 +349,8 @@ class Matcher:
             # club and a spade are alike blurred), and a card whose own reference is poor
             # looks like its rank in another suit (oxygen's 10H, enrolled from a crop cut
             # askew, was named the 10D).
-            suit = getattr(self.cards[best].face, "suit", None)
-            rivals = [i for i in order[1:] if getattr(self.cards[i].face, "suit", None) == suit
+            suit = self._suits[best]
+            rivals = [i for i in order[1:] if self._suits[i] == suit
                       and (1 - float(scores[best])) / max(1 - float(scores[i]), 1e-6) > RATIO_SURE]
             if suit is not None and rivals:
                 second = max(rivals, key=lambda i: float(faces[side][i]))

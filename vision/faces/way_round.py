@@ -75,7 +75,8 @@ def kept_turned(features: list[Features], ranks: list) -> np.ndarray:
     corners = np.stack([f.corners for f in features]).astype(np.float64)
     turn = np.zeros(len(features), bool)
     known = rank >= 0
-    turn[known] = _cards_one_way(corners[known], np.stack([_large_shapes(f.face) for f in features])[known], rank[known])
+    faces = np.stack([_large_shapes(f.face) for f, k in zip(features, known) if k])
+    turn[known] = _cards_one_way(corners[known], faces, rank[known])
     turn ^= _deck_one_way(np.where(turn[:, None], corners[:, ::-1], corners).reshape(len(features), 4, -1), rank, turn)
     if turn.sum() > len(turn) / 2:
         turn = ~turn & (rank >= 0)   # the same agreement: most cards as enrolled
