@@ -30,6 +30,9 @@ from vision.faces.way_round import one_way_round
 
 #: Cards scored again with each corner aligned, and how far (px of the upright view) it may shift.
 CANDIDATES, REACH = 6, 4
+#: At most this many cards that the corners cannot rule out are told apart two by two, the best
+#: fitting first (see :func:`ahead_of_all`).
+FIELD = 5
 #: Scales of the enrolled corners tried when aligning them.
 SCALES = (0.95, 1.0, 1.05)
 #: A corner with less than this share of a card's corner ink is blank (some designs print the
@@ -340,32 +343,20 @@ class Matcher:
         if chosen:
             best, second = chosen
             order = [best, second] + [i for i in order if i not in (best, second)]
-        elif whole and second not in self._same_rank.get(best, ()):
-            # Ranks of a suit whose small indices the view fits nearly alike (a digit is a few
+        elif whole:
+            # Ranks and suits whose small indices the view fits nearly alike (a digit is a few
             # pixels of a corner: xskat-german's 3H fitted the 5H 0.991, the 2H 0.987, its own
-            # 0.985): the best is told apart from the rank of its suit that the whole face
-            # looks most like, of those the corners cannot rule out, rather than from the next
-            # best by a hair. Not from another suit's card: the suit is the corners' to say (a
-            # club and a spade are alike blurred), and a card whose own reference is poor
-            # looks like its rank in another suit (oxygen's 10H, enrolled from a crop cut
-            # askew, was named the 10D).
-            suit = self._suits[best]
-            rivals = [i for i in order[1:] if self._suits[i] == suit
-                      and (1 - float(scores[best])) / max(1 - float(scores[i]), 1e-6) > RATIO_SURE]
-            if suit is not None and rivals:
-                second = max(rivals, key=lambda i: float(faces[side][i]))
+            # 0.985; oxygen's 3C the 3D, 2S, 3S and itself within 0.01): of the cards the
+            # corners cannot rule out, the one told apart from each of the others as better,
+            # by the corners where the two differ and the face, is the reading; the one it is
+            # told apart from by the least is what it must be told from.
+            field = [best] + sorted((i for i in order[1:] if (1 - float(scores[best])) / max(1 - float(scores[i]), 1e-6) > RATIO_SURE),
+                                    key=lambda i: -float(faces[side][i]))[:FIELD - 1]
+            ahead = ahead_of_all(field, lambda a, b: self._verdict(a, b, fits, on_face, visible[side]))
+            if ahead is not None:
+                best, second = ahead
                 order = [best, second] + [i for i in order if i not in (best, second)]
-        # Two suits of a rank: corners that show no suit (a rank printed alone, decoration)
-        # differ by noise alone, and say nothing of which it is.
-        corners_tell = best not in self._same_rank.get(second, ()) or bool((visible[side] & self.suit_shown).any())
-        told = [gap for gap in (_told_apart(fits.get(best), fits.get(second)) if corners_tell else None,
-                                on_face(best, second) if face_speaks else None)
-                if gap is not None]
-        apart = [gap for gap in told if abs(gap) >= ABSTAIN]
-        if len(apart) == 2 and apart[0] * apart[1] < 0 and abs(apart[1]) >= max(FACE_OVERRULES, 2 * abs(apart[0])):
-            # The big pips of a face shown tell two suits apart better than the small ones of a
-            # corner or two: a face clearly for one, corners hardly for the other, is the face's.
-            apart = [apart[0] + apart[1]]
+        told, apart = self._apart(best, second, fits, on_face, visible[side], face_speaks)
         if len(apart) == 2 and apart[0] * apart[1] < 0:
             sure = whole and max(float(scores[best]), float(scores[second])) >= LEAST_SCORE
             return Reading(None, 0.0, turned=bool(side), face_says=self.cards[best if apart[1] > 0 else second] if sure else None,
@@ -426,6 +417,32 @@ class Matcher:
             return Reading(None, THRESHOLD / 2, turned=bool(side), score=score, unsure=self.cards[best], runner_up=self.cards[other_way],
                            why=f"it looks like the {self.cards[best].id} one way round and the {self.cards[other_way].id} the other")
         return Reading(self.cards[best], confidence, turned=bool(side), score=score)
+
+    def _apart(self, a: int, b: int, fits: dict, on_face, visible: np.ndarray, face_speaks: bool) -> tuple[list, list]:
+        """How much better the view fits card ``a`` than ``b`` where the two differ: by the
+        corners (their ``fits``, those ``visible``) and by the face (``on_face``, when it
+        speaks), each 1 for ``a`` exactly to -1 for ``b``; those that tell at all, and those
+        that tell by :data:`ABSTAIN` or more (the face's and the corners' summed where the face
+        clearly overrules)."""
+        # Two suits of a rank: corners that show no suit (a rank printed alone, decoration)
+        # differ by noise alone, and say nothing of which it is.
+        corners_tell = a not in self._same_rank.get(b, ()) or bool((visible & self.suit_shown).any())
+        told = [gap for gap in (_told_apart(fits.get(a), fits.get(b)) if corners_tell else None,
+                                on_face(a, b) if face_speaks else None)
+                if gap is not None]
+        apart = [gap for gap in told if abs(gap) >= ABSTAIN]
+        if len(apart) == 2 and apart[0] * apart[1] < 0 and abs(apart[1]) >= max(FACE_OVERRULES, 2 * abs(apart[0])):
+            # The big pips of a face shown tell two suits apart better than the small ones of a
+            # corner or two: a face clearly for one, corners hardly for the other, is the face's.
+            apart = [apart[0] + apart[1]]
+        return told, apart
+
+    def _verdict(self, a: int, b: int, fits: dict, on_face, visible: np.ndarray) -> float:
+        """By the corners and the whole face (:meth:`_apart`), how much better the view fits
+        card ``a`` than ``b``: above 0 for ``a``, below for ``b``, 0 when the two are not told
+        apart or the corners and the face disagree."""
+        apart = self._apart(a, b, fits, on_face, visible, True)[1]
+        return 0.0 if not apart or (len(apart) == 2 and apart[0] * apart[1] < 0) else float(np.mean(apart))
 
     def _suit_by_face(self, best: int, scores: np.ndarray, on_face) -> tuple[int, int] | None:
         """Which suit of the rank of ``best`` the face says, when no corner in view shows the
@@ -661,6 +678,32 @@ class Matcher:
         if faces is not None and faces[best] < FACE_LEAST:
             return f"the whole face does not look like the enrolled one ({faces[best]:.2f})"
         return ""
+
+
+def ahead_of_all(field: list[int], apart) -> tuple[int, int] | None:
+    """The card of ``field`` that is told apart as better than each of the others (``apart(a,
+    b)``: above 0 for ``a``, below for ``b``, 0 when they are not told apart), and the one
+    it is ahead of by the least; None when no card is ahead of all (two not told apart, or
+    each beaten by another)."""
+    if len(field) < 2:
+        return None
+    gaps: dict[tuple[int, int], float] = {}
+
+    def gap(a: int, b: int) -> float:
+        if (b, a) in gaps:
+            return -gaps[(b, a)]
+        if (a, b) not in gaps:
+            gaps[(a, b)] = float(apart(a, b))
+        return gaps[(a, b)]
+
+    leader = field[0]
+    for other in field[1:]:
+        if gap(leader, other) < 0:
+            leader = other
+    margins = {other: gap(leader, other) for other in field if other != leader}
+    if min(margins.values()) <= 0:
+        return None
+    return leader, min(margins, key=margins.get)
 
 
 def colours(redness: np.ndarray, suits=None) -> tuple[np.ndarray, float, float]:

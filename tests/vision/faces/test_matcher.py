@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.cards import parse_card
 from vision.faces.designs import DESIGNS, element_id, printed_size, render_card
 from vision.faces.enrol import card_quad, card_view
 from vision.faces.features import describe, order_quad, turned, turned_features, warp_upright
-from vision.faces.matcher import THRESHOLD, Matcher, Reading
+from vision.faces.matcher import THRESHOLD, Matcher, Reading, ahead_of_all
 from vision.faces.photos import photo_of_card
 
 
@@ -733,3 +735,32 @@ def test_a_card_whose_small_index_fits_other_ranks_nearly_alike_is_named_by_its_
                                             interpolation=cv2.INTER_AREA), (0, 0), 0.8)
         reading = matcher.read_view(cv2.resize(small, UPRIGHT, interpolation=cv2.INTER_LINEAR))
         assert reading.card is not None and reading.card.id == card, (card, reading)
+
+
+@given(st.integers(2, 6).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.sampled_from([-0.6, -0.1, 0.0, 0.1, 0.6]),
+                                                                          min_size=n * (n - 1) // 2, max_size=n * (n - 1) // 2))))
+def test_the_card_ahead_of_all_the_others_is_the_one_told_apart_as_better_from_each(case):
+    """Of cards the corners cannot rule out, told apart two by two (above 0 the first, below the
+    second, 0 not told apart), the reading is the card ahead of every other, with the one it is
+    ahead of by the least; when there is none (two not told apart, or each beaten by another),
+    none. Each two are told apart once."""
+    n, values = case
+    pairs = [(a, b) for a in range(n) for b in range(a + 1, n)]
+    gaps = dict(zip(pairs, values))
+    asked = []
+
+    def apart(a, b):
+        asked.append(frozenset((a, b)))
+        return gaps[(a, b)] if (a, b) in gaps else -gaps[(b, a)]
+
+    field = [10 + i for i in range(n)]
+    found = ahead_of_all(field, lambda a, b: apart(a - 10, b - 10))
+    assert len(asked) == len(set(asked))
+    ahead = [a for a in range(n) if all((gaps[(a, b)] if (a, b) in gaps else -gaps[(b, a)]) > 0 for b in range(n) if b != a)]
+    if not ahead:
+        assert found is None
+    else:
+        leader, nearest = found
+        assert leader == 10 + ahead[0]
+        margins = {b: gaps[(ahead[0], b)] if (ahead[0], b) in gaps else -gaps[(b, ahead[0])] for b in range(n) if b != ahead[0]}
+        assert margins[nearest - 10] == min(margins.values())

@@ -591,6 +591,19 @@ def test_a_card_whose_own_reference_is_cut_askew_is_not_named_as_its_rank_in_ano
 
 
 @pytest.mark.slow
+def test_a_card_whose_corners_fit_several_cards_alike_is_named_by_the_one_told_apart_from_each():
+    """The defect (issue 22, faces_bench --enrol-from photo, fresh seed 418000, scene 418027):
+    oxygen's 3C, lying in clear view, its corners fitting the 3D 0.974, the 2S 0.971, the 3S
+    0.967 and itself 0.966, was unknown for the whole scene ("the whole face looks like another
+    card"): the best two by the corners were told apart, the 3D and the 2S, never the card it
+    is. Every card the corners cannot rule out is told apart from each of the others, by the
+    corners where the two differ and the face; the one ahead of all is the reading."""
+    score, wrong, refused = _bench_run(418027, "oxygen", False, "photo")
+    assert wrong == 0 and score["foreign"] == 0 and score["false"] == 0
+    assert score["matched"].get("placed", 0) == score["expected"]["placed"]
+
+
+@pytest.mark.slow
 def test_a_court_photographed_upside_down_among_its_rank_is_never_named_as_another_suit():
     """The defect (issue 22, faces_bench scene 322788, nicu-ornamental enrolled from phone
     photos): the QS, lying in clear view, was named the QC (a card not on the table) in 20
