@@ -79,6 +79,10 @@ CLEAR_STEP = 0.5
 #: joint) is alike either side, and on a checked cloth no step stands clear (see
 #: :func:`refine_quad`, :func:`_levels_apart`).
 STANDS_OUT, BACKGROUND_STEPS, STEP_LEAST, FAINT_STEP = 2.0, 90, 16.0, 0.2
+#: In a still picture, a side's edge found on a pattern beyond the card (see
+#: :func:`_background_between`) gives way to the next straight edge inside, PATTERN_TRIES times at
+#: most; what lies between changes along the side by PATTERN_LEAST grey levels at least.
+PATTERN_TRIES, PATTERN_LEAST = 3, 15.0
 #: What the arrivals' closing filled this wide (px) and more is a card's print, not a gap
 #: between cards (:func:`fine_arrivals`).
 THICK = 5
@@ -638,21 +642,61 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8, *, turn: boo
             texture = np.percentile(apart[:, beyond], BACKGROUND_STEPS)
             clear |= (apart >= np.maximum(STANDS_OUT * texture, STEP_LEAST)) & (step >= FAINT_STEP * strongest)
         clear &= ~beyond[None, :]
-        best = step.shape[1] - 1 - np.argmax(clear[:, ::-1], axis=1)
         strong = step.max(axis=1) >= 12
-        found, at = offsets[best[strong]], ts[strong]
-        shift = float(np.median(found)) if len(found) else 0.0
-        shift, tilt = _tilt(at, found, shift) if turn else (shift, 0.0)
-        if (np.abs(found - shift - tilt * (at - 0.5)) <= 2).sum() < 8:
+        line = _edge_line(clear, strong, offsets, ts, turn)
+        if line is None:
             # No straight edge (white on white, or the print of a card below): the side stays.
             lines.append((a, along / max(float(np.linalg.norm(along)), 1e-6)))
             continue
+        for _ in range(PATTERN_TRIES if still else 0):
+            # The line may be a pattern's beyond the card (a checked cloth's, its lines along
+            # the card's side): what lies between it and the next straight edge inside is then
+            # the background's, changing along the side as the background does beyond it.
+            outer = line[0] + line[1] * (ts - 0.5)
+            inside = clear & (offsets[None, :-1] < outer[:, None] - 2)
+            inner = _edge_line(inside, strong & inside.any(axis=1), offsets, ts, turn)
+            if inner is None or not _background_between(profile, offsets, inner[0] + inner[1] * (ts - 0.5), outer):
+                break
+            line = inner
+        shift, tilt = line
         start, end = a + (shift + 0.5 - tilt / 2) * normal, a + along + (shift + 0.5 + tilt / 2) * normal
         lines.append((start, (end - start) / max(float(np.linalg.norm(end - start)), 1e-6)))
     refined = sides_meet(lines)
     if refined is None or np.abs(refined - quad).max() > 2 * reach:
         return quad
     return refined
+
+
+def _edge_line(clear: np.ndarray, rows: np.ndarray, offsets: np.ndarray, ts: np.ndarray, turn: bool) -> tuple[float, float] | None:
+    """The straight line through the outermost ``clear`` step of each of the ``rows`` of a
+    side's samples (``offsets`` across, at shares ``ts`` along; a row with none, at the last
+    offset): its offset at the side's middle and its tilt (turned only with ``turn``, see
+    :func:`_tilt`); None when fewer than 8 steps lie within 2 px of it."""
+    best = clear.shape[1] - 1 - np.argmax(clear[rows][:, ::-1], axis=1)
+    found, at = offsets[best], ts[rows]
+    shift = float(np.median(found)) if len(found) else 0.0
+    shift, tilt = _tilt(at, found, shift) if turn else (shift, 0.0)
+    return (shift, tilt) if (np.abs(found - shift - tilt * (at - 0.5)) <= 2).sum() >= 8 else None
+
+
+def _background_between(profile: np.ndarray, offsets: np.ndarray, inner: np.ndarray, outer: np.ndarray) -> bool:
+    """Whether what lies between two lines across a side (``inner`` and ``outer``: offsets,
+    one per row of ``profile``, brightness across the side at ``offsets``) is the background,
+    a pattern's: at each offset between them, it changes along the side by
+    :data:`PATTERN_LEAST` at least (its spread over the rows; the median over the offsets), half as much as what lies just beyond ``outer`` at least, and twice as much
+    as what lies just inside ``inner`` (the card's paper) at least. A line printed along a
+    card's edge is alike all along it."""
+
+    def spread(start: float, stop: float) -> float:
+        columns = profile[:, (offsets >= start) & (offsets <= stop)]
+        if not columns.shape[1]:
+            return float("nan")
+        return float(np.median(columns.std(axis=0)))
+
+    band = spread(float(inner.max()) + 1.5, float(outer.min()) - 0.5)
+    beyond = spread(float(outer.max()) + 1.5, float(outer.max()) + 6.5)
+    inside = spread(float(inner.min()) - 5.5, float(inner.min()) - 0.5)
+    return bool(band >= max(PATTERN_LEAST, beyond / 2, 2 * inside))
 
 
 def _levels_apart(profile: np.ndarray) -> np.ndarray:
@@ -774,7 +818,7 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
                 card = np.float32([corner, corner + a * along, corner + a * along + b * across, corner + b * across])
                 shown = all(run >= SIDES_SHOWN * side and not (closed and side > run + OUTRUN_MM)
                             for run, side, closed in zip(runs, (a, b), shut))
-                if _share(quad_mask(room.shape, card - origin), room) < INSIDE and not shown:
+                if share_inside(card - origin, room) < INSIDE and not shown:
                     continue
                 ways.append((card, runs[0] > a + OUTRUN_MM or runs[1] > b + OUTRUN_MM))
             if len(ways) == 2 and ways[0][1] != ways[1][1]:
@@ -856,7 +900,7 @@ def shown_corners(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SI
             for short, long in sizes:
                 for w, h in ((short, long), (long, short)):
                     card = np.float32([corner, corner + w * along, corner + w * along + h * across, corner + h * across])
-                    if _share(quad_mask(room.shape, card - origin), room) < INSIDE:
+                    if share_inside(card - origin, room) < INSIDE:
                         continue
                     shown = corner + _shown_for(table, corner, along) * along
                     found.append((cv2.perspectiveTransform(card.reshape(-1, 1, 2), to_image).reshape(4, 2),
@@ -956,6 +1000,22 @@ def _square_corners(polygon: np.ndarray):
 def _quarter(vector: np.ndarray) -> np.ndarray:
     """``vector`` turned a quarter, the way a counter-clockwise outline turns at a corner."""
     return np.float32([-vector[1], vector[0]])
+
+
+def share_inside(quad: np.ndarray, within: np.ndarray) -> float:
+    """The share of the pixels inside ``quad`` (as :func:`quad_mask` draws it in a mask of
+    ``within``'s shape) that are true in mask ``within``: drawn and counted in the quad's own
+    box only (a patch's room is a card's length beyond it on every side, and a fan's corners
+    are guessed by the hundred)."""
+    points = np.round(np.asarray(quad, np.float32).reshape(-1, 2)).astype(np.int32)
+    h, w = within.shape
+    x0, y0 = np.clip(points.min(axis=0), 0, (w, h))
+    x1, y1 = np.clip(points.max(axis=0) + 1, 0, (w, h))
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    part = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(part, points - np.int32([x0, y0]), 1)
+    return _share(part.view(bool), within[y0:y1, x0:x1])
 
 
 def _share(part: np.ndarray, within: np.ndarray) -> float:

@@ -63,6 +63,12 @@ GUESSED_SURE = 0.95
 #: A guess at a card showing one corner alone is read only when that corner correlates this well
 #: with some enrolled card's, before any alignment (most guesses are no card at all).
 SHOWN_LIKENESS = 0.6
+#: At most this many patches of a region, the largest, are looked at for cards showing a corner
+#: each in one frame (see :meth:`FaceRecogniser._read_patches`).
+SHOWN_PATCHES = 8
+#: At most this many guesses at cards showing a corner, in a patch, the likeliest as first
+#: guessed, are moved to where they look most like a card (see :meth:`FaceRecogniser._read_shown`).
+SHOWN_FITTED = 40
 #: A card read by one corner alone needs its aligned corner correlation this high (the matcher
 #: asks 0.9 of a card seen whole).
 SHOWN_LEAST = 0.96
@@ -249,7 +255,11 @@ class FaceRecogniser:
         found, read, fine, coloured = [], [], None, None
         offset = np.float32([x0, y0])
         patches = card_patches(mask)
-        for contour, shaped in patches:
+        # A busy cloth in glare stands out in patches by the hundred while the table is learnt
+        # (the camera started on it): the largest few alone are looked at for cards showing a
+        # corner each (a fanned hand is one large patch).
+        fanned = set(sorted(range(len(patches)), key=lambda i: -cv2.contourArea(patches[i][0]))[:SHOWN_PATCHES])
+        for number, (contour, shaped) in enumerate(patches):
             outline = None if shaped is None else shaped + offset
             cards = cards_of_patch(contour + offset.astype(np.int32), outline, to_table, self.deck_size.sizes, support=support,
                                    ends=self.matcher is None or not self.matcher.index_corners)
@@ -268,7 +278,7 @@ class FaceRecogniser:
                     found.append(got)
             # A patch shaped like one card but read as none may be cards showing a corner each:
             # what is left of a fan when the card on top of it is named.
-            if shown and to_table is not None and not a_card:
+            if shown and to_table is not None and not a_card and number in fanned:
                 fine = fine if fine is not None else fine_arrivals(arrivals(*crops, close=FINE_CLOSE)[0], mask)
                 coloured = coloured or self._in_colour(region, support, mask, moving, crops)
                 found += self._read_shown(region, _fine_contour(contour, fine) + offset.astype(np.int32), cards, coloured, mask,
@@ -450,8 +460,15 @@ class FaceRecogniser:
             shows = _corner_at(quad, point)
             if shows not in self.matcher.index_corners:
                 continue
-            likeness, quad = self._fitted_guess(grey, quad, point, shows, end)
-            guesses.append((point, quad, shows, likeness, end))
+            guesses.append((point, quad, shows, self._likeness(grey, quad, shows, end), end))
+        # Each guess moved to where its corner looks most like a card's, the SHOWN_FITTED
+        # likeliest as first guessed only (a fan's guesses that are read lie among its likeliest
+        # 25; a busy cloth in glare makes guesses by the hundred).
+        likeliest = sorted(range(len(guesses)), key=lambda k: -guesses[k][3])[:SHOWN_FITTED]
+        for k in likeliest:
+            point, quad, shows, likeness, end = guesses[k]
+            likeness, quad = self._fitted_guess(grey, quad, point, shows, end, likeness)
+            guesses[k] = (point, quad, shows, likeness, end)
         looks = []  # (corner point, quad, the corner that shows, likeness, reading, how far its side shows)
         for point, quad, shows, likeness, end in guesses:
             if likeness >= SHOWN_LIKENESS:
@@ -537,8 +554,14 @@ class FaceRecogniser:
                 named_here.add(got.card.id)
         return found
 
+    def _likeness(self, grey: np.ndarray, quad: np.ndarray, shows: int, end: np.ndarray) -> float:
+        """How much corner ``shows`` of a guess at a card (``quad`` in ``grey``) looks like an
+        enrolled card's, on the part the outline says shows (up to ``end``): the next card's
+        edge, looked for in each guess's patch, would make their likenesses of different parts."""
+        return self.matcher.corner_likeness(corner_features(grey, quad, shows), shows, shown_part(quad, shows, end))
+
     def _fitted_guess(self, grey: np.ndarray, quad: np.ndarray, point: np.ndarray, shows: int,
-                      end: np.ndarray) -> tuple[float, np.ndarray]:
+                      end: np.ndarray, likeness: float) -> tuple[float, np.ndarray]:
         """A guess at a card showing corner ``shows`` at ``point`` alone, its side from there
         showing up to ``end`` (the part of the corner compared,
         :func:`vision.faces.features.shown_part`), moved to where that corner looks most like an
@@ -546,13 +569,8 @@ class FaceRecogniser:
         rounded corner hides where its sides meet. Turned about the corner by each of
         :data:`SHOWN_TURNS` degrees, each also with the corner moved across or along the card
         by each of :data:`SHOWN_SHIFTS` (px of the upright view), coarsely then finely, keeping
-        what fits best."""
-        def likeness(candidate: np.ndarray) -> float:
-            # On the part the outline says shows: the next card's edge, looked for in each
-            # candidate's patch, would make their likenesses of different parts.
-            return self.matcher.corner_likeness(corner_features(grey, candidate, shows), shows, shown_part(candidate, shows, end))
-
-        best = (likeness(quad), quad)
+        what fits best; ``likeness``: the guess's own (:meth:`_likeness`)."""
+        best = (likeness, quad)
         if best[0] < SHOWN_TRY:
             return best
         scale = float(np.linalg.norm(quad[1] - quad[0])) / UPRIGHT[0]
@@ -568,7 +586,7 @@ class FaceRecogniser:
             for degrees in turns:  # each turn with the corner moved along either side
                 for px in [(0.0, 0.0)] + [(p, 0.0) for p in shifts] + [(0.0, p) for p in shifts]:
                     candidate = moved(start, degrees, px)
-                    fit = likeness(candidate)
+                    fit = self._likeness(grey, candidate, shows, end)
                     if fit > best[0]:
                         best = (fit, candidate)
         return best

@@ -246,9 +246,27 @@ def _short(quad: np.ndarray) -> float:
 def side_steps(lab: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """The colour step across each side of ``quad`` (four values: the distance between the
     colour :data:`ACROSS` short sides inside and outside, median over the side; NaN for a
-    side whose outside lies beyond the picture)."""
-    return np.float32([np.nan if p is None else float(np.median(np.linalg.norm(p[:, 0] - p[:, -1], axis=1)))
-                       for p in _profiles(lab, quad, 16, max(2.0, ACROSS * _short(quad)))])
+    side whose outside lies beyond the picture), or on a plain surface, where more, the line
+    printed along the card's edge (:func:`_edge_line`)."""
+    short = _short(quad)
+    return np.float32([np.nan if p is None else max(float(np.median(np.linalg.norm(p[:, 0] - p[:, -1], axis=1))),
+                                                    _edge_line(p, max(2.0, ON_EDGE * short)))
+                       for p in _profiles(lab, quad, 16, max(2.0, ACROSS * short))])
+
+
+def _edge_line(profile: np.ndarray, near: float) -> float:
+    """How clearly a line runs along a side (its colour ``profile`` across, from inside out,
+    :func:`_profiles`) within ``near`` px of it, against a plain surface outside (a scanner's
+    lid, a plain desk: its colour spread under :data:`STEP` / 2): the distance from the outside's
+    colour of the colour, at the median over the side, at the offset where it differs most; 0
+    where the outside is not plain. A card whose paper is as light as a scanner's lid, or
+    shaded to it at the edge, shows its edge by the line printed along it."""
+    offsets = np.arange(profile.shape[1], dtype=np.float32) - (profile.shape[1] - 1) / 2
+    outside = profile[:, offsets > near + 1].reshape(-1, 3)
+    if not len(outside) or float(np.linalg.norm(outside.std(axis=0))) >= STEP / 2:
+        return 0.0
+    along = np.median(profile[:, np.abs(offsets) <= near], axis=0)
+    return float(np.linalg.norm(along - np.median(outside, axis=0), axis=1).max())
 
 
 def edge_followed(image: np.ndarray, quad: np.ndarray) -> float:
@@ -371,7 +389,7 @@ def _outermost(outlines: list[Outline], w: int, h: int) -> list[Outline]:
         if not around:
             kept.append(outline)
         elif (outline.area > 0.75 * kept[around[0]].area and kept[around[0]].step < DOUBTFUL <= outline.step) or \
-                (not _clear_of_edge(kept[around[0]].quad, w, h) and lies_in(outline, w, h)):
+                (_to_the_edge(kept[around[0]].quad, w, h) and lies_in(outline, w, h)):
             kept[around[0]] = outline
     return sorted(kept, key=lambda o: -o.area)
 
@@ -491,6 +509,9 @@ PANEL_LEAST = 0.5
 #: Share of a picture a card lying in it fills at least (a pip or an index printed on a card
 #: cut to its edge fills a few hundredths).
 CARD_LEAST = 0.1
+#: A side both of whose ends lie within this share of a picture's short side of one of its
+#: edges runs along it (see :func:`_to_the_edge`).
+ALONG = 0.02
 #: Degrees from square a corner of a card lying in a picture may be (perspective).
 SQUARE_WITHIN = 15.0
 
@@ -513,6 +534,20 @@ def _clear_of_edge(quad: np.ndarray, w: int, h: int) -> bool:
     margin = 0.01 * min(w, h)
     return bool((quad[:, 0] >= margin).all() and (quad[:, 0] <= w - 1 - margin).all() and
                 (quad[:, 1] >= margin).all() and (quad[:, 1] <= h - 1 - margin).all())
+
+
+def _to_the_edge(quad: np.ndarray, w: int, h: int) -> bool:
+    """Whether ``quad`` runs to the edge of a ``w`` x ``h`` picture: a corner at its edge
+    (:func:`_clear_of_edge`), or a side along it, both its ends within :data:`ALONG` of the
+    picture's short side of it. No card's edge is seen there, but the picture's: a strip of
+    what lies beyond the card is taken with it (a card cut roughly from a photo, its corner
+    near the cut)."""
+    if not _clear_of_edge(quad, w, h):
+        return True
+    near = ALONG * min(w, h)
+    ends = np.stack([quad, np.roll(quad, -1, axis=0)], axis=1)   # each side's two ends
+    return bool(((ends[..., 0] <= near).all(axis=1) | (ends[..., 0] >= w - 1 - near).all(axis=1) |
+                 (ends[..., 1] <= near).all(axis=1) | (ends[..., 1] >= h - 1 - near).all(axis=1)).any())
 
 
 def turned_from_sides(quad: np.ndarray) -> float:
@@ -601,8 +636,9 @@ def to_full(image: np.ndarray, quad: np.ndarray, scale: float) -> np.ndarray:
     near = image[y0:y1, x0:x1]
     part, closer = working_copy(near, CLOSE)
     centre = tuple(float(v) for v in (quad.mean(axis=0) - (x0, y0)) * closer)
+    # An outline running to the picture's edge has a strip beyond the card in it: last.
     again = sorted((o for o in card_shapes(part, least_share=0.2) if cv2.pointPolygonTest(o.quad.reshape(-1, 1, 2), centre, False) >= 0),
-                   key=lambda o: -o.area)
+                   key=lambda o: (_to_the_edge(o.quad / closer + np.float32([x0, y0]), w, h), -o.area))
     for outline in again:
         moved = on_edge(grey, outline.quad / closer + np.float32([x0, y0]), closer)
         if edge_followed(image, moved) >= FOLLOWED:

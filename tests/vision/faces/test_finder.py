@@ -1,12 +1,15 @@
 """Which of two overlapping cards lies on the other (vision.faces.finder.lies_on): the one whose
 edge shows all round it and across the other's print; a patch that holds no card
 (vision.faces.finder.fit_cards); the card a patch of a card of another size is
-(vision.faces.finder.cards_of_patch); the size a deck's shape names (size_of_shape, DeckSize)."""
+(vision.faces.finder.cards_of_patch); the size a deck's shape names (size_of_shape, DeckSize);
+how much of a guessed card lies in a patch's room (share_inside)."""
 
 import cv2
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 
-from vision.faces.finder import DeckSize, cards_of_patch, fit_cards, lies_on, size_of_shape
+from vision.faces.finder import DeckSize, cards_of_patch, fit_cards, lies_on, quad_mask, share_inside, size_of_shape
 
 
 def _card(frame: np.ndarray, centre: tuple[float, float], degrees: float, index: str) -> np.ndarray:
@@ -196,3 +199,17 @@ def test_a_card_lying_square_to_the_table_on_another_is_fitted_as_it_lies():
         assert len(centres) == 2, (ends, centres)
         for centre, truth in zip(centres, ((-60.0, 0.0), (-11.1, -1.2))):
             assert np.hypot(*np.subtract(centre, truth)) < 2.0, (ends, centres)
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(5, 90), st.integers(5, 90))
+def test_the_share_of_a_card_in_a_room_is_counted_in_the_cards_box_alone_as_on_the_whole_room(seed, h, w):
+    """A fan's corners are guessed by the hundred, each a card checked to lie in the patch's
+    room (a card's length beyond the patch every way): drawn and counted in the card's own
+    box, the share is the one drawn on the whole room, wherever the card lies, in it, across
+    its edge or beyond it."""
+    rng = np.random.default_rng(seed)
+    room = rng.random((h, w)) < rng.random()
+    centre, size = rng.uniform(-30, 120, 2), rng.uniform(1, 80, 2)
+    quad = cv2.boxPoints((tuple(centre), tuple(size), float(rng.uniform(0, 180)))).astype(np.float32)
+    within = quad_mask(room.shape, quad)
+    assert share_inside(quad, room) == float((within & room).sum()) / max(float(within.sum()), 1.0)
