@@ -643,7 +643,7 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8, *, turn: boo
             clear |= (apart >= np.maximum(STANDS_OUT * texture, STEP_LEAST)) & (step >= FAINT_STEP * strongest)
         clear &= ~beyond[None, :]
         strong = step.max(axis=1) >= 12
-        line = _edge_line(clear, strong, offsets, ts, turn)
+        line = _step_line(clear, strong, offsets, ts, turn)
         if line is None:
             # No straight edge (white on white, or the print of a card below): the side stays.
             lines.append((a, along / max(float(np.linalg.norm(along)), 1e-6)))
@@ -654,7 +654,7 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8, *, turn: boo
             # the background's, changing along the side as the background does beyond it.
             outer = line[0] + line[1] * (ts - 0.5)
             inside = clear & (offsets[None, :-1] < outer[:, None] - 2)
-            inner = _edge_line(inside, strong & inside.any(axis=1), offsets, ts, turn)
+            inner = _step_line(inside, strong & inside.any(axis=1), offsets, ts, turn)
             if inner is None or not _background_between(profile, offsets, inner[0] + inner[1] * (ts - 0.5), outer):
                 break
             line = inner
@@ -667,7 +667,7 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, reach: int = 8, *, turn: boo
     return refined
 
 
-def _edge_line(clear: np.ndarray, rows: np.ndarray, offsets: np.ndarray, ts: np.ndarray, turn: bool) -> tuple[float, float] | None:
+def _step_line(clear: np.ndarray, rows: np.ndarray, offsets: np.ndarray, ts: np.ndarray, turn: bool) -> tuple[float, float] | None:
     """The straight line through the outermost ``clear`` step of each of the ``rows`` of a
     side's samples (``offsets`` across, at shares ``ts`` along; a row with none, at the last
     offset): its offset at the side's middle and its tilt (turned only with ``turn``, see

@@ -380,7 +380,7 @@ def _outermost(outlines: list[Outline], w: int, h: int) -> list[Outline]:
     sides hardly steps (:data:`DOUBTFUL`: a strip of the card's shadow taken with it, a side cut
     across the card's face) and none of the inner one's: an edge line printed along a card's
     edge steps more than the edge, but is not it. Of an outline that runs to the picture's edge
-    and a card lying in it (:func:`lies_in`), the card: the larger shape is the card joined to
+    (:func:`_to_the_edge`) and a card lying in it (:func:`lies_in`), the card: the larger shape is the card joined to
     what lies beyond it (the table's light where it differs from the picture's border)."""
     outlines = [o for o in outlines if not _several(o, outlines)]
     kept: list[Outline] = []
@@ -621,8 +621,8 @@ def to_full(image: np.ndarray, quad: np.ndarray, scale: float) -> np.ndarray:
     in a picture small enough to be looked at whole too, where the card's part, with less of
     the background around it, gives an outline turned off the card by a cloth's checks a
     truer one), each side moved onto the card's edge (:func:`on_edge`). Of the card's outlines
-    there, largest first, the first that then follows the card's edge all round
-    (:func:`edge_followed`): a card's outline with its shadow is moved onto its edge, but one
+    there, largest first (those running to the picture's edge last, :func:`_to_the_edge`), the
+    first that then follows the card's edge all round (:func:`edge_followed`): a card's outline with its shadow is moved onto its edge, but one
     that took in a strip of a neighbour is not; else the outline as found, moved onto its
     edge."""
     quad = np.float32(quad) / scale
