@@ -378,8 +378,11 @@ def _outermost(outlines: list[Outline], w: int, h: int) -> list[Outline]:
     or holding several (:func:`_several`), largest first. Of two outlines of one card found in
     several ways (the inner at least three quarters of the outer), the outer, unless one of its
     sides hardly steps (:data:`DOUBTFUL`: a strip of the card's shadow taken with it, a side cut
-    across the card's face) and none of the inner one's: an edge line printed along a card's
-    edge steps more than the edge, but is not it. Of an outline that runs to the picture's edge
+    across the card's face) and none of the inner one's, and the inner runs the outer's way
+    (within :data:`SQUARE_TO`, :func:`_turned_from`: a court's art filling most of a face shaded
+    to a lid's grey steps more than the card's sides, and its shape is turned from the card's):
+    an edge line printed along a card's edge steps more than the edge, but is not it. Of an
+    outline that runs to the picture's edge
     (:func:`_to_the_edge`) and a card lying in it (:func:`lies_in`), the card: the larger shape is the card joined to
     what lies beyond it (the table's light where it differs from the picture's border)."""
     outlines = [o for o in outlines if not _several(o, outlines)]
@@ -388,10 +391,21 @@ def _outermost(outlines: list[Outline], w: int, h: int) -> list[Outline]:
         around = [i for i, other in enumerate(kept) if _inside(other, outline)]
         if not around:
             kept.append(outline)
-        elif (outline.area > 0.75 * kept[around[0]].area and kept[around[0]].step < DOUBTFUL <= outline.step) or \
+        elif (outline.area > 0.75 * kept[around[0]].area and kept[around[0]].step < DOUBTFUL <= outline.step
+              and _turned_from(kept[around[0]].quad, outline.quad) <= SQUARE_TO) or \
                 (_to_the_edge(kept[around[0]].quad, w, h) and lies_in(outline, w, h)):
             kept[around[0]] = outline
     return sorted(kept, key=lambda o: -o.area)
+
+
+def _turned_from(quad: np.ndarray, other: np.ndarray) -> float:
+    """How far (degrees) the sides of outline ``other`` are turned from those of ``quad``, both
+    in :func:`vision.faces.features.order_quad` order: the median over the four sides."""
+    def angles(corners: np.ndarray) -> np.ndarray:
+        sides = np.roll(corners, -1, axis=0) - corners
+        return np.degrees(np.arctan2(sides[:, 1], sides[:, 0]))
+    apart = np.abs((angles(np.float32(other)) - angles(np.float32(quad)) + 180) % 360 - 180)
+    return float(np.median(apart))
 
 
 def _inside(outline: Outline, other: Outline) -> bool:
@@ -509,6 +523,10 @@ PANEL_LEAST = 0.5
 #: Share of a picture a card lying in it fills at least (a pip or an index printed on a card
 #: cut to its edge fills a few hundredths).
 CARD_LEAST = 0.1
+#: Degrees two outlines of one card, or of a card and its printed frame, are turned from each
+#: other at most (the median over their sides): what a card prints is square to it; a court's
+#: art, outlined by its colour, is not (see :func:`_outermost`).
+SQUARE_TO = 2.5
 #: A side both of whose ends lie within this share of a picture's short side of one of its
 #: edges runs along it (see :func:`_to_the_edge`).
 ALONG = 0.02

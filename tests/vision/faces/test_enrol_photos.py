@@ -387,9 +387,7 @@ def test_a_card_shaded_to_a_lids_grey_at_its_edge_is_found_by_the_line_along_its
     sides by a few levels only, no outline of the card passed as one, and the picture, edged
     with the lid's plain grey, was taken whole for the card: every card enrolled from such
     scans would be the card with its margins. The thin line printed along the card's edge is
-    its edge on a plain surface: 11 of 13 cards at least (6 and 7 before). Left: a court whose
-    art fills most of the face (tigullio-international's JD) is cut to the art where the
-    card's weakest side steps less than the art's."""
+    its edge on a plain surface: 11 of 13 cards at least (6 and 7 before)."""
     rng = np.random.default_rng(11)
     off = []
     for face in deck.faces[::4]:
@@ -397,6 +395,23 @@ def test_a_card_shaded_to_a_lids_grey_at_its_edge_is_found_by_the_line_along_its
         ok, data = cv2.imencode(".jpg", scan, [cv2.IMWRITE_JPEG_QUALITY, 90])
         off.append(corners_off(card_quad(cv2.imdecode(data, cv2.IMREAD_COLOR)), placed.quad))
     assert sum(o <= 0.02 for o in off) >= 11, np.round(off, 3)
+
+
+@pytest.mark.slow
+def test_a_courts_art_on_a_scanned_card_is_not_taken_for_the_card(deck):
+    """The defect (issue 22, the scans of the test above): tigullio-international's JD, its art
+    filling most of its face, shaded to the lid's grey at its sides: the art's outline (stepping
+    23 against the card's 17) was taken for the card's, as an outline a dark edge line makes
+    is, and the picture, the art leaving the indices outside it, was taken whole with its
+    margins. What a card prints is square to it; the art's shape, outlined by its colour, lay
+    4 degrees from the card's."""
+    rng = np.random.default_rng(11)
+    for face in deck.faces[::4]:
+        scan, placed = scan_of_card(rng, render_card("tigullio-international", element_id(face)))
+        if str(face) == "JD":
+            break
+    ok, data = cv2.imencode(".jpg", scan, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert corners_off(card_quad(cv2.imdecode(data, cv2.IMREAD_COLOR)), placed.quad) <= 0.02
 
 
 @pytest.mark.slow
