@@ -30,8 +30,8 @@ from vision.faces.way_round import one_way_round
 
 #: Cards scored again with each corner aligned, and how far (px of the upright view) it may shift.
 CANDIDATES, REACH = 6, 4
-#: At most this many cards that the corners cannot rule out are told apart two by two, the best
-#: fitting first (see :func:`ahead_of_all`).
+#: At most this many cards that the corners cannot rule out are told apart two by two: the best
+#: by the corners and those the whole face looks most like (see :func:`ahead_of_all`).
 FIELD = 5
 #: Scales of the enrolled corners tried when aligning them.
 SCALES = (0.95, 1.0, 1.05)
@@ -167,8 +167,7 @@ class Matcher:
         deck = enrolment.deck
         self.cards = [deck.card(card_id) for card_id in enrolment.cards]
         ranks = [getattr(card.face, "rank", None) for card in self.cards]
-        #: Each enrolled card's suit (None for a card of none).
-        self._suits = [getattr(card.face, "suit", None) for card in self.cards]
+        card_suits = [getattr(card.face, "suit", None) for card in self.cards]   # None for a card of none
         #: The cards' features, all one way round (a card photographed upside down is turned).
         features = self._features = one_way_round(list(enrolment.cards.values()), ranks)
         self._corners = np.stack([f.corners for f in features]).reshape(len(features), 4, -1)
@@ -190,13 +189,13 @@ class Matcher:
         red = np.array([np.nan if f.redness is None else f.redness for f in features])
         #: Each card's colour (1 red, 0 black, NaN not known) and the shares of red print up to
         #: which a view is black and from which it is red (see :func:`colours`).
-        self._red, self._black_to, self._red_from = colours(red, self._suits)
+        self._red, self._black_to, self._red_from = colours(red, card_suits)
         self._corner_norms = np.einsum("nkp,nkp->nk", self._corners, self._corners)
         #: How well each corner shows the suits (:func:`suits_shown`), as the enrolled deck
         #: shows them, and the corners that show them: a corner of a deck enrolled from photos
         #: may show its suit and not be seen to (nicu-white's shows a sliver of it, which an
         #: outline a pixel off moves out).
-        suits = suits_shown(self._corners, ranks, self._suits)
+        suits = suits_shown(self._corners, ranks, card_suits)
         self.suit_shown = suits >= SUIT_SHOWN
         #: The corners that name a card alone: inked on every card (a pip near a corner of some
         #: cards is no index), no two cards alike there (a design that prints the rank in one
