@@ -112,6 +112,11 @@ CORNER_ROUND_MM, SHOWN_NEAR_MM = 3.5, 12.0
 #: A side shows as far as the outline follows its line within SHOWN_OFF_MM, with no gap in it
 #: longer than SHOWN_GAP_MM (:func:`_shown_for`).
 SHOWN_OFF_MM, SHOWN_GAP_MM = 1.0, 2.0
+#: An edge inside a patch of cards at least SIDE_SEEN_MM long may be a card's side (a fanned
+#: card's long side shows whole, its short side a few millimetres); its corner lies where its
+#: line leaves the patch, within LEAVES_MM of the edge's end (the rounding of a corner, a white
+#: card on a white card, where nothing shows the edge).
+SIDE_SEEN_MM, LEAVES_MM = 25.0, 12.0
 #: A card lies on a card it overlaps when its sides step in brightness all round, and where
 #: they cross that card (its edge over the other's print), by EDGE_SHOWS grey levels at least,
 #: and ON_TOP times as much as the other's sides do where they cross it (an edge under a card
@@ -855,20 +860,27 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
 
 
 def shown_corners(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_MM,
-                  support: tuple[np.ndarray, tuple[int, int]] | None = None) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+                  support: tuple[np.ndarray, tuple[int, int]] | None = None,
+                  edges: list[np.ndarray] = ()) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, bool]]:
     """The cards of a patch (``contour``, frame px) that show one corner only, each as its four
-    corners in the frame, the one that shows, and how far the side running from it shows
+    corners in the frame, the one that shows, how far the side running from it shows
     (:func:`_shown_for`; a fanned hand: of each card but the top one, a strip by one side
     shows, with a short stretch of its end side, up to the next card's edge; a card
-    overlapped by another).
+    overlapped by another), and whether it was guessed at a side's edge (see below: its
+    direction is then known to a degree, not by a few millimetres of outline).
 
     On the table (``image_to_table``: frame px to mm) the patch's outline is simplified finely
     (a fan's staircase of card ends is a few millimetres high); each straight stretch of it at
     least :data:`SHOWN_SIDE_MM` long may be a card's side running from a corner at either of its
     ends, the card lying on the patch's side of it: each of the card ``sizes`` (mm), with the
     stretch as its short side or its long side, is a candidate when it lies inside the
-    ``support`` (see :func:`fit_cards`). Which of them is a card is for the corner's print to say
-    (:mod:`vision.faces.matcher`): these are guesses, many of them no card at all."""
+    ``support`` (see :func:`fit_cards`). Cards whose ends lie in line leave one straight
+    stretch along them all: the straight ``edges`` inside the patch (frame px,
+    :func:`vision.faces.edges_inside.straight_edges`) at least :data:`SIDE_SEEN_MM` long are
+    cards' sides too, each running from a corner where its line leaves the patch, the card on
+    either side of it, the side from that corner showing up to the next edge across it at most.
+    Which of them is a card is for the corner's print to say (:mod:`vision.faces.matcher`):
+    these are guesses, many of them no card at all."""
     table = _on_table(contour, image_to_table)
     polygon = cv2.approxPolyDP(table.reshape(-1, 1, 2), SHOWN_TRUE_MM, True).reshape(-1, 2)
     if len(polygon) < 4:
@@ -878,9 +890,10 @@ def shown_corners(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SI
     reach = max(max(size) for size in sizes) + 2
     origin = table.min(axis=0) - reach
     canvas = tuple(int(v) for v in np.ceil(table.max(axis=0) - origin + reach))
-    room = np.zeros((canvas[1], canvas[0]), np.uint8)
-    cv2.fillPoly(room, [np.round(table - origin).astype(np.int32)], 1)
-    room = room.view(bool)
+    patch = np.zeros((canvas[1], canvas[0]), np.uint8)
+    cv2.fillPoly(patch, [np.round(table - origin).astype(np.int32)], 1)
+    patch = patch.view(bool)
+    room = patch
     if support is not None:
         mask, (x0, y0) = support
         shift = np.array([[1, 0, -origin[0]], [0, 1, -origin[1]], [0, 0, 1]]) @ image_to_table @ \
@@ -888,6 +901,21 @@ def shown_corners(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SI
         room = filled(cv2.warpPerspective(mask.astype(np.uint8), shift, canvas, flags=cv2.INTER_NEAREST).view(bool) | room)
     to_image = np.linalg.inv(image_to_table)
     found = []
+
+    def guess(corner: np.ndarray, along: np.ndarray, across: np.ndarray, shows: float, sided: bool) -> None:
+        """Each card of the ``sizes``, either way round, at ``corner``, its side showing
+        ``shows`` mm ``along`` from there, lying ``across`` from that side, that lies in the room
+        (``sided``: guessed at a side's edge)."""
+        for short, long in sizes:
+            for w, h in ((short, long), (long, short)):
+                card = np.float32([corner, corner + w * along, corner + w * along + h * across, corner + h * across])
+                if share_inside(card - origin, room) < INSIDE:
+                    continue
+                shown = corner + shows * along
+                found.append((cv2.perspectiveTransform(card.reshape(-1, 1, 2), to_image).reshape(4, 2),
+                              *cv2.perspectiveTransform(np.float32([corner, shown]).reshape(2, 1, 2), to_image).reshape(2, 2),
+                              sided))
+
     for i in range(len(polygon)):
         a, b = polygon[i], polygon[(i + 1) % len(polygon)]
         length = float(np.linalg.norm(b - a))
@@ -896,16 +924,50 @@ def shown_corners(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SI
         inward = _quarter((b - a) / length)  # the patch lies on this side of a counter-clockwise outline
         for end, other in ((a, b), (b, a)):
             corner, along = _side_from(table, end, other, inward)
-            across = inward if np.dot(_quarter(along), inward) >= 0 else -_quarter(along)
-            for short, long in sizes:
-                for w, h in ((short, long), (long, short)):
-                    card = np.float32([corner, corner + w * along, corner + w * along + h * across, corner + h * across])
-                    if share_inside(card - origin, room) < INSIDE:
-                        continue
-                    shown = corner + _shown_for(table, corner, along) * along
-                    found.append((cv2.perspectiveTransform(card.reshape(-1, 1, 2), to_image).reshape(4, 2),
-                                  *cv2.perspectiveTransform(np.float32([corner, shown]).reshape(2, 1, 2), to_image).reshape(2, 2)))
+            guess(corner, along, inward if np.dot(_quarter(along), inward) >= 0 else -_quarter(along),
+                  _shown_for(table, corner, along), False)
+    lines = [line for line in (_on_table(edge, image_to_table) for edge in edges)
+             if np.linalg.norm(line[1] - line[0]) >= SIDE_SEEN_MM and
+             abs(cv2.pointPolygonTest(polygon.reshape(-1, 1, 2), tuple(float(v) for v in line.mean(axis=0)), True)) > SHOWN_OFF_MM]
+    for k, (p, q) in enumerate(lines):
+        down = (q - p) / np.linalg.norm(q - p)
+        for start, into in ((p, down), (q, -down)):
+            corner = _leaves(patch, origin, start, -into)
+            if corner is None:
+                continue
+            for along in (_quarter(into), -_quarter(into)):
+                shows = min([_shown_for(table, corner, along),
+                             *(t for t in (_crossing(corner, along, other) for other in lines[:k] + lines[k + 1:]) if t is not None)])
+                guess(corner, along, into, shows, True)
     return found
+
+
+def _leaves(patch: np.ndarray, origin: np.ndarray, start: np.ndarray, out: np.ndarray) -> np.ndarray | None:
+    """Where the line from ``start`` (mm, inside the patch) running ``out`` leaves the ``patch``
+    (a mask of mm from ``origin``), within :data:`LEAVES_MM`: a card's corner, its side's edge
+    having stopped short of it where it is rounded, or where the card below is as white."""
+    steps = start + np.arange(-1.0, LEAVES_MM, 0.25)[:, None] * out
+    cells = np.round(steps - origin).astype(int)
+    h, w = patch.shape
+    inside = (cells[:, 0] >= 0) & (cells[:, 0] < w) & (cells[:, 1] >= 0) & (cells[:, 1] < h)
+    inside[inside] = patch[cells[inside, 1], cells[inside, 0]]
+    if not inside[0] or inside.all():
+        return None   # not from inside, or the patch goes on: no corner here
+    return steps[int(np.argmin(inside)) - 1].astype(np.float32)
+
+
+def _crossing(corner: np.ndarray, along: np.ndarray, edge: np.ndarray) -> float | None:
+    """How far (mm) from ``corner`` along ``along`` the line of ``edge`` (two ends, mm) crosses,
+    when it does so ahead, within :data:`LEAVES_MM` of the edge's ends: the side of the next
+    card of a fan lying on this one."""
+    length = float(np.linalg.norm(edge[1] - edge[0]))
+    down = (edge[1] - edge[0]) / length
+    facing = float(np.dot(_quarter(down), along))
+    if abs(facing) < 1e-6:
+        return None
+    t = float(np.dot(_quarter(down), edge[0] - corner)) / facing      # along the side to the edge's line
+    s = float(np.dot(corner + t * along - edge[0], down))             # and along the edge there
+    return t if t > 0 and -LEAVES_MM <= s <= length + LEAVES_MM else None
 
 
 def _side_from(table: np.ndarray, corner: np.ndarray, other: np.ndarray, inward: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

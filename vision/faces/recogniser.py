@@ -31,6 +31,7 @@ from vision.faces.index_reader import (INDEX_CORNERS, STANDARD_INDEX, CornerMode
                                        reads_standard_index, shipped_model)
 from vision.faces.finder import (DIFFERENCE, SAME_OUTLINE, Backdrop, DeckSize, arrivals, card_patches, cards_of_patch, cleaned,
                                  filled, fine_arrivals, lies_on, quad_mask, refine_quad, shown_corners, true_to_size)
+from vision.faces.edges_inside import straight_edges
 from vision.faces.matcher import Matcher, Reading
 from vision.faces.still import read_cards
 from vision.faces.store import Enrolment
@@ -55,8 +56,10 @@ PENDING_FRAMES = 8
 SHARP = 0.5
 #: Outlines remembered (for agreement over frames, and for drawing).
 SEEN_KEPT = 64
-#: Two reads are of one outline when their centres lie within this share of a card's side.
-SAME_PLACE = 0.15
+#: Two reads are of one outline when their centres lie within this share of a card's side;
+#: two reads of a card by the corner it shows alone, when their indices do within SAME_INDEX
+#: (a fan's next card shows its index 7 mm or more along, 0.11 of a card's side).
+SAME_PLACE, SAME_INDEX = 0.15, 0.075
 #: The confidence a card needs that was fitted by its corners in a patch of several cards
 #: (an outline a few millimetres off the card can read as another card of its colour).
 GUESSED_SURE = 0.95
@@ -85,6 +88,9 @@ INDEX_AGREES = 0.99
 #: corner as found.
 SHOWN_TURNS = ((-12.0, -8.0, -4.0, 0.0, 4.0, 8.0, 12.0), (-2.0, 0.0, 2.0))
 SHOWN_SHIFTS, SHOWN_TRY = ((-6, 6), (-2, 2)), 0.35
+#: The turns of a guess at a card's side seen across the patch: its direction is known to a
+#: degree, where its corner lies along the side less well.
+SIDED_TURNS = ((0.0,), (-1.0, 0.0, 1.0))
 #: A card that showed one corner alone is followed by its outline shrunk this much about its
 #: middle: the cards on it are not its footprint, nor what is inside a card known.
 SHOWN_FOLLOWED = 0.12
@@ -452,7 +458,9 @@ class FaceRecogniser:
         # no guess names another card.
         read_there = [(seen.quad, seen.card, SAME_OUTLINE if seen.confirmed else SAME_PLACE) for seen in self.seen.values()
                       if seen.card is not None and (seen.confirmed or (seen.shows is None and seen.at == region.number))]
-        for quad, point, end in shown_corners(contour, region.to_table, self.deck_size.sizes, support):
+        # Cards whose ends lie in line are told apart by their long sides across the patch.
+        edges = straight_edges(grey, contour)
+        for quad, point, end, sided in shown_corners(contour, region.to_table, self.deck_size.sizes, support, edges):
             if any(np.linalg.norm(whole - point, axis=1).min() <= SAME_PLACE * np.linalg.norm(whole[1] - whole[0])
                    for whole in read_whole):
                 continue  # the corner of a card read by its outline
@@ -460,17 +468,17 @@ class FaceRecogniser:
             shows = _corner_at(quad, point)
             if shows not in self.matcher.index_corners:
                 continue
-            guesses.append((point, quad, shows, self._likeness(grey, quad, shows, end), end))
+            guesses.append((point, quad, shows, self._likeness(grey, quad, shows, end), end, sided))
         # Each guess moved to where its corner looks most like a card's, the SHOWN_FITTED
         # likeliest as first guessed only (a fan's guesses that are read lie among its likeliest
         # 25; a busy cloth in glare makes guesses by the hundred).
         likeliest = sorted(range(len(guesses)), key=lambda k: -guesses[k][3])[:SHOWN_FITTED]
         for k in likeliest:
-            point, quad, shows, likeness, end = guesses[k]
-            likeness, quad = self._fitted_guess(grey, quad, point, shows, end, likeness)
-            guesses[k] = (point, quad, shows, likeness, end)
+            point, quad, shows, likeness, end, sided = guesses[k]
+            likeness, quad = self._fitted_guess(grey, quad, point, shows, end, likeness, SIDED_TURNS if sided else SHOWN_TURNS)
+            guesses[k] = (point, quad, shows, likeness, end, sided)
         looks = []  # (corner point, quad, the corner that shows, likeness, reading, how far its side shows)
-        for point, quad, shows, likeness, end in guesses:
+        for point, quad, shows, likeness, end, _ in guesses:
             if likeness >= SHOWN_LIKENESS:
                 reading, visible = self._look(region, quad, mask, shows=(shows, end))
                 if visible.any():
@@ -561,13 +569,14 @@ class FaceRecogniser:
         return self.matcher.corner_likeness(corner_features(grey, quad, shows), shows, shown_part(quad, shows, end))
 
     def _fitted_guess(self, grey: np.ndarray, quad: np.ndarray, point: np.ndarray, shows: int,
-                      end: np.ndarray, likeness: float) -> tuple[float, np.ndarray]:
+                      end: np.ndarray, likeness: float, turns=SHOWN_TURNS) -> tuple[float, np.ndarray]:
         """A guess at a card showing corner ``shows`` at ``point`` alone, its side from there
         showing up to ``end`` (the part of the corner compared,
         :func:`vision.faces.features.shown_part`), moved to where that corner looks most like an
         enrolled card's, and how much it looks like one there: the few millimetres of side a fanned card shows give its direction only roughly, and a
         rounded corner hides where its sides meet. Turned about the corner by each of
-        :data:`SHOWN_TURNS` degrees, each also with the corner moved across or along the card
+        ``turns`` degrees (:data:`SHOWN_TURNS`; :data:`SIDED_TURNS` for a guess at a side's
+        edge, its direction known), each also with the corner moved across or along the card
         by each of :data:`SHOWN_SHIFTS` (px of the upright view), coarsely then finely, keeping
         what fits best; ``likeness``: the guess's own (:meth:`_likeness`)."""
         best = (likeness, quad)
@@ -581,9 +590,9 @@ class FaceRecogniser:
                         for p, axis in zip(px, (1, 3)))
             return (start @ turn[:, :2].T + turn[:, 2] + shift).astype(np.float32)
 
-        for turns, shifts in zip(SHOWN_TURNS, SHOWN_SHIFTS):  # coarsely, then finely
+        for stage, shifts in zip(turns, SHOWN_SHIFTS):  # coarsely, then finely
             start = best[1]
-            for degrees in turns:  # each turn with the corner moved along either side
+            for degrees in stage:  # each turn with the corner moved along either side
                 for px in [(0.0, 0.0)] + [(p, 0.0) for p in shifts] + [(0.0, p) for p in shifts]:
                     candidate = moved(start, degrees, px)
                     fit = self._likeness(grey, candidate, shows, end)
@@ -838,12 +847,24 @@ class FaceRecogniser:
                   settled: bool = True, shows: int | None = None, end: np.ndarray | None = None) -> Seen:
         """The outline's record, updated with this reading: an outline read before is one whose
         centre lies within :data:`SAME_PLACE` of a card side of this one's (of a card named whole:
-        within :data:`vision.faces.finder.SAME_OUTLINE` of a side). A read beside a hand
+        within :data:`vision.faces.finder.SAME_OUTLINE` of a side; of a card read by the same
+        corner it shows, one whose index lies within :data:`SAME_INDEX` of this one's). A read beside a hand
         moving (not ``settled``) counts towards agreement but names no card that would make a
         later read a contradiction."""
         centre, side = quad.mean(axis=0), float(np.linalg.norm(quad[1] - quad[0]))
-        near = [(float(np.linalg.norm(s.quad.mean(axis=0) - centre)), k) for k, s in self.seen.items()
-                if (s.shows is None) == (shows is None)]  # a card read by one corner is a guess of its own
+
+        def apart(seen: Seen) -> float:
+            """How far ``seen`` lies from this read, by their centres, or as a share of SAME_PLACE
+            by their indices, for two reads of one corner: a card read by that corner lies
+            where its index does (two guesses at one corner, one lying turned a quarter, have
+            their centres far apart; the next card's guess a few millimetres off may have its
+            centre near). A guess at the card's other end is the same card by its centre."""
+            if shows is None or seen.shows != shows:
+                return float(np.linalg.norm(seen.quad.mean(axis=0) - centre))
+            return float(np.linalg.norm(index_centre(seen.quad, shows) - index_centre(quad, shows))) * SAME_PLACE / SAME_INDEX
+
+        # A card read by one corner is a guess of its own.
+        near = [(apart(s), k) for k, s in self.seen.items() if (s.shows is None) == (shows is None)]
         # A card named whole is where it was named: an outline read a few millimetres off is
         # another card, dealt onto it (its record kept, the card under is looked for,
         # :meth:`_read_covered`). The guesses at a corner lie a few pixels apart: a corner read

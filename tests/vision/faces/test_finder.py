@@ -2,14 +2,15 @@
 edge shows all round it and across the other's print; a patch that holds no card
 (vision.faces.finder.fit_cards); the card a patch of a card of another size is
 (vision.faces.finder.cards_of_patch); the size a deck's shape names (size_of_shape, DeckSize);
-how much of a guessed card lies in a patch's room (share_inside)."""
+how much of a guessed card lies in a patch's room (share_inside); the corners of cards whose
+ends lie in line, guessed at their sides across the patch (shown_corners)."""
 
 import cv2
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.faces.finder import DeckSize, cards_of_patch, fit_cards, lies_on, quad_mask, share_inside, size_of_shape
+from vision.faces.finder import DeckSize, cards_of_patch, fit_cards, lies_on, quad_mask, share_inside, shown_corners, size_of_shape
 
 
 def _card(frame: np.ndarray, centre: tuple[float, float], degrees: float, index: str) -> np.ndarray:
@@ -213,3 +214,26 @@ def test_the_share_of_a_card_in_a_room_is_counted_in_the_cards_box_alone_as_on_t
     quad = cv2.boxPoints((tuple(centre), tuple(size), float(rng.uniform(0, 180)))).astype(np.float32)
     within = quad_mask(room.shape, quad)
     assert share_inside(quad, room) == float((within & room).sum()) / max(float(within.sum()), 1.0)
+
+
+def test_cards_whose_ends_lie_in_line_are_guessed_where_their_sides_cross_the_patch():
+    """Three poker cards in a row, 20 mm apart, their tops in line: the patch's outline is one
+    straight stretch along all three tops, and turns only at the row's ends. The sides of the
+    second and third cards across the patch (the edges the detector finds, stopping short of
+    the rounded corner) place a guess at each of their top-left corners, showing up to the next
+    card's side; without the edges, no guess lies there."""
+    outline = np.float32([[0, 0], [103, 0], [103, 88], [0, 88]])     # mm: the row's outline
+    contour = np.round((outline + 50) * 3).astype(np.int32).reshape(-1, 1, 2)
+    edges = [(np.float32([[x, 3.0], [x, 86.0]]) + 50) * 3 for x in (20.0, 40.0)]     # frame px
+    sizes = ((63.0, 88.0),)
+
+    def guessed(at, side_edges) -> list:
+        found = shown_corners(contour, THIRD, sizes, edges=side_edges)
+        return [(quad, end) for quad, point, end, _ in found if np.hypot(*(point / 3 - 50 - at)) <= 1.0
+                and abs(float(quad[1][1] - quad[0][1])) <= 1.0 and quad[1][0] > quad[0][0]]
+
+    for x, shows in ((20.0, 20.0), (40.0, 63.0)):
+        assert guessed(np.float32([x, 0.0]), []) == []
+        at = guessed(np.float32([x, 0.0]), edges)
+        assert at, x
+        assert any(abs(float(end[0] / 3 - 50) - (x + shows)) <= 1.0 for _, end in at), (x, [end for _, end in at])
