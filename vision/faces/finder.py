@@ -935,10 +935,14 @@ def shown_corners(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SI
             corner = _leaves(patch, origin, start, -into)
             if corner is None:
                 continue
-            for along in (_quarter(into), -_quarter(into)):
-                shows = min([_shown_for(table, corner, along),
-                             *(t for t in (_crossing(corner, along, other) for other in lines[:k] + lines[k + 1:]) if t is not None)])
-                guess(corner, along, into, shows, True)
+            # The edge stops where the corner's rounding starts: a patch cut short of the card's
+            # end (its top as light as a pale cloth) leaves the corner farther on.
+            rounded = (start - CORNER_ROUND_MM * into).astype(np.float32)
+            for at in [corner] + ([rounded] if float(np.dot(corner - rounded, into)) > SHOWN_OFF_MM else []):
+                for along in (_quarter(into), -_quarter(into)):
+                    shows = min([_shown_for(table, at, along),
+                                 *(t for t in (_crossing(at, along, other) for other in lines[:k] + lines[k + 1:]) if t is not None)])
+                    guess(at, along, into, shows, True)
     return found
 
 

@@ -775,6 +775,13 @@ class FaceRecogniser:
         settled = region.is_still(region.cells(quad))
         if reading.card is None and not settled:
             return None  # beside a hand moving, only a read that names a card speaks
+        side = float(np.linalg.norm(quad[1] - quad[0]))
+        if reading.face_down and not visible.all() and any(
+                np.hypot(*np.subtract(known.center, quad.mean(axis=0))) <= SAME_PLACE * side for known in region.known.values()):
+            # Where a card was named (by the one corner it showed), an outline fitted to it
+            # that shows only its plain corners beside is that card, no back laid on it (a
+            # card laid on it is new all over).
+            return None
         self.reads += 1
         seen = self._remember(quad, reading, region.number, others, settled, shows, end)
         centre = tuple(float(v) for v in quad.mean(axis=0))

@@ -1108,3 +1108,28 @@ def test_one_corner_the_deck_shows_no_suit_in_names_a_card_only_with_the_index_m
     score, wrong, _ = _bench_run(961988, "oxygen", False, "photo")
     assert wrong == 0 and score["false"] == 0 and score["unexpected"] == []
     assert score["matched"]["placed"] == score["expected"]["placed"]
+
+
+@pytest.mark.slow
+def test_a_fanned_card_whose_top_is_lost_against_a_pale_cloth_is_guessed_where_its_side_ends():
+    """The defect (issue 22, faces_bench fan 339924, jolly-royal on a pale checked cloth, a
+    fresh seed): the tops of the fan's middle cards were as light as the cloth, so what differed
+    from the table stopped in the middle of their indices; a card guessed at its side's edge
+    had its corner where that side's line left the patch, across the index, and the QS was
+    never named. The edge stops where the corner's rounding starts: the corner is looked for
+    there too."""
+    score, wrong, _ = _bench_run(339924, "jolly-royal", fan=True)
+    assert score["matched"].get("placed", 0) >= 3 and score["false"] == 0
+    assert wrong == 0
+
+
+@pytest.mark.slow
+def test_a_card_named_by_its_corner_is_not_taken_for_a_back_by_its_plain_corner():
+    """The defect (issue 22, faces_bench fan 133793, ancient-egyptians laid at once, a fresh
+    seed; made by the guesses at cards' sides): the AC, named by the corner it showed, was laid;
+    an outline fitted to it from the patch then showed only its plain bottom-left corner, which
+    read as the deck's back, and a face-down card was placed where the AC lay. Where a card was
+    named, an outline showing only some of its corners is that card."""
+    score, wrong, _ = _bench_run(133793, "ancient-egyptians", fan=True)
+    assert score["false"] == 0 and not score["unexpected"]
+    assert wrong == 0
