@@ -488,6 +488,13 @@ class FaceRecogniser:
         side = float(np.linalg.norm(looks[0][1][1] - looks[0][1][0]))
         whole = set(named_here) | {seen.card.id for seen in self.seen.values() if seen.confirmed and seen.shows is None and
                  any(np.linalg.norm(q.mean(axis=0) - seen.quad.mean(axis=0)) <= SAME_PLACE * side for q in fitted)}
+        # A card its outline read this frame where the guess lies (to be named whole when a
+        # second read agrees) is no card showing one corner: named so, it would be followed by
+        # its middle alone, which the next card dealt on it covers.
+        whole |= {seen.card.id for seen in self.seen.values() if seen.card is not None and seen.shows is None
+                  and not seen.confirmed and seen.at == region.number
+                  and any(np.linalg.norm(look[1].mean(axis=0) - seen.quad.mean(axis=0)) <= SAME_PLACE * side
+                          for look in looks if look[4].card == seen.card)}
         named: dict[str, tuple] = {}
         blocked: dict[str, tuple] = {}
         for look in looks:

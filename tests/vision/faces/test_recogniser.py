@@ -1133,3 +1133,16 @@ def test_a_card_named_by_its_corner_is_not_taken_for_a_back_by_its_plain_corner(
     score, wrong, _ = _bench_run(133793, "ancient-egyptians", fan=True)
     assert score["false"] == 0 and not score["unexpected"]
     assert wrong == 0
+
+
+@pytest.mark.slow
+def test_a_card_on_top_whose_outline_was_read_is_not_named_by_a_corner_as_if_fanned():
+    """The defect (issue 22, faces_bench fan 133803, xskat-german dealt one by one, a fresh
+    seed; made by the guesses at cards' sides): the QH, dealt on top, its outline read as the
+    QH once, was named in the same frame by its top-left corner guessed at its side's edge, and
+    so followed as a fanned card is, by a small quad about its middle; the 7S dealt on it
+    covered that middle, and the QH was taken away. A card its outline read where the guess
+    lies is named whole, by that outline."""
+    score, wrong, _ = _bench_run(133803, "xskat-german", fan=True)
+    assert score["matched"].get("placed", 0) == score["expected"]["placed"] == 3
+    assert score["false"] == 0 and not score["unexpected"] and wrong == 0
