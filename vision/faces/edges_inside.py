@@ -50,14 +50,10 @@ def straight_edges(grey: np.ndarray, contour: np.ndarray) -> list[np.ndarray]:
         for edge in edges:
             origin, along = edge[0], edge[1]
             if abs(float(np.dot(direction, along))) >= np.cos(np.radians(SAME_TURN)) and \
-                    all(abs(float(np.dot(_quarter(along), p - origin))) <= SAME_LINE_PX for p in (a, b)):
+                    all(abs(float(along[0] * (p - origin)[1] - along[1] * (p - origin)[0])) <= SAME_LINE_PX for p in (a, b)):
                 ts = [float(np.dot(p - origin, along)) for p in (a, b)]
                 edge[2], edge[3] = min(edge[2], *ts), max(edge[3], *ts)
                 break
         else:
             edges.append([middle, direction, -lengths[k] / 2, lengths[k] / 2])
     return [np.float32([origin + first * along, origin + last * along]) for origin, along, first, last in edges]
-
-
-def _quarter(vector: np.ndarray) -> np.ndarray:
-    return np.float32([-vector[1], vector[0]])

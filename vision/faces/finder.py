@@ -798,18 +798,7 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
         return []
     if _signed_area(polygon) < 0:
         polygon = polygon[::-1]
-    reach = max(max(size) for size in sizes) + 2  # a card fitted at a corner stays on the canvas
-    origin = table.min(axis=0) - reach
-    size = tuple(int(v) for v in np.ceil(table.max(axis=0) - origin + reach))
-    patch = np.zeros((size[1], size[0]), np.uint8)
-    cv2.fillPoly(patch, [np.round(table - origin).astype(np.int32)], 1)
-    patch = patch.view(bool)
-    room = patch
-    if support is not None:
-        mask, (x0, y0) = support
-        shift = np.array([[1, 0, -origin[0]], [0, 1, -origin[1]], [0, 0, 1]]) @ image_to_table @ \
-            np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]])
-        room = filled(cv2.warpPerspective(mask.astype(np.uint8), shift, size, flags=cv2.INTER_NEAREST).view(bool) | patch)
+    origin, patch, room = _patch_and_room(table, image_to_table, sizes, support)
     candidates: list[list] = []  # [card, size, corners naming it, share of the patch it covers]
     squares = list(_square_corners(polygon))
     for corner, along, across, far in squares:
@@ -859,6 +848,26 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
     return [cv2.perspectiveTransform(card.reshape(-1, 1, 2), to_image).reshape(4, 2) for card in chosen]
 
 
+def _patch_and_room(table: np.ndarray, image_to_table: np.ndarray, sizes,
+                    support: tuple[np.ndarray, tuple[int, int]] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A patch's outline ``table`` (mm) drawn on a canvas of mm reaching a card's length beyond
+    it every way (a card fitted or guessed at a corner stays on it): the canvas's origin (mm),
+    the patch filled, and the room a card found there may lie in, the patch and the
+    ``support`` (a mask in the frame and its top-left corner, see :func:`fit_cards`) filled."""
+    reach = max(max(size) for size in sizes) + 2
+    origin = table.min(axis=0) - reach
+    canvas = tuple(int(v) for v in np.ceil(table.max(axis=0) - origin + reach))
+    patch = np.zeros((canvas[1], canvas[0]), np.uint8)
+    cv2.fillPoly(patch, [np.round(table - origin).astype(np.int32)], 1)
+    patch = patch.view(bool)
+    if support is None:
+        return origin, patch, patch
+    mask, (x0, y0) = support
+    shift = np.array([[1, 0, -origin[0]], [0, 1, -origin[1]], [0, 0, 1]]) @ image_to_table @ \
+        np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]])
+    return origin, patch, filled(cv2.warpPerspective(mask.astype(np.uint8), shift, canvas, flags=cv2.INTER_NEAREST).view(bool) | patch)
+
+
 def shown_corners(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_MM,
                   support: tuple[np.ndarray, tuple[int, int]] | None = None,
                   edges: list[np.ndarray] = ()) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, bool]]:
@@ -887,18 +896,7 @@ def shown_corners(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SI
         return []
     if _signed_area(polygon) < 0:
         polygon = polygon[::-1]
-    reach = max(max(size) for size in sizes) + 2
-    origin = table.min(axis=0) - reach
-    canvas = tuple(int(v) for v in np.ceil(table.max(axis=0) - origin + reach))
-    patch = np.zeros((canvas[1], canvas[0]), np.uint8)
-    cv2.fillPoly(patch, [np.round(table - origin).astype(np.int32)], 1)
-    patch = patch.view(bool)
-    room = patch
-    if support is not None:
-        mask, (x0, y0) = support
-        shift = np.array([[1, 0, -origin[0]], [0, 1, -origin[1]], [0, 0, 1]]) @ image_to_table @ \
-            np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]])
-        room = filled(cv2.warpPerspective(mask.astype(np.uint8), shift, canvas, flags=cv2.INTER_NEAREST).view(bool) | room)
+    origin, patch, room = _patch_and_room(table, image_to_table, sizes, support)
     to_image = np.linalg.inv(image_to_table)
     found = []
 

@@ -811,7 +811,7 @@ class FaceRecogniser:
             return None
         known = region.known.get(reading.card.id)
         if known is not None and known.undisturbed and \
-                np.hypot(*np.subtract(known.center, centre)) > 0.5 * np.linalg.norm(quad[1] - quad[0]):
+                np.hypot(*np.subtract(known.center, centre)) > 0.5 * side:
             self._refuse(region, seen, f"I can't read the card {zone_words(zone)}: the {reading.card.face.name} "
                          f"already lies {zone_words(known.zone)}; lift it and lay it again", surely=True)
             return None
