@@ -439,20 +439,24 @@ class ChangeMap:
         sub[y0:y1, x0:x1] = self.dirty[y0:y1, x0:x1]
         return sub
 
-    def failed(self, box: tuple[int, int, int, int]) -> np.ndarray:
+    def failed(self, box: tuple[int, int, int, int], held: np.ndarray | None = None) -> np.ndarray:
         """A decode of ``box`` (frame pixels) left its dirty cells unexplained: count a try (and
         the frames the back-off left it unread since the last: a patch is given up as soon as
         if it were read in every frame), and accept cells tried ``attempts`` times as
         background. A try counts for what a cell shows: a cell that shows something else than
         at its last try (by twice the threshold: a card come to rest where a glare spot or a
         printed line was read in vain) counts afresh, or the card would be given up with the
-        table it hides. Returns the mask of cells given up."""
+        table it hides. The cells ``held`` (a mask, or None) were not read in vain: a card was
+        read there that waits for its reads to agree (a white card on white cards, its outline
+        found at the last try, was given up with the table). Returns the mask of cells given up."""
         x0, y0, x1, y1 = (v // self.cell for v in box)
         afresh = self._dirty_in(box) & (self._tries > 0) & (cv2.absdiff(self.small, self._tried) > 2 * self.threshold)
         self._tries[afresh] = 0
         self._reads[afresh] = 0
         elapsed = np.where((self._reads > 0) & self.backoff, np.maximum(self._frame - self._tried_at, 1), 1)
         sub = self.tried(box) if self.backoff else self._record_try(box)
+        if held is not None:
+            sub &= ~held
         self._tries[sub] += elapsed[sub]
         self._reads[sub] = np.minimum(self._reads[sub] + 1, 255)
         given_up = sub & (self._tries >= self.attempts)

@@ -303,14 +303,19 @@ class Footprint:
         there before this one came is under it, not in its place (a tight fan's card below
         shares most of the card dealt on it: covered by a card nobody read, that card is
         covered, not gone); a card dealt over most of it, its index still showing beside, is
-        laid on it."""
+        laid on it. What it leaves under the other card itself (beyond its marker: a fanned
+        card's face) shows that card, and says nothing of this one: a card dealt a little
+        onto the face of another covers the middle of it so."""
         for other in others:
             if other is self or other.state != SEEN or other.since < self.since:
                 continue
             beside = ~np.isin(self.cells, other.cells, assume_unique=True)
             if np.count_nonzero(beside) > (1 - COVER_SHARE) * len(self.cells):
                 continue
-            if np.count_nonzero(beside) < SHOWS_BESIDE * len(self.cells) or \
+            if np.count_nonzero(beside) < SHOWS_BESIDE * len(self.cells):
+                return True
+            beside &= ~other.outline.ravel()[self.cells]
+            if np.count_nonzero(beside) >= SHOWS_BESIDE * len(self.cells) and \
                     not matches(values[beside], self.look[beside], still[beside]):
                 return True
         return False

@@ -39,7 +39,7 @@ from vision.changes import ChangeMap
 from vision.config import VisionConfig
 from vision.footprints import GONE, SEEN, Footprint, MotionLabels
 from vision.frames import BadFrame, Frame
-from vision.recognisers import CARD_REACH, Found, Known, Recogniser, Region, extent, make_recogniser, undisturbed
+from vision.recognisers import Found, Known, Recogniser, Region, extent, make_recogniser, undisturbed
 from vision.regions import Box, RegionReader
 from vision.tracker import Sighting, Tracker
 from vision.zones import ZoneMap
@@ -353,7 +353,7 @@ class Pipeline:
                 self.warn(FOREIGN, FOREIGN_AGAIN_AFTER)
         self.stats.decodes += 1
         if not region.busy:
-            self.changes.failed(region.box)
+            self.changes.failed(region.box, region.held)
         elif self.traits.busy_waits:
             self.changes.tried(region.box)
         for card in found:
@@ -384,7 +384,7 @@ class Pipeline:
             return
         cells = self._footprint_cells(found)
         present = self.changes.unmoved(cells) if known is None else known.present
-        outline = self.changes.cells(extent(found.corners, *CARD_REACH))
+        outline = self.changes.cells(extent(found.corners, *self.traits.card_reach))
         since = self.stats.frames
         if known is not None and distance < found.side / 2:
             # Read again where it lay: it still hides what it hid, and lies there since it came.

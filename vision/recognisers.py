@@ -17,7 +17,7 @@ recognition``, :data:`RECOGNISERS`) and hands it each changed region as a :class
 
 The recogniser answers with the cards it names there (:class:`Found`), each by the quadrilateral
 the pipeline follows it by: a marker's own corners, or a card's outline shrunk to the marker a
-card of its size would carry (the card reaches :data:`CARD_REACH` of that quad's sides around it).
+card of its size would carry (the card reaches :attr:`Traits.card_reach` of that quad's sides around it).
 It says how the pipeline should pace it with :class:`Traits`. It never reaches into the
 pipeline, and the pipeline never asks what kind of recogniser it has.
 
@@ -78,6 +78,8 @@ class Traits:
 
     #: How far a card's footprint (:mod:`vision.footprints`) reaches around its quad, in quad sides.
     footprint_reach: float = 0.4
+    #: How far the card itself reaches around its quad, in quad sides across and along it.
+    card_reach: tuple[float, float] = CARD_REACH
     #: Seconds a card slid away takes to be named where it landed: its old place waits this long
     #: after the motion ends before it counts as gone.
     linger: float = 0.0
@@ -99,7 +101,7 @@ class Traits:
 @dataclass(frozen=True, eq=False)
 class Found:
     """A card a recogniser names in a region: the ``card`` (or a face-down card), the
-    quadrilateral it is followed by (``corners`` in frame pixels, see :data:`CARD_REACH`), and
+    quadrilateral it is followed by (``corners`` in frame pixels, see :attr:`Traits.card_reach`), and
     how sure the recogniser is (``confidence``, None when it does not say)."""
 
     card: PhysicalCard | FaceDown
@@ -178,6 +180,8 @@ class Region:
         self.frame, self.box, self.busy, self.number = frame, box, busy, number
         self.known, self.to_table = known, to_table
         self.tally = Tally()
+        #: The cells (a mask of the whole frame, or None) where a card read waits for its reads to agree.
+        self.held: np.ndarray | None = None
         self._changes, self._reader = changes, reader
         self._locate, self._warn, self._face_down = locate, warn, face_down
 
@@ -245,6 +249,11 @@ class Region:
         """The cells of ``cells`` are accounted for (a card lies there, or nothing worth reading):
         what they show now is the reference."""
         self._changes.explain(cells)
+
+    def hold(self, cells: np.ndarray) -> None:
+        """A card was read in ``cells`` (a mask of the whole frame) and waits for its reads to
+        agree: the read was not in vain there, and counts no try (:meth:`vision.changes.ChangeMap.failed`)."""
+        self.held = cells.copy() if self.held is None else self.held | cells
 
     # The table around it.
 

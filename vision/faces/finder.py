@@ -102,6 +102,9 @@ SIDES_SHOWN = 0.85
 #: cover this share of the patch (a card lying on another may lose a strip of its white border
 #: against the white below).
 INSIDE, COVERED = 0.9, 0.92
+#: The two ends of a fan overlapping by more than half (a tight fan) lie within this many
+#: degrees of one way round (:func:`fit_cards`).
+FAN_SPREAD = 45.0
 #: A card showing one corner only (:func:`shown_corners`): the shortest stretch of its end side
 #: that shows (mm; a fanned hand's cards lie 7 mm apart or more, a rounded corner takes 2-3),
 #: and how closely the patch's outline is followed (mm).
@@ -834,18 +837,38 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
     candidates.sort(key=lambda c: (-c[2], -c[3], -c[1][0]))
     chosen: list[np.ndarray] = []
     covered = np.zeros_like(patch)
-    for card, *_ in candidates:
+    for card, size, *_ in candidates:
         mask = quad_mask(patch.shape, card - origin)
-        if (mask & covered).sum() > 0.5 * mask.sum():
-            continue
+        if (mask & covered).sum() > 0.5 * mask.sum() and not (
+                ends and len(chosen) == 1 and size == candidates[0][1] and _fan_ends(chosen[0], card, origin, patch)):
+            continue  # (a card of another size at a corner of one taken is another fit of it)
         chosen.append(card)
         covered |= mask
     if ends and chosen:
-        cv2.fillConvexPoly(covered.view(np.uint8), np.round(cv2.convexHull(np.concatenate(chosen) - origin)).astype(np.int32), 1)
+        covered |= _hull(chosen, origin, patch.shape)
     if not chosen or (covered & patch).sum() < COVERED * patch.sum():
         return []
     to_image = np.linalg.inv(image_to_table)
     return [cv2.perspectiveTransform(card.reshape(-1, 1, 2), to_image).reshape(4, 2) for card in chosen]
+
+
+def _fan_ends(one: np.ndarray, other: np.ndarray, origin: np.ndarray, patch: np.ndarray) -> bool:
+    """Whether two cards (mm) overlapping by more than half are the two ends of a tight fan: they
+    lie nearly the same way round (within :data:`FAN_SPREAD` degrees; the other way round at one
+    corner is another fit of one card) and together cover the ``patch`` (its canvas's ``origin``),
+    what lies between them counted (see :func:`fit_cards`)."""
+    long_sides = [card[2] - card[1] if np.linalg.norm(card[2] - card[1]) > np.linalg.norm(card[1] - card[0])
+                  else card[1] - card[0] for card in (one, other)]
+    cosine = abs(float(np.dot(*long_sides))) / float(np.prod([np.linalg.norm(side) for side in long_sides]))
+    return cosine >= np.cos(np.radians(FAN_SPREAD)) and \
+        (_hull([one, other], origin, patch.shape) & patch).sum() >= COVERED * patch.sum()
+
+
+def _hull(cards: list[np.ndarray], origin: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """The convex hull of ``cards`` (mm) filled on a canvas of ``shape`` whose top left lies at ``origin``."""
+    hull = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(hull, np.round(cv2.convexHull(np.concatenate(cards) - origin)).astype(np.int32), 1)
+    return hull.view(bool)
 
 
 def _patch_and_room(table: np.ndarray, image_to_table: np.ndarray, sizes,

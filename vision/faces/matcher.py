@@ -67,8 +67,11 @@ THRESHOLD = 0.5
 #: The misfit of the best card's aligned corners (1 - correlation) over the second best's: at
 #: RATIO_SURE or less a reading is certain (confidence 1), at RATIO_NONE or more it says nothing.
 RATIO_SURE, RATIO_NONE = 0.25, 0.75
-#: Below this aligned corner correlation a card is not the enrolled one at all.
+#: Below this aligned corner correlation a card is not the enrolled one at all (see :meth:`Matcher._print_fit`).
 LEAST_SCORE = 0.9
+#: A view's corner patch (blurred grey) lying within this many grey levels all over shows no
+#: print: glare washed it out to the camera's white.
+WASHED_OUT = 4.0
 #: The whole face of the named card may correlate this much less than the best face (two pip
 #: cards of one rank differ only in the pips' shape).
 FACE_SLACK = 0.06
@@ -403,7 +406,10 @@ class Matcher:
             if (1 - score) / max(1 - float(scores[rival]), 1e-6) > RATIO_SURE:
                 why = f"nothing in view shows whether it is the {self.cards[best].id} or the {self.cards[rival].id}"
                 break
-        if score < LEAST_SCORE:  # nothing like a card: its face names no card either
+        if score < LEAST_SCORE and self._print_fit(best, fits.get(best)) < LEAST_SCORE:
+            # Nothing like a card (by its corners weighed by ink, or by print: the thin rank of
+            # oxygen-air's blurred and in glare fits 0.94 and its corners' pale ornament, washed
+            # out, nothing): its face names no card either.
             why, face_says = f"no enrolled card looks like it (best {score:.2f})", None
         if why:
             return Reading(None, min(confidence, THRESHOLD / 2), turned=bool(side), why=why, face_says=face_says)
@@ -633,6 +639,24 @@ class Matcher:
             weight += ink
             pairs.append((k, view[y:y + h, x:x + w], patch, None if mask is None else mask > 0))
         return (total / weight if weight > 0 else 0.0), pairs
+
+    def _print_fit(self, index: int, pairs: list | None) -> float:
+        """How well card ``index``'s corners, aligned (``pairs``: :meth:`_fit`'s), fit the view,
+        each weighed by its share of the card's corner print (its energy, as the corners'
+        correlation together weighs them, :meth:`corner_scores`), but those the camera saw flat
+        (within :data:`WASHED_OUT` grey levels): a design's pale ornament in a corner weighs
+        as little as it shows, and a corner glare washed out to white shows nothing."""
+        total = weight = 0.0
+        for k, view, patch, shown in pairs or ():
+            view = np.asarray(view, np.float32)
+            seen = view if shown is None else view[shown]
+            if seen.size == 0 or float(np.ptp(seen)) < WASHED_OUT:
+                continue
+            energy = float(self._corner_norms[index, k])
+            total += energy * float(_correlations(np.asarray(patch, np.float32).ravel()[None], view.ravel(),
+                                                  None if shown is None else shown.ravel())[0])
+            weight += energy
+        return total / weight if weight > 0 else 0.0
 
     def _scaled_patch(self, index: int, corner: int, scale: float) -> tuple[np.ndarray, np.ndarray]:
         """Card ``index``'s enrolled corner patch at ``scale``, and as matched (:func:`_template`):

@@ -40,8 +40,9 @@ from vision.recognisers import Found, Known, Outline, Region, Traits
 
 log = logging.getLogger(__name__)
 
-#: The pipeline follows a card by the quad it is found by, reaching CARD_REACH of its sides:
-#: a face card's quad is its outline shrunk by this factor, so the two agree.
+#: The pipeline follows a card by the quad it is found by: a face card's quad is its outline
+#: shrunk by this factor, the card reaching half its inverse of the quad's sides all round
+#: (:attr:`vision.recognisers.Traits.card_reach`; a marker's card reaches less across).
 _MARKER_SHARE = 1 / 2.2
 
 
@@ -83,6 +84,11 @@ SHOWN_RIVAL = 0.03
 #: index model reads the same card in that corner this surely (:meth:`FaceRecogniser._index_reads`;
 #: the model names a card alone at 0.99994, with no enrolled corner beside).
 INDEX_AGREES = 0.99
+#: A card named whose rank the corner index model reads in another suit this surely (and the
+#: card itself nowhere) is not named (:meth:`FaceRecogniser._look`): a doubt needs less than an
+#: agreement, a card not named being unknown, never wrong (nicu-ornamental's KC, its club's top
+#: lobe at the corner patch's edge, named the KS while the model read the KC at 0.985).
+INDEX_DOUBTS = 0.9
 #: Such a guess is turned about its corner by these degrees, and shifted by these pixels of the
 #: upright view (:meth:`FaceRecogniser._fitted_guess`), when it looks this much like a card's
 #: corner as found.
@@ -162,6 +168,9 @@ class FaceRecogniser:
             # A card's footprint (:mod:`vision.footprints`) reaches most of the card, its white
             # border included: the middle of a court card can look like the table in grey.
             footprint_reach=0.9,
+            # The card is its outline: a card dealt onto part of it covers what its own print
+            # covers (:mod:`vision.footprints`).
+            card_reach=(0.5 / _MARKER_SHARE, 0.5 / _MARKER_SHARE),
             # A card slid away is named where it landed after ``agree`` still frames: its old
             # place waits this long after the motion ends before it counts as gone (one ``moved``).
             linger=0.2,
@@ -516,7 +525,7 @@ class FaceRecogniser:
             # model reads this one at both guesses (two readers that fail apart agree), is no
             # rival: a guess a few pixels further off takes in the next card's index beside.
             rivals = [r for q, k, r in rivals if not (r.runner_up == reading.card and all(
-                self._index_reads(self._upright(region.frame, at), np.arange(4) == corner).get(corner) == reading.card.id
+                _agreed(self._index_reads(self._upright(region.frame, at), np.arange(4) == corner)).get(corner) == reading.card.id
                 for at, corner in ((q, k), (quad, shows))))]
             if any(r.card is not None or r.score > reading.score - SHOWN_RIVAL for r in rivals):
                 # Unnamed, but remembered there: a card the corner names later is another
@@ -711,17 +720,17 @@ class FaceRecogniser:
         said = reading.card or reading.unsure
         # The model is asked when it may speak: of a card named, or of one corner read alone.
         asked = reading.card is not None or (shows is not None and said is not None)
-        indices = self._index_reads(upright, visible) if asked and self.matcher is not None else {}
+        reads = self._index_reads(upright, visible) if asked and self.matcher is not None else {}
+        indices, doubted = _agreed(reads), {card for card, _ in reads.values()}
         rank = None if reading.card is None else reading.card.id[:-1]
-        if reading.card is not None and reading.card.id not in indices.values() and \
-                any(card[:-1] == rank for card in indices.values()):
-            # The corner index model reads the card's rank in another suit in a corner in view,
-            # and the card in none: of two readers that fail apart, one is wrong, and which is
+        if reading.card is not None and reading.card.id not in doubted and any(card[:-1] == rank for card in doubted):
+            # The corner index model reads the card's rank in another suit in a corner in view
+            # (:data:`INDEX_DOUBTS`), and the card in none: of two readers that fail apart, one is wrong, and which is
             # not known (an outline a few pixels off cuts the suit's pip at a corner patch's
             # edge, and the matcher told a spade from a club by its tip). The model is no judge
             # of a rank the matcher reads (it reads ancient-egyptians' 9C turned round as a 6C,
             # and can read two corners of one card as two cards).
-            other = next(card for card in indices.values() if card[:-1] == rank)
+            other = next(card for card in doubted if card[:-1] == rank)
             return Reading(None, min(reading.confidence, GUESSED_SURE / 2), why=f"the corner index reads the {other}, "
                            f"not the {reading.card.id}", unsure=reading.card, score=reading.score), visible
         if shows is not None and reading.card is not None and indices.get(shows) != reading.card.id and \
@@ -752,20 +761,20 @@ class FaceRecogniser:
         return reading, visible
 
     @staticmethod
-    def _index_reads(upright: np.ndarray, visible: np.ndarray) -> dict[int, str]:
+    def _index_reads(upright: np.ndarray, visible: np.ndarray) -> dict[int, tuple[str, float]]:
         """The cards the corner index model (:mod:`vision.faces.index_reader`, trained on
         rendered designs and fonts, not on this table's enrolment) reads at least
-        :data:`INDEX_AGREES` sure in the ``visible`` corners of an upright view (in colour) that
+        :data:`INDEX_DOUBTS` sure in the ``visible`` corners of an upright view (in colour) that
         are index corners as laid (the top left) or turned round (the bottom right), by corner,
-        but a card whose suit's colour is not the ink's there (the model reads grey:
-        ancient-egyptians' QS, its bottom-right corner read as the QH at 0.9995); none when the
-        model is missing."""
+        with how sure it is (:func:`_agreed`: those it is sure enough of to agree), but a card
+        whose suit's colour is not the ink's there (the model reads grey: ancient-egyptians' QS,
+        its bottom-right corner read as the QH at 0.9995); none when the model is missing."""
         model = _corner_model()
         corners = [k for k in INDEX_CORNERS if visible[k]]
         if not corners or model is None:
             return {}
         read = likeliest(model, [index_view(upright, k) for k in corners])
-        return {k: card for k, (card, sure) in zip(corners, read) if card is not None and sure >= INDEX_AGREES
+        return {k: (card, sure) for k, (card, sure) in zip(corners, read) if card is not None and sure >= INDEX_DOUBTS
                 and not ink_clash(upright, np.arange(4) == k, card[-1])}
 
     def _decide(self, region: Region, quad: np.ndarray, reading: Reading, visible: np.ndarray,
@@ -783,11 +792,18 @@ class FaceRecogniser:
         if reading.card is None and not settled:
             return None  # beside a hand moving, only a read that names a card speaks
         side = float(np.linalg.norm(quad[1] - quad[0]))
-        if reading.face_down and not visible.all() and any(
-                np.hypot(*np.subtract(known.center, quad.mean(axis=0))) <= SAME_PLACE * side for known in region.known.values()):
+        here = [known.card for known in region.known.values()
+                if np.hypot(*np.subtract(known.center, quad.mean(axis=0))) <= SAME_PLACE * side]
+        if reading.face_down and not visible.all() and here:
             # Where a card was named (by the one corner it showed), an outline fitted to it
             # that shows only its plain corners beside is that card, no back laid on it (a
             # card laid on it is new all over).
+            return None
+        if reading.card is None and not reading.face_down and any(
+                seen.confirmed and seen.shows is not None and seen.card in here for seen in self.seen.values()):
+            # Where a card was named by the one corner it showed, an outline fitted to it and
+            # read as no card is that card, named: no card to refuse ("I can't read the card"
+            # of nicu-ornamental's 10C, dealt on a fan and named by its corner, scene 367899).
             return None
         self.reads += 1
         seen = self._remember(quad, reading, region.number, others, settled, shows, end)
@@ -808,6 +824,8 @@ class FaceRecogniser:
             self._refuse(region, seen, f"I can't read the card {zone_words(zone)}: lift it and lay it again")
             return None
         if seen.count < self.agree and not (reading.confidence >= SURE_AT_ONCE and visible.all() and not others):
+            if shows is None:  # (not a corner guessed: a patch of guesses, each reading a card now and then, would be kept on)
+                region.hold(region.cells(quad))  # its outline read, waiting for its reads to agree: not read in vain
             return None
         known = region.known.get(reading.card.id)
         if known is not None and known.undisturbed and \
@@ -827,6 +845,7 @@ class FaceRecogniser:
         card with the placeholder identity the pipeline gives it
         (:meth:`vision.recognisers.Region.face_down`), laid like a named card (:meth:`_lay`)."""
         if seen.count < self.agree:
+            region.hold(region.cells(quad))  # read, waiting for its reads to agree: not read in vain
             return None
         centre = quad.mean(axis=0)
         card = region.face_down((float(centre[0]), float(centre[1])), float(np.linalg.norm(quad[1] - quad[0])))
@@ -951,6 +970,12 @@ def _corner_model() -> CornerModel | None:
     except OSError as err:
         log.warning("%s", err)
         return None
+
+
+def _agreed(reads: dict[int, tuple[str, float]]) -> dict[int, str]:
+    """Of the corner index model's ``reads`` (:meth:`FaceRecogniser._index_reads`), the cards it
+    reads surely enough to agree with the matcher (:data:`INDEX_AGREES`), by corner."""
+    return {k: card for k, (card, sure) in reads.items() if sure >= INDEX_AGREES}
 
 
 def _sharp_edged(grey: np.ndarray, cells: np.ndarray, cell: int) -> np.ndarray:

@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.faces.finder import DeckSize, cards_of_patch, fit_cards, lies_on, quad_mask, share_inside, shown_corners, size_of_shape
+from vision.faces.finder import CARD_SIZES_MM, DeckSize, cards_of_patch, fit_cards, lies_on, quad_mask, share_inside, shown_corners, size_of_shape
 
 
 def _card(frame: np.ndarray, centre: tuple[float, float], degrees: float, index: str) -> np.ndarray:
@@ -119,17 +119,19 @@ def test_an_index_as_dark_as_the_table_by_a_cards_edge_stays_in_the_fine_arrival
     assert coarse[60:160, 112:114].all() and not kept[60:160, 112:114].any()   # the gap stays
 
 
-def _fan_patch(hand: bool) -> tuple[np.ndarray, np.ndarray, tuple]:
-    """The patch of six poker cards fanned to the right, 12 mm apart and each turned 5 degrees
-    more, laid at once (as faces_bench fans them), at 3 px a millimetre; with a hand reaching in
-    beside it when ``hand``: its contour, the top card's corners, and where it lies (``support``)."""
+def _fan_patch(hand: bool, count: int = 6, step: float = 12.0, turn: float = 5.0) -> tuple[np.ndarray, np.ndarray, tuple]:
+    """The patch of ``count`` poker cards fanned to the right, ``step`` mm apart and each turned
+    ``turn`` degrees more, laid at once (as faces_bench fans them), at 3 px a millimetre; with a
+    hand reaching in beside it when ``hand``: its contour, the top card's corners, and where it
+    lies (``support``)."""
     mask = np.zeros((900, 1200), np.uint8)
-    for k in range(6):
-        x, y, degrees = 200 + (k - 2.5) * 12, 150 + 1.5 * (k - 2.5) ** 2, (k - 2.5) * 5
+    middle = (count - 1) / 2
+    for k in range(count):
+        x, y, degrees = 200 + (k - middle) * step, 150 + 1.5 * (k - middle) ** 2, (k - middle) * turn
         top = cv2.boxPoints(((3 * x, 3 * y), (189, 264), degrees)).astype(np.float32)
         cv2.fillConvexPoly(mask, top.astype(np.int32), 1)
     if hand:
-        cv2.ellipse(mask, (900, 450), (140, 90), 20, 0, 360, 1, -1)
+        cv2.ellipse(mask, (int(3 * (200 + middle * step + 45)), 450), (140, 90), 20, 0, 360, 1, -1)   # over the top card's right side
     contour = max(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0], key=cv2.contourArea)
     return contour, top, (mask.astype(bool), (0, 0))
 
@@ -149,6 +151,27 @@ def test_a_fan_laid_at_once_is_fitted_at_its_two_ends_when_what_lies_between_cou
     assert min(np.abs(np.sort(card, axis=0) - np.sort(top, axis=0)).max() for card in fitted) < 3   # px: 1 mm
     contour, _, support = _fan_patch(hand=True)
     assert fit_cards(contour, THIRD, poker, support, ends=True) == []
+
+
+def test_a_tight_fan_laid_at_once_is_fitted_at_its_two_ends_though_they_overlap_by_most_of_a_card():
+    """The defect (issue 22, faces_bench fans 107849 and 107871, oxygen, fans of four and five
+    cards 8 and 7 mm apart): the cards fitted at a fan's two ends were taken while they overlapped
+    little, and in a tight fan they overlap by two thirds: the second was left out, the patch
+    was not covered, and the top card, lying whole, was never read. With ``ends``, the card at
+    the other end is taken when the two together cover the patch."""
+    poker = ((63.0, 88.0),)
+    for count, step, turn in ((4, 8.0, 4.0), (5, 7.0, 3.0), (6, 7.0, 8.0)):
+        contour, top, support = _fan_patch(hand=False, count=count, step=step, turn=turn)
+        fitted = fit_cards(contour, THIRD, poker, support, ends=True)
+        assert len(fitted) == 2, (count, step, turn)
+        assert min(np.abs(np.sort(card, axis=0) - np.sort(top, axis=0)).max() for card in fitted) < 3, (count, step, turn)
+        contour, _, support = _fan_patch(hand=True, count=count, step=step, turn=turn)
+        assert fit_cards(contour, THIRD, poker, support, ends=True) == [], (count, step, turn)
+    # A card alone, of a deck of either size (nobody enrolled it): the narrower size fitted at
+    # its corners is another fit of it, not the other end of a fan.
+    contour, top, support = _fan_patch(hand=False, count=1)
+    fitted = fit_cards(contour, THIRD, CARD_SIZES_MM, support, ends=True)
+    assert len(fitted) == 1 and np.abs(np.sort(fitted[0], axis=0) - np.sort(top, axis=0)).max() < 3
 
 
 def test_a_card_whose_far_end_is_lost_against_a_light_table_is_fitted_its_own_way_round():
