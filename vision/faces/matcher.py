@@ -407,9 +407,9 @@ class Matcher:
                 why = f"nothing in view shows whether it is the {self.cards[best].id} or the {self.cards[rival].id}"
                 break
         if score < LEAST_SCORE and self._print_fit(best, fits.get(best)) < LEAST_SCORE:
-            # Nothing like a card (by its corners weighed by ink, or by print: the thin rank of
-            # oxygen-air's blurred and in glare fits 0.94 and its corners' pale ornament, washed
-            # out, nothing): its face names no card either.
+            # Nothing like a card, by its corners weighed by their ink or by their print
+            # (:meth:`_print_fit`: oxygen-air's thin rank, blurred in glare, fits 0.94, and its
+            # corners' pale ornament, washed out, nothing): its face names no card either.
             why, face_says = f"no enrolled card looks like it (best {score:.2f})", None
         if why:
             return Reading(None, min(confidence, THRESHOLD / 2), turned=bool(side), why=why, face_says=face_says)
