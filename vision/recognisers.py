@@ -9,7 +9,8 @@ recognition``, :data:`RECOGNISERS`) and hands it each changed region as a :class
 - the region itself (``frame``, ``box``, ``busy``: something still moves in it), its grey crop
   and the views of it worth decoding (enlarged, averaged over the frames it lay still);
 - the change map's view of it: the cells of a polygon, which are dirty and still, ``explain``
-  (these cells are accounted for);
+  (these cells are accounted for), ``hold`` (a card read there waits for its reads to agree:
+  no read in vain);
 - the cards known on the table (:class:`Known`: where each lies, and whether it lies there
   undisturbed), ``locate`` (the zone of an image point), ``to_table`` (the calibration);
 - ``warn`` (a sentence for the table, returned with the frame's events), ``face_down`` (the placeholder identity of a card back
