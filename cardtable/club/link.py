@@ -1,6 +1,7 @@
 """A table's connection to the club's broker (paho-mqtt): the last will says "offline", each
 (re)connection says "online" and asks the owner to publish its state again, and messages
-published while the broker is away wait in the client until it is back. Each message carries the
+published while the broker is away wait in the client until it is back; a link closed then is
+given time for its next try, so a broker that is back gets them. Each message carries the
 link's ``instance`` (a random id: two tables publishing under one name are told apart) and is
 signed with the table's key when it has one (:mod:`cardtable.club.signing`). A broker that cannot
 be reached or refuses the table is remembered in :attr:`TableLink.problem`, in words.
@@ -22,6 +23,7 @@ from cardtable.club.topics import table_topic
 log = logging.getLogger(__name__)
 
 QUEUE_LIMIT = 5000      # messages held while the broker is away; the state is republished anyway
+RETRY = 2.0             # seconds between two tries to reach the broker, at most
 
 
 def new_client(broker: Broker, client_id: str):
@@ -33,7 +35,7 @@ def new_client(broker: Broker, client_id: str):
         client.username_pw_set(broker.username, broker.password or None)
     if broker.tls:
         client.tls_set(ca_certs=broker.ca_file or None, tls_version=ssl.PROTOCOL_TLS_CLIENT)
-    client.reconnect_delay_set(min_delay=0.2, max_delay=2)
+    client.reconnect_delay_set(min_delay=0.2, max_delay=RETRY)
     return client
 
 
@@ -97,11 +99,13 @@ class TableLink:
         body = json.dumps({**data, "instance": self.instance}, separators=(",", ":"))
         self._last = self.client.publish(topic, seal(self.key, topic, body), qos=1, retain=retain)
 
-    def close(self, timeout: float = 2.0) -> None:
+    def close(self, timeout: float = RETRY + 1.0) -> None:
         """Let what was published reach the broker, say "offline" (when connected), disconnect.
-        A link that has not connected yet is given ``timeout`` seconds to (a short demo)."""
+        A link that is not connected is given ``timeout`` seconds to: one that has not connected
+        yet (a short demo) unless the broker cannot be reached, and one that lost the broker, whose
+        messages wait in the client for its next try (the broker may be back already)."""
         deadline = time.monotonic() + timeout
-        while not self.ever_connected and not self.problem and time.monotonic() < deadline:
+        while not self.connected and (self.ever_connected or not self.problem) and time.monotonic() < deadline:
             time.sleep(0.02)
         if self.connected:
             for info in (self._last, self.client.publish(self.topic("status"), "offline", qos=1, retain=True)):

@@ -1,5 +1,6 @@
-"""Faults: the broker killed mid-game and started again, a table killed and restarted, the club
-server killed and restarted. Every score the tables accepted ends up on the club page once."""
+"""Faults: the broker killed mid-game and started again, a table closed just as its broker is back,
+a table killed and restarted, the club server killed and restarted. Every score the tables
+accepted ends up on the club page once."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ import sys
 import threading
 import time
 
+import paho.mqtt.client as mqtt
 import pytest
 
 from cardtable.sim.demo import run_demo
+from cardtable.club.link import TableLink
 from cardtable.club.publisher import ClubPublisher
 from cardtable.club.spec import ClubSpec, parse_broker
 from web_helpers import die_with_parent, free_port
@@ -60,6 +63,30 @@ def test_the_broker_killed_mid_game_and_started_again_loses_no_score(mosquitto, 
         assert tuple(s["score"] for s in table["seats"]) == box["result"].scores
     finally:
         club.close()
+
+
+def test_a_table_closed_before_its_next_try_to_reach_the_broker_first_gives_it_what_it_held(mosquitto):
+    link = TableLink(parse_broker(mosquitto.url), "club", "T1")
+    tries = []
+    failed = link.client.on_connect_fail
+    link.client.on_connect_fail = lambda client, userdata: (tries.append(1), failed(client, userdata))
+    wait_until(lambda: link.connected)
+    mosquitto.stop()
+    wait_until(lambda: len(tries) >= 3)                 # the link's next try is 1.6 s away
+    link.publish("view", {"game": "Cribbage", "seats": [], "at": time.time()})
+    mosquitto.start()
+    link.close()                                      # the end of a game: it comes before that try
+    heard = []
+    club = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="club")
+    club.on_message = lambda client, userdata, message: heard.append(message.payload)
+    club.connect("127.0.0.1", mosquitto.port)
+    club.subscribe("cardtable/club/T1/view", qos=1)
+    club.loop_start()
+    try:
+        assert b'"game":"Cribbage"' in wait_until(lambda: heard, timeout=10)[0]
+    finally:
+        club.loop_stop()
+        club.disconnect()
 
 
 def test_a_table_killed_mid_game_is_offline_and_republishes_from_its_journal_when_restarted(mosquitto, tmp_path):
