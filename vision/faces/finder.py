@@ -275,6 +275,9 @@ class Backdrop:
         under each card laid before it that still shows as laid where the two overlap (a card of
         a fan named late, by its corner, after the card dealt on it)."""
         left = self._quads.get(key)
+        # A card read again where it lay keeps its place in the order the cards were laid: it
+        # lies under those laid on it since, as it did (a card taken up and laid again lies on all).
+        place = list(self._outlines).index(key) if key in self._outlines and _same_place(self._outlines[key], quad) else None
         self._lift(key)
         if shown is not None:
             self._under[key] = {k for k, outline in self._outlines.items()
@@ -290,6 +293,10 @@ class Backdrop:
             self._laid[key] = ((x0, y0, x1, y1), mask, pixels)
             self._quads[key] = np.asarray(quad if shown is None else shown, np.float32)
             self._outlines[key] = np.asarray(quad, np.float32)
+            if place is not None:
+                order = list(self._outlines)
+                order.insert(place, order.pop())
+                self._outlines = {k: self._outlines[k] for k in order}
             self._paint(key)
         if left is not None:
             self._learn(left, grey)
@@ -313,9 +320,7 @@ class Backdrop:
         itself, whose outline is the same but for :data:`SAME_OUTLINE` of its side at each
         corner): one of them may lie on the card in ``quad``, or under it (the cards of a fan
         lie a few millimetres apart)."""
-        side = float(np.linalg.norm(quad[1] - quad[0]))
-        return [q for q in self._quads.values()
-                if np.linalg.norm(q[:, None] - quad[None], axis=2).min(axis=1).max() > SAME_OUTLINE * side and _boxes_meet(q, quad)]
+        return [q for q in self._quads.values() if not _same_place(q, quad) and _boxes_meet(q, quad)]
 
     def laid_on(self, key: str) -> dict[str, np.ndarray]:
         """The cards named after card ``key`` that overlap it, laid on it, by key: their whole
@@ -337,16 +342,15 @@ class Backdrop:
         if key not in self._laid:
             return False
         (x0, y0, x1, y1), mask, pixels = self._laid[key]
-        part = mask.copy()
-        for quad in on_top:
-            part &= ~quad_mask(part.shape, quad - (x0, y0))
+        part = _clear_of(mask, (x0, y0), on_top)
         return np.count_nonzero(part) >= least * np.count_nonzero(mask) and self._as_laid(key, grey, part)
 
     def _shows_over(self, key: str, grey: np.ndarray, quad: np.ndarray) -> bool:
         """Whether frame ``grey`` shows card ``key`` as it was laid where ``quad`` overlaps it
-        (over :data:`OVERLAP_LEAST` of the card at least): nothing laid since lies on it there."""
+        and no card laid on it since reaches (over :data:`OVERLAP_LEAST` of the card at least):
+        the card in ``quad`` does not lie on it there."""
         (x0, y0, _, _), mask, _ = self._laid[key]
-        part = mask & quad_mask(mask.shape, quad - (x0, y0))
+        part = _clear_of(mask & quad_mask(mask.shape, quad - (x0, y0)), (x0, y0), self.laid_on(key).values())
         return np.count_nonzero(part) >= OVERLAP_LEAST * np.count_nonzero(mask) and self._as_laid(key, grey, part)
 
     def _as_laid(self, key: str, grey: np.ndarray, part: np.ndarray) -> bool:
@@ -446,6 +450,22 @@ def fine_arrivals(fine: np.ndarray, mask: np.ndarray) -> np.ndarray:
     stays out."""
     filled = (mask.view(bool) & ~fine.view(bool)).view(np.uint8)
     return fine | cv2.morphologyEx(filled, cv2.MORPH_OPEN, np.ones((THICK, THICK), np.uint8))
+
+
+def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether outlines ``a`` and ``b`` are one card's, read twice: each corner of ``a`` lies
+    within :data:`SAME_OUTLINE` of ``b``'s side of one of ``b``'s."""
+    side = float(np.linalg.norm(b[1] - b[0]))
+    return bool(np.linalg.norm(a[:, None] - b[None], axis=2).min(axis=1).max() <= SAME_OUTLINE * side)
+
+
+def _clear_of(part: np.ndarray, origin: tuple[int, int], quads) -> np.ndarray:
+    """``part`` (a mask whose first pixel lies at frame px ``origin``) where none of the
+    outlines ``quads`` (frame px) reaches."""
+    part = part.copy()
+    for quad in quads:
+        part &= ~quad_mask(part.shape, quad - np.float32(origin))
+    return part
 
 
 def _boxes_meet(a: np.ndarray, b: np.ndarray) -> bool:

@@ -922,8 +922,10 @@ class FaceRecogniser:
         else:
             same = old is not None and (old.card == reading.card and old.face_down == reading.face_down)
             card, confidence, count, face_down = reading.card, reading.confidence, old.count + 1 if same else 1, reading.face_down
-        seen = Seen(quad, card, confidence, count, face_down, named=frozenset(named), at=at,
-                    others=list(others), misses=misses, tries=tries, shows=shows, end=end)
+        # The outline's card, named to the pipeline before, is named still when read again as it.
+        confirmed = old is not None and old.confirmed and (old.card, old.face_down) == (card, face_down)
+        seen = Seen(quad, card, confidence, count, face_down, named=frozenset(named), at=at, others=list(others),
+                    misses=misses, tries=tries, confirmed=confirmed, shows=shows, end=end)
         self.seen.pop(key, None)
         self.seen[key] = seen
         while len(self.seen) > SEEN_KEPT:  # the oldest outlines are forgotten
