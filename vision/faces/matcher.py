@@ -47,6 +47,10 @@ GAP_BLURS = (0.0, 0.8, 1.6, 2.4)
 #: tells apart (:data:`FACE`, and :data:`DETAIL` at twice the size): an outline a pixel or two
 #: off the card moves the pips across the few pixels where two suits of a rank differ.
 FACE_REACH = 1
+#: How far (px of the whole face, :data:`FACE`) a view is moved onto each card's face before the
+#: whole face is judged unlike the card's (:meth:`Matcher._faces_moved`): an outline up to 4 %
+#: of the card's length off it.
+FACE_SHIFT = 2
 #: Two corners are compared on the pixels where the enrolled images differ by this share of
 #: the most they differ, or more (the suit's pip, the rank's digit) ...
 DIFFER_MOST = 0.5
@@ -175,6 +179,7 @@ class Matcher:
         features = self._features = one_way_round(list(enrolment.cards.values()), ranks)
         self._corners = np.stack([f.corners for f in features]).reshape(len(features), 4, -1)
         self._face = np.stack([f.face for f in features])
+        self._plane = plane_basis((FACE[1], FACE[0]))  # a face's planes, taken out of a face moved (:meth:`_faces_moved`)
         #: The whole faces at :data:`DETAIL`, where two cards are told apart by them (a deck
         #: enrolled before they were kept: at :data:`FACE`).
         self._detail = np.stack([f.detail for f in features]) if features and all(f.detail is not None for f in features) else None
@@ -691,11 +696,24 @@ class Matcher:
             return None
         return redness >= self._red_from
 
+    def _faces_moved(self, view: Features) -> np.ndarray:
+        """How well the whole face of ``view`` fits each card's enrolled face, moved onto it by
+        up to :data:`FACE_SHIFT` px (:func:`_registered`; the plane that fits it best taken out,
+        as enrolled): an outline a few pixels off the card (its white border lost against a
+        pale cloth, its shadow or the card below taken in) moves the whole print off the enrolled
+        one's, and a face as detailed as a court's fits its own card no better than another."""
+        image = view.face.reshape(FACE[1], FACE[0])
+        moved = np.stack([_registered(image, face, None, FACE_SHIFT).ravel() for face in self._face])
+        moved -= (moved @ self._plane) @ self._plane.T
+        return np.einsum("ij,ij->i", moved, self._face) / np.maximum(np.linalg.norm(moved, axis=1), 1e-9)
+
     def _disagreement(self, best: int, scores: np.ndarray, view: Features, faces: np.ndarray | None) -> str:
         """Why the other signals do not name the same card as the corners ("" when they do)."""
         colour = self._colour(view.redness)
         if colour is not None and not np.isnan(self._red[best]) and colour != self._red[best]:
             return "the colour of the print does not match"
+        if faces is not None and (faces[best] < faces.max() - FACE_SLACK or faces[best] < FACE_LEAST):
+            faces = self._faces_moved(view)
         if faces is not None and faces[best] < faces.max() - FACE_SLACK:
             return "the whole face looks like another card"
         if faces is not None and faces[best] < FACE_LEAST:
