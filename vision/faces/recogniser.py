@@ -469,13 +469,7 @@ class FaceRecogniser:
                       if seen.card is not None and (seen.confirmed or (seen.shows is None and seen.at == region.number))]
         # Cards whose ends lie in line are told apart by their long sides across the patch.
         edges = straight_edges(grey, contour)
-        # The cards fitted in the patch (a fan laid at once: its two ends) show each corner that
-        # lies on the patch's edge as a fanned card does, their direction known: where the
-        # outline's read named no card (the cards fanned on it cover the rest), the corner may.
-        ends = [(quad, quad[at], quad[end], True) for quad in map(order_quad, fitted) for at, end in _END_SIDES
-                if abs(cv2.pointPolygonTest(hull, (float(quad[at][0]), float(quad[at][1])), True))
-                <= SAME_PLACE * float(np.linalg.norm(quad[1] - quad[0]))]
-        for quad, point, end, sided in shown_corners(contour, region.to_table, self.deck_size.sizes, support, edges) + ends:
+        for quad, point, end, sided in shown_corners(contour, region.to_table, self.deck_size.sizes, support, edges):
             if any(np.linalg.norm(whole - point, axis=1).min() <= SAME_PLACE * np.linalg.norm(whole[1] - whole[0])
                    for whole in read_whole):
                 continue  # the corner of a card read by its outline
@@ -1009,11 +1003,6 @@ def _fine_contour(contour: np.ndarray, fine: np.ndarray) -> np.ndarray:
     cv2.drawContours(within, [contour], -1, 1, cv2.FILLED)
     parts, _ = cv2.findContours(fine & within, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     return max(parts, key=cv2.contourArea) if parts else contour
-
-
-#: Each corner of an ordered outline (top left first, clockwise) and the corner at the other end
-#: of its end side (the short one, running across the card).
-_END_SIDES = ((0, 1), (1, 0), (2, 3), (3, 2))
 
 
 def _corner_at(quad: np.ndarray, point: np.ndarray) -> int:

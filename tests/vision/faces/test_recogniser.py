@@ -1250,18 +1250,3 @@ def test_cards_dealt_on_a_pale_cloth_outlined_a_few_pixels_off_are_named():
     assert score["matched"].get("placed", 0) == score["expected"]["placed"] == 6
     assert score["false"] == 0 and wrong == 0
 
-
-@pytest.mark.slow
-@pytest.mark.parametrize("seed, design", [(243973441, "penguins"), (294039, "xskat-french")])
-def test_the_bottom_card_of_a_fan_laid_at_once_is_named_by_the_index_it_shows(seed, design):
-    """The defect (issue 22, faces_bench fans 243973441, a fresh seed, and 294039, laid at
-    once): the bottom card of the fan (penguins' 9H, xskat-french's 2D), fitted whole as one
-    end of the patch, was read by its whole outline, the cards fanned on it covering all but
-    its index corner: "no enrolled card looks like it"; the guesses at the patch's corners,
-    made from its rounded corner, lay turned 10-15 degrees off the card and read nothing. The
-    corners of a card fitted in the patch that lie on the patch's edge are guessed as a fanned
-    card's, their direction known."""
-    score, wrong, _ = _bench_run(seed, design, fan=True)
-    assert score["matched"].get("placed", 0) == score["expected"]["placed"]
-    assert score["false"] == 0 and wrong == 0
-
