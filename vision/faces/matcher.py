@@ -179,7 +179,6 @@ class Matcher:
         features = self._features = one_way_round(list(enrolment.cards.values()), ranks)
         self._corners = np.stack([f.corners for f in features]).reshape(len(features), 4, -1)
         self._face = np.stack([f.face for f in features])
-        self._plane = plane_basis((FACE[1], FACE[0]))  # a face's planes, taken out of a face moved (:meth:`_faces_moved`)
         #: The whole faces at :data:`DETAIL`, where two cards are told apart by them (a deck
         #: enrolled before they were kept: at :data:`FACE`).
         self._detail = np.stack([f.detail for f in features]) if features and all(f.detail is not None for f in features) else None
@@ -704,7 +703,8 @@ class Matcher:
         one's, and a face as detailed as a court's fits its own card no better than another."""
         image = view.face.reshape(FACE[1], FACE[0])
         moved = np.stack([_registered(image, face, None, FACE_SHIFT).ravel() for face in self._face])
-        moved -= (moved @ self._plane) @ self._plane.T
+        plane = plane_basis(image.shape)   # (made once a shape)
+        moved -= (moved @ plane) @ plane.T
         return np.einsum("ij,ij->i", moved, self._face) / np.maximum(np.linalg.norm(moved, axis=1), 1e-9)
 
     def _disagreement(self, best: int, scores: np.ndarray, view: Features, faces: np.ndarray | None) -> str:
