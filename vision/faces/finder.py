@@ -30,6 +30,10 @@ SHOWS_LEVELS, SHOWS_SHARE = 16, 0.7
 #: A card named by its corner lies under a card laid before it that shows as laid where they
 #: overlap, over this share of that card at least (less says nothing).
 OVERLAP_LEAST = 0.05
+#: A card dealt on a card named lies on it where the frame shows less than SHOWS_SHARE of that
+#: card's print as laid there, its print (SHOWS_LEVELS off its paper) a PRINT_LEAST share of
+#: where the two overlap at least (white on white says nothing).
+PRINT_LEAST = 0.03
 #: ... and the light there is at most this many times brighter or darker than when it was laid
 #: (flicker, daylight, a camera's exposure): a place that went from a card's white to the
 #: felt's dark is uniform too, but it is no change of light.
@@ -315,12 +319,42 @@ class Backdrop:
         self.empty[y0:y1, x0:x1][mask] = self.grey[y0:y1, x0:x1][mask] = soft[mask]
         self._unknown[y0:y1, x0:x1] &= ~mask
 
-    def neighbours(self, quad: np.ndarray) -> list[np.ndarray]:
-        """The outlines of the cards named that overlap ``quad`` (not the card lying there
-        itself, whose outline is the same but for :data:`SAME_OUTLINE` of its side at each
-        corner): one of them may lie on the card in ``quad``, or under it (the cards of a fan
-        lie a few millimetres apart)."""
-        return [q for q in self._quads.values() if not _same_place(q, quad) and _boxes_meet(q, quad)]
+    def neighbours(self, quad: np.ndarray, grey: np.ndarray) -> list[tuple[np.ndarray, list[np.ndarray], bool]]:
+        """The cards named that overlap ``quad`` (not the card lying there itself, whose outline
+        is the same but for :data:`SAME_OUTLINE` of its side at each corner): one of them may lie
+        on the card in ``quad``, or under it (the cards of a fan lie a few millimetres apart).
+        Each as its outline, the outlines of the cards laid on it since that still show as
+        laid (it covers nothing there; where one has left, what shows there is this card again),
+        and whether the card in ``quad`` lies on it: frame ``grey`` no longer shows its
+        print as laid where the two overlap, the card lying undisturbed (:meth:`_print_gone`: a
+        card named and lying undisturbed does not come to lie on a card that came after it;
+        white on white, the edge between them hardly shows)."""
+        return [(q, self._still_on(k, grey, quad), self._print_gone(k, grey, quad)) for k, q in self._quads.items()
+                if not _same_place(q, quad) and _boxes_meet(q, quad)]
+
+    def _still_on(self, key: str, grey: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
+        """The outlines of the cards laid on card ``key`` since that frame ``grey`` still shows
+        as laid where neither ``quad`` nor the cards laid on them in turn reach, but the card
+        that lay where ``quad`` lies (it is the card there, or it has left)."""
+        return [q for k, q in self.laid_on(key).items()
+                if not _same_place(q, quad) and self.shows(k, grey, [*self.laid_on(k).values(), quad], OVERLAP_LEAST)]
+
+    def _print_gone(self, key: str, grey: np.ndarray, quad: np.ndarray) -> bool:
+        """Whether frame ``grey`` no longer shows card ``key``'s print as laid where ``quad``
+        overlaps it and no card laid on it since reaches (over :data:`OVERLAP_LEAST` of the card
+        at least: a sliver where two outlines fitted a pixel apart says nothing; its print there
+        :data:`PRINT_LEAST` of that at least: white on white says nothing), while it still shows as laid where
+        neither reaches (a card nudged or taken up shows its print nowhere as laid)."""
+        (x0, y0, x1, y1), mask, pixels = self._laid[key]
+        on_top = list(self.laid_on(key).values())
+        part = _clear_of(mask & quad_mask(mask.shape, quad - (x0, y0)), (x0, y0), on_top)
+        then = pixels[part].astype(np.int16)
+        ink = np.abs(then - np.median(pixels[mask])) > SHOWS_LEVELS
+        if len(then) < OVERLAP_LEAST * np.count_nonzero(mask) or np.count_nonzero(ink) < PRINT_LEAST * len(then):
+            return False
+        diff = cv2.GaussianBlur(grey[y0:y1, x0:x1], (3, 3), 0)[part].astype(np.int16) - then
+        return bool(np.mean(np.abs(diff[ink] - np.median(diff)) <= SHOWS_LEVELS) < SHOWS_SHARE) and \
+            self.shows(key, grey, [*on_top, quad], OVERLAP_LEAST)
 
     def laid_on(self, key: str) -> dict[str, np.ndarray]:
         """The cards named after card ``key`` that overlap it, laid on it, by key: their whole

@@ -500,10 +500,7 @@ class FaceRecogniser:
         # A card its outline read this frame where the guess lies (to be named whole when a
         # second read agrees) is no card showing one corner: named so, it would be followed by
         # its middle alone, which the next card dealt on it covers.
-        whole |= {seen.card.id for seen in self.seen.values() if seen.card is not None and seen.shows is None
-                  and not seen.confirmed and seen.at == region.number
-                  and any(np.linalg.norm(look[1].mean(axis=0) - seen.quad.mean(axis=0)) <= SAME_PLACE * side
-                          for look in looks if look[4].card == seen.card)}
+        whole |= {look[4].card.id for look in looks if look[4].card is not None and self._read_whole_here(region, look[1], look[4].card)}
         named: dict[str, tuple] = {}
         blocked: dict[str, tuple] = {}
         for look in looks:
@@ -570,13 +567,23 @@ class FaceRecogniser:
             if not (x0 <= cx < x1 and y0 <= cy < y1) or not region.is_still(region.cells(corner)):
                 continue
             reading, visible = self._look(region, seen.quad, mask, shows=(seen.shows, seen.end))
-            if reading.card is None:
-                continue  # read no better than before: it waits for a guess that reads it
+            if reading.card is None or self._read_whole_here(region, seen.quad, reading.card):
+                continue  # read no better than before (it waits for a guess that reads it), or read whole
             got = self._decide(region, seen.quad, reading, visible, seen.others, shows=seen.shows, end=seen.end)
             if got is not None:
                 found.append(got)
                 named_here.add(got.card.id)
         return found
+
+    def _read_whole_here(self, region: Region, quad: np.ndarray, card: PhysicalCard) -> bool:
+        """Whether card ``card``, guessed in ``quad`` by a corner it shows, had its outline read
+        as it this frame where the guess lies (within :data:`SAME_PLACE`), to be named whole
+        when a second read agrees: no card showing one corner. Named so, it would be followed
+        by its middle alone, which the next card dealt on it covers, and it would lie under
+        whatever else was guessed in its patch, its face learnt nowhere else."""
+        side, centre = float(np.linalg.norm(quad[1] - quad[0])), quad.mean(axis=0)
+        return any(seen.card == card and seen.shows is None and not seen.confirmed and seen.at == region.number
+                   and np.linalg.norm(centre - seen.quad.mean(axis=0)) <= SAME_PLACE * side for seen in self.seen.values())
 
     def _likeness(self, grey: np.ndarray, quad: np.ndarray, shows: int, end: np.ndarray) -> float:
         """How much corner ``shows`` of a guess at a card (``quad`` in ``grey``) looks like an
@@ -685,21 +692,32 @@ class FaceRecogniser:
             # Parts of the outline that are not new (another card on top, a hand) are hidden,
             # and those of the cards it overlaps, but of those it clearly lies on and of cards
             # named before lying nearly where it lies (:data:`DEALT_ONTO`). Where it clearly
-            # lies on a card named before, what is not new there is this card's print alike
-            # the print below (two dark faces, two white borders), not hidden. What is not new
+            # lies on a card named before (its edge shows across it, or the card named no
+            # longer shows as laid where the two overlap: white on white, the edge hardly
+            # shows), what is not new there is this card's print alike the print below (two
+            # dark faces, two white borders), not hidden. What is not new
             # but lies inside what is, touching none of its edges, is the card's own print of
             # the table's grey (red pips on green felt): what covers a card comes over its edge.
             hidden = ~filled(warp_upright(mask, quad - np.float32(region.box[:2])) > 0)
             to_upright = cv2.getPerspectiveTransform(quad, UPRIGHT_OUTLINE)
-            overlapping = [*others, *self.backdrop.neighbours(quad)]
+            neighbours = self.backdrop.neighbours(quad, region.frame.grey())
+            overlapping = [*others, *(q for q, _, _ in neighbours)]
             side, centre = float(np.linalg.norm(quad[1] - quad[0])), quad.mean(axis=0)
             covering, below = np.zeros_like(hidden), np.zeros_like(hidden)
+
+            def upright_mask(outline: np.ndarray) -> np.ndarray:
+                return quad_mask(hidden.shape, cv2.perspectiveTransform(outline.reshape(-1, 1, 2).astype(np.float32), to_upright))
+
             for k, (other, under) in enumerate(zip(overlapping, lies_on(region.frame.grey(), quad, overlapping))):
                 named = k >= len(others)
+                _, on_it, print_gone = neighbours[k - len(others)] if named else (other, [], False)
+                under = under or print_gone
                 if (under and not named) or (not under and named and
                                              np.linalg.norm(other.mean(axis=0) - centre) <= DEALT_ONTO * side):
                     continue
-                where = quad_mask(hidden.shape, cv2.perspectiveTransform(other.reshape(-1, 1, 2).astype(np.float32), to_upright))
+                where = upright_mask(other)
+                for card in on_it:  # a card named covers nothing where a card laid on it since still lies
+                    where &= ~upright_mask(card)
                 if under:
                     below |= where
                 else:

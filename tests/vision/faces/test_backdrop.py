@@ -79,8 +79,9 @@ def test_a_card_dealt_a_few_millimetres_onto_a_card_named_has_it_for_a_neighbour
     # face below, no change, was taken as hidden.)
     backdrop = laid()
     shifted = QUAD + np.float32([12, 3])        # a tenth of the short side to the right
-    assert [q.tolist() for q in backdrop.neighbours(shifted)] == [QUAD.tolist()]
-    assert backdrop.neighbours(QUAD + np.float32([2, -1])) == []   # the card itself, read again
+    frame = table_with(card=True)
+    assert [q.tolist() for q, _, _ in backdrop.neighbours(shifted, frame)] == [QUAD.tolist()]
+    assert backdrop.neighbours(QUAD + np.float32([2, -1]), frame) == []   # the card itself, read again
 
 
 def _fan_of_three(frame: np.ndarray) -> tuple[Backdrop, np.ndarray]:
@@ -121,3 +122,46 @@ def test_a_card_read_again_where_it_lies_keeps_its_place_among_the_cards_on_it()
     assert list(backdrop.laid_on("7C")) == ["7D"] and backdrop.laid_on("7D") == {}
     backdrop.lay("7C", frame, np.float32([[160, 60], [280, 60], [280, 230], [160, 230]]))   # taken up, laid on the 7D
     assert list(backdrop.laid_on("7D")) == ["7C"]
+
+
+def test_a_card_dealt_on_a_card_named_lies_on_it_where_that_card_no_longer_shows_as_laid():
+    # (Before: faces_bench fan 107850, oxygen-air dealt one by one: the QC, pale, dealt on the
+    # pale 5H named before, its edge hardly showing across it, was taken to lie under the 5H;
+    # its corners over the 5H, not new, were hidden, and the corner left printed the rank alone.)
+    laid_then = table_with(card=True)
+    for x, y in ((135, 90), (185, 90), (135, 145), (185, 145), (135, 200), (185, 200)):   # the 4D's pips
+        cv2.circle(laid_then, (x, y), 12, 90, -1)
+    backdrop = Backdrop()
+    backdrop.ready(table_with(card=False))
+    backdrop.lay("4D", laid_then, QUAD)
+    over, frame = QUAD + np.float32([40, 8]), laid_then.copy()
+    cv2.fillConvexPoly(frame, over.astype(np.int32), 228)      # white on white: its edge hardly shows
+    cv2.putText(frame, "Q", (150, 110), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 30, 3)
+    assert [under for _, _, under in backdrop.neighbours(over, frame)] == [True]
+    # A card read late, the 4D named since lying on it: the frame shows the 4D as laid there.
+    assert [under for _, _, under in backdrop.neighbours(QUAD - np.float32([40, 8]), laid_then)] == [False]
+
+
+def test_a_card_under_covers_the_place_of_a_card_laid_on_it_that_has_left():
+    # (Before: faces_bench scene 157911, oxygen-air: the KH, taken up from a face-down card,
+    # left its place looking new; an outline fitted there had its corner over the back in view,
+    # the back taken to cover nothing where the KH had lain, and read it in vain until the
+    # table was told "I can't read the card in front of Seat 1".)
+    back = np.float32([[60, 80], [180, 80], [180, 250], [60, 250]])
+    five = np.float32([[10, 215], [95, 215], [95, 298], [10, 298]])     # the 5S, on the back's foot
+    frame = table_with(card=False)
+    cv2.fillConvexPoly(frame, back.astype(np.int32), 40)                # a dark back, face down
+    backdrop = Backdrop()
+    backdrop.ready(table_with(card=False))
+    backdrop.lay("face-down-1", frame, back)
+    for key, quad, rank in (("5S", five, "5"), ("KH", QUAD, "K")):
+        cv2.fillConvexPoly(frame, quad.astype(np.int32), 225)
+        cv2.putText(frame, rank, (int(quad[0][0]) + 10, int(quad[0][1]) + 40), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 30, 3)
+        backdrop.lay(key, frame, quad)
+    gone = frame.copy()                                                 # the KH taken up: the back shows again
+    cv2.fillConvexPoly(gone, QUAD.astype(np.int32), 70)
+    cv2.fillConvexPoly(gone, back.astype(np.int32), 40)
+    gone[215:, :96] = frame[215:, :96]
+    there = QUAD + np.float32([2, 1])                                   # an outline fitted where the KH lay
+    [(_, on_it, _)] = backdrop.neighbours(there, gone)
+    assert [q.tolist() for q in on_it] == [five.tolist()]              # the back covers the KH's place, not the 5S's
