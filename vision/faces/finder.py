@@ -34,6 +34,10 @@ OVERLAP_LEAST = 0.05
 #: card's print as laid there, its print (SHOWS_LEVELS off its paper) a PRINT_LEAST share of
 #: where the two overlap at least (white on white says nothing).
 PRINT_LEAST = 0.03
+#: ... and where its print was, the frame shows paper as light as the card's own over this
+#: share at least (the new card's own print covers the rest: 0.34-0.59 in fans dealt one by
+#: one; a hand resting on it, 0.02 at most, or shading all of it).
+PAPER_SHARE = 0.25
 #: ... and the light there is at most this many times brighter or darker than when it was laid
 #: (flicker, daylight, a camera's exposure): a place that went from a card's white to the
 #: felt's dark is uniform too, but it is no change of light.
@@ -343,18 +347,26 @@ class Backdrop:
         """Whether frame ``grey`` no longer shows card ``key``'s print as laid where ``quad``
         overlaps it and no card laid on it since reaches (over :data:`OVERLAP_LEAST` of the card
         at least: a sliver where two outlines fitted a pixel apart says nothing; its print there
-        :data:`PRINT_LEAST` of that at least: white on white says nothing), while it still shows as laid where
-        neither reaches (a card nudged or taken up shows its print nowhere as laid)."""
+        :data:`PRINT_LEAST` of that at least: white on white says nothing), but paper as light
+        as its own on :data:`PAPER_SHARE` of its print's place at least, while it still shows as
+        laid where neither reaches (a card nudged or taken up shows its print nowhere as laid),
+        in a light changed :data:`SHOWS_LIGHT` times at most there: a hand resting over it
+        hides its print under another grey, and shades the rest of it."""
         (x0, y0, x1, y1), mask, pixels = self._laid[key]
         on_top = list(self.laid_on(key).values())
-        part = _clear_of(mask & quad_mask(mask.shape, quad - (x0, y0)), (x0, y0), on_top)
-        then = pixels[part].astype(np.int16)
-        ink = np.abs(then - np.median(pixels[mask])) > SHOWS_LEVELS
-        if len(then) < OVERLAP_LEAST * np.count_nonzero(mask) or np.count_nonzero(ink) < PRINT_LEAST * len(then):
+        under = quad_mask(mask.shape, quad - (x0, y0))
+        part, rest = (_clear_of(mask & m, (x0, y0), on_top) for m in (under, ~under))
+        then, paper = pixels[part].astype(np.int16), float(np.median(pixels[mask]))
+        ink = np.abs(then - paper) > SHOWS_LEVELS
+        if len(then) < OVERLAP_LEAST * np.count_nonzero(mask) or np.count_nonzero(ink) < PRINT_LEAST * len(then) or \
+                not self.shows(key, grey, [*on_top, quad], OVERLAP_LEAST):
             return False
-        diff = cv2.GaussianBlur(grey[y0:y1, x0:x1], (3, 3), 0)[part].astype(np.int16) - then
+        soft = cv2.GaussianBlur(grey[y0:y1, x0:x1], (3, 3), 0).astype(np.int16)
+        now, light = soft[part], float(np.median(soft[rest] - pixels[rest]))
+        diff = now - then
         return bool(np.mean(np.abs(diff[ink] - np.median(diff)) <= SHOWS_LEVELS) < SHOWS_SHARE) and \
-            self.shows(key, grey, [*on_top, quad], OVERLAP_LEAST)
+            1 / SHOWS_LIGHT <= (paper + light + 1) / (paper + 1) <= SHOWS_LIGHT and \
+            bool(np.mean(np.abs(now[ink] - paper - light) <= SHOWS_LEVELS) >= PAPER_SHARE)
 
     def laid_on(self, key: str) -> dict[str, np.ndarray]:
         """The cards named after card ``key`` that overlap it, laid on it, by key: their whole

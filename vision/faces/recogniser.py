@@ -287,6 +287,8 @@ class FaceRecogniser:
                 quad = order_quad(quad if to_table is None else true_to_size(quad, to_table, self.deck_size.sizes))
                 read.append(quad.mean(axis=0))
                 reading, visible = self._look(region, quad, mask, cards[:i] + cards[i + 1:])
+                if reading.card is None and not reading.face_down:
+                    quad, reading, visible = self._as_read_before(region, quad, mask, cards[:i] + cards[i + 1:], (reading, visible))
                 a_card = measured and (reading.card is not None or reading.unsure is not None or reading.face_down)
                 got = self._decide(region, quad, reading, visible, cards[:i] + cards[i + 1:], measured=measured)
                 if got is not None:
@@ -316,6 +318,25 @@ class FaceRecogniser:
             return support
         apart = self.backdrop.colour_apart(region.frame.colour(region.box), grey, region.box)
         return support if apart is None else (support[0] | (apart & ~moving), support[1])
+
+    def _as_read_before(self, region: Region, quad: np.ndarray, mask: np.ndarray, others: list[np.ndarray],
+                        looked: tuple[Reading, np.ndarray]) -> tuple[np.ndarray, Reading, np.ndarray]:
+        """``quad`` read as no card (``looked``: its reading and the corners seen), or where an
+        outline read as a card not yet named lies (within :data:`SAME_PLACE`, in the last
+        :data:`PENDING_FRAMES`) fitted otherwise (a corner :data:`vision.faces.finder.SAME_OUTLINE`
+        of a side off), that outline when it reads the same card again: a patch's outline moves
+        with what is new around it, and a white card's edge on a pale card hardly shows (a side
+        fitted to the line of its index instead of its edge reads no card)."""
+        side, centre = float(np.linalg.norm(quad[1] - quad[0])), quad.mean(axis=0)
+        for seen in self.seen.values():
+            if seen.card is None or seen.confirmed or seen.refused or seen.shows is not None or \
+                    region.number - seen.at > PENDING_FRAMES or np.linalg.norm(seen.quad.mean(axis=0) - centre) > SAME_PLACE * side or \
+                    np.linalg.norm(seen.quad - quad, axis=1).max() <= SAME_OUTLINE * side:
+                continue
+            reading, visible = self._look(region, seen.quad, mask, others)
+            if reading.card == seen.card:
+                return seen.quad, reading, visible
+        return (quad, *looked)
 
     def _read_piles(self, region: Region, read: list[np.ndarray], named_here: set[str]) -> list[Found]:
         """The cards laid squarely on a card named (a discard pile): the new card's white lies on
