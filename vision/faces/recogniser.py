@@ -136,6 +136,7 @@ class Seen:
     confirmed: bool = False  # its card was named to the pipeline
     shows: int | None = None  # the one corner of the card that showed (a fanned hand's), or None
     end: np.ndarray | None = None  # how far the side running from that corner showed (frame px)
+    rivalled: bool = False  # read by that corner while another guess there read another card (:meth:`FaceRecogniser._read_shown`)
 
 
 def zone_words(zone: str | None) -> str:
@@ -555,7 +556,7 @@ class FaceRecogniser:
                 named[reading.card.id] = look
         for card, (_, quad, shows, _, reading, end) in blocked.items():
             if card not in named:
-                self._remember(quad, reading, region.number, shows=shows, end=end)
+                self._remember(quad, reading, region.number, shows=shows, end=end).rivalled = True
         found = []
         for card, (point, quad, shows, _, reading, end) in named.items():
             if any(r.card is not None and r.card.id == card and np.linalg.norm(p - point) > 0.5 * side
@@ -572,7 +573,9 @@ class FaceRecogniser:
 
     def _read_shown_again(self, region: Region, mask: np.ndarray, named_here: set[str]) -> list[Found]:
         """The cards named once by the one corner they show (:meth:`_read_shown`) in the last
-        :data:`PENDING_FRAMES`, not yet named twice, read again this frame by that corner as it was
+        :data:`PENDING_FRAMES`, not yet named twice nor read while another guess at the same index
+        read another card (a rival there leaves both unnamed: read again alone, the guess would
+        be named past its rival), read again this frame by that corner as it was
         guessed then, where the region lies still over it: the guesses at a patch's corners come
         from its outline, which moves with what is new around it (a card named beside, cells
         given up), and the guess that read a card once may not be made again."""
@@ -580,7 +583,7 @@ class FaceRecogniser:
         x0, y0, x1, y1 = region.box
         for seen in list(self.seen.values()):
             card = seen.card
-            if seen.shows is None or card is None or seen.confirmed or seen.refused or seen.count >= self.agree \
+            if seen.shows is None or card is None or seen.confirmed or seen.refused or seen.rivalled or seen.count >= self.agree \
                     or card.id in named_here or card.id in region.known or not 0 < region.number - seen.at <= PENDING_FRAMES:
                 continue
             corner = corner_quad(seen.quad, seen.shows)
