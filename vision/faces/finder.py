@@ -333,17 +333,21 @@ class Backdrop:
         print as laid where the two overlap, the card lying undisturbed (:meth:`_print_gone`: a
         card named and lying undisturbed does not come to lie on a card that came after it;
         white on white, the edge between them hardly shows)."""
-        return [(q, self._still_on(k, grey, quad), self._print_gone(k, grey, quad)) for k, q in self._quads.items()
-                if not _same_place(q, quad) and _boxes_meet(q, quad)]
+        found = []
+        for key, outline in self._quads.items():
+            if not _same_place(outline, quad) and _boxes_meet(outline, quad):
+                on_top = self.laid_on(key)
+                found.append((outline, self._still_on(on_top, grey, quad), self._print_gone(key, grey, quad, list(on_top.values()))))
+        return found
 
-    def _still_on(self, key: str, grey: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
-        """The outlines of the cards laid on card ``key`` since that frame ``grey`` still shows
-        as laid where neither ``quad`` nor the cards laid on them in turn reach, but the card
-        that lay where ``quad`` lies (it is the card there, or it has left)."""
-        return [q for k, q in self.laid_on(key).items()
+    def _still_on(self, on_top: dict[str, np.ndarray], grey: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
+        """Of the cards ``on_top`` (laid on a card since, by key), the outlines of those frame
+        ``grey`` still shows as laid where neither ``quad`` nor the cards laid on them in turn
+        reach, but the card that lay where ``quad`` lies (it is the card there, or it has left)."""
+        return [q for k, q in on_top.items()
                 if not _same_place(q, quad) and self.shows(k, grey, [*self.laid_on(k).values(), quad], OVERLAP_LEAST)]
 
-    def _print_gone(self, key: str, grey: np.ndarray, quad: np.ndarray) -> bool:
+    def _print_gone(self, key: str, grey: np.ndarray, quad: np.ndarray, on_top: list[np.ndarray]) -> bool:
         """Whether frame ``grey`` no longer shows card ``key``'s print as laid where ``quad``
         overlaps it and no card laid on it since reaches (over :data:`OVERLAP_LEAST` of the card
         at least: a sliver where two outlines fitted a pixel apart says nothing; its print there
@@ -351,9 +355,9 @@ class Backdrop:
         as its own on :data:`PAPER_SHARE` of its print's place at least, while it still shows as
         laid where neither reaches (a card nudged or taken up shows its print nowhere as laid),
         in a light changed :data:`SHOWS_LIGHT` times at most there: a hand resting over it
-        hides its print under another grey, and shades the rest of it."""
+        hides its print under another grey, and shades the rest of it. ``on_top``: the outlines
+        of the cards laid on it since (:meth:`laid_on`)."""
         (x0, y0, x1, y1), mask, pixels = self._laid[key]
-        on_top = list(self.laid_on(key).values())
         under = quad_mask(mask.shape, quad - (x0, y0))
         part, rest = (_clear_of(mask & m, (x0, y0), on_top) for m in (under, ~under))
         then, paper = pixels[part].astype(np.int16), float(np.median(pixels[mask]))
