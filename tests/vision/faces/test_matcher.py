@@ -776,6 +776,36 @@ def test_a_card_whose_small_index_fits_other_ranks_nearly_alike_is_named_by_its_
         assert reading.card is not None and reading.card.id == card, (card, reading)
 
 
+@pytest.mark.slow
+def test_a_small_soft_rank_read_by_one_corner_lying_between_pixels_is_itself_or_unknown():
+    """The defect (issue 22, faces_bench fans, fresh seed 837600, fans 837627 and 837605,
+    xskat-german laid at once): the 5D, its corner alone in view, 150 px long and soft, was
+    named the 3D in 12 sightings and placed where no 3D was. Its rank is printed 6 px high
+    there: the 3 and the 5 differ by less than a pixel of their strokes, and each card's
+    corner, fitted to the view at a whole pixel, lay up to half a pixel off it, which favoured
+    one or the other by chance (the 3D's by +0.70, a pixel across by -0.69 for the 5D). Each
+    corner is fitted to a tenth of a pixel, as the whole face is. xskat-german's small 2, 3
+    and 5, 150 px long and soft, lying anywhere between two pixels, read by that corner alone:
+    each is itself or unknown (7 of 96 were another card before)."""
+    import faces_bench  # benchmarks/, on the tests' path
+
+    from vision.faces.features import FACE, UPRIGHT
+
+    matcher = Matcher(faces_bench.enrolled("xskat-german")[0])
+    corner, read_right = np.arange(4) == 0, 0
+    for card in ("3D", "5D", "2C", "3C", "2H", "5H"):
+        image = render_card("xskat-german", element_id(parse_card(card)))
+        small = cv2.resize(image, None, fx=150 / image.shape[0], fy=150 / image.shape[0], interpolation=cv2.INTER_AREA)
+        for sigma in (1.4, 1.8):
+            for dx, dy in ((0.0, 0.0), (0.25, 0.0), (0.5, 0.0), (0.75, 0.0), (0.0, 0.5), (0.25, 0.5), (0.5, 0.5), (0.75, 0.5)):
+                moved = cv2.warpAffine(small, np.float32([[1, 0, dx], [0, 1, dy]]), small.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+                upright = cv2.resize(cv2.GaussianBlur(moved, (0, 0), sigma), UPRIGHT, interpolation=cv2.INTER_LINEAR)
+                reading = matcher.read_view(upright, corner, np.zeros(FACE[::-1], bool))
+                assert reading.card is None or reading.card.id == card, (card, sigma, dx, dy, reading.card.id)
+                read_right += reading.card is not None
+    assert read_right >= 32, f"{read_right} of 96 read"  # 38 when written: the rest too soft to tell
+
+
 @given(st.integers(2, 6).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.sampled_from([-0.6, -0.1, 0.0, 0.1, 0.6]),
                                                                           min_size=n * (n - 1) // 2, max_size=n * (n - 1) // 2))))
 def test_the_card_ahead_of_all_the_others_is_the_one_told_apart_as_better_from_each(case):
