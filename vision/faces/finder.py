@@ -332,9 +332,12 @@ class Backdrop:
         and whether the card in ``quad`` lies on it: frame ``grey`` no longer shows its
         print as laid where the two overlap, the card lying undisturbed (:meth:`_print_gone`: a
         card named and lying undisturbed does not come to lie on a card that came after it;
-        white on white, the edge between them hardly shows)."""
+        white on white, the edge between them hardly shows). A card named by the one corner it
+        showed is a neighbour by its whole outline: it lies somewhere under it (the bottom card
+        of a fan laid at once, read whole, has the cards named by their corners lying on it,
+        which of the two lies on the other being for their edges to say, :func:`lies_on`)."""
         found = []
-        for key, outline in self._quads.items():
+        for key, outline in self._outlines.items():
             if not _same_place(outline, quad) and _boxes_meet(outline, quad):
                 on_top = self.laid_on(key)
                 found.append((outline, self._still_on(on_top, grey, quad), self._print_gone(key, grey, quad, list(on_top.values()))))

@@ -84,6 +84,22 @@ def test_a_card_dealt_a_few_millimetres_onto_a_card_named_has_it_for_a_neighbour
     assert backdrop.neighbours(QUAD + np.float32([2, -1]), frame) == []   # the card itself, read again
 
 
+def test_a_card_named_by_its_corner_is_a_neighbour_by_its_whole_outline():
+    # (Before: faces_bench fans, fresh seed 542983 and 837600, fans 542983 and 837607, gm-paris
+    # laid at once: the bottom card, its outline fitted, its corner reading the 3D surely, was
+    # read with the cards named by their corners lying on it taken for their corners alone:
+    # the rest of its face, under them, was compared as its own and looked more like the 2S
+    # than the 3D. It was never named. A card named by the corner it shows lies somewhere
+    # under its whole outline; which of two lies on the other is for their edges to say.)
+    backdrop, frame = laid(), table_with(card=True)
+    over = QUAD + np.float32([40, 10])
+    corner = np.float32([over[0], over[0] + (30, 0), over[0] + (30, 50), over[0] + (0, 50)])
+    backdrop.lay("KS", frame, over, shown=corner)
+    assert [q.tolist() for q, _, _ in backdrop.neighbours(QUAD - np.float32([30, 0]), frame)] == \
+        [QUAD.tolist(), over.tolist()]
+    assert [q.tolist() for q, _, _ in backdrop.neighbours(over + np.float32([1, 1]), frame)] == [QUAD.tolist()]   # the KS itself
+
+
 def _fan_of_three(frame: np.ndarray) -> tuple[Backdrop, np.ndarray]:
     """The 7C dealt on the 6S, then the 7D on the 7C, 40 px apart, drawn on ``frame``; each is
     named as it is dealt but the 6S (a hand was over it). The backdrop and the 6S's outline."""

@@ -1319,3 +1319,24 @@ def test_a_corner_read_beside_a_rival_is_not_named_when_read_again_alone():
     guess read beside a rival is not named by being read again alone."""
     score, wrong, _ = _bench_run(543015, "ancient-egyptians", fan=True)
     assert score["false"] == 0 and wrong == 0 and score["foreign"] == 0
+
+
+@pytest.mark.slow
+def test_a_fanned_card_whose_small_rank_cannot_be_told_from_another_is_not_named_as_it():
+    """The defect (issue 22, faces_bench fans, fresh seed 837600, fan 837627, xskat-german laid
+    at once on wood): the 5D, its corner alone in view, was named the 3D (12 wrong sightings, a
+    card placed that was never there), and the 3H's other corner read as the 5H. The corners
+    are fitted to the view to a tenth of a pixel (tested apart in test_matcher)."""
+    score, wrong, _ = _bench_run(837627, "xskat-german", fan=True)
+    assert score["false"] == 0 and wrong == 0 and score["foreign"] == 0
+
+
+@pytest.mark.slow
+def test_the_bottom_card_of_a_fan_laid_at_once_is_read_under_the_cards_named_on_it():
+    """The defect (issue 22, faces_bench fans, fresh seed 837600, fan 837607, gm-paris laid at
+    once on wood): the 3D at the bottom of the fan, its outline fitted and its corner reading
+    it surely, was never named: the cards named by their corners on it were taken to cover
+    their corners alone, and the rest of its face, under them, looked more like the 2S (tested
+    apart in test_backdrop)."""
+    score, wrong, _ = _bench_run(837607, "gm-paris", fan=True)
+    assert score["matched"] == score["expected"] and score["false"] == 0 and wrong == 0
