@@ -786,7 +786,7 @@ def test_a_small_soft_rank_read_by_one_corner_lying_between_pixels_is_itself_or_
     one or the other by chance (the 3D's by +0.70, a pixel across by -0.69 for the 5D). Each
     corner is fitted to a tenth of a pixel, as the whole face is. xskat-german's small 2, 3
     and 5, 150 px long and soft, lying anywhere between two pixels, read by that corner alone:
-    each is itself or unknown (7 of 96 were another card before)."""
+    each is itself or unknown (11 of 96 were another card before)."""
     import faces_bench  # benchmarks/, on the tests' path
 
     from vision.faces.features import FACE, UPRIGHT
