@@ -145,6 +145,8 @@ SUIT_REACH = 3
 #: Two cards whose corner correlates this much are alike there: the same picture (a rank printed
 #: alone; two suits of one rank printed small still differ by 0.005 or more).
 ALIKE = 0.999
+#: How many parts of a corner :meth:`Matcher._on_part` keeps its cards' side for.
+PARTS_KEPT = 32
 #: Rows and columns of each corner patch.
 CORNER_SHAPES = [(rows.stop - rows.start, cols.stop - cols.start) for rows, cols in CORNERS]
 
@@ -228,6 +230,7 @@ class Matcher:
         self._mean_corners = [_template(unit[:, k].mean(axis=0).reshape(CORNER_SHAPES[k])) if len(unit) else None
                               for k in range(4)]
         self._patches: dict[tuple[int, int, float], tuple[np.ndarray, np.ndarray]] = {}
+        self._parts: dict[tuple[int, bytes], tuple[np.ndarray, np.ndarray]] = {}
 
     def corner_scores(self, query: Features, visible: np.ndarray, part: np.ndarray | None = None) -> np.ndarray:
         """Normalised correlation of the ``visible`` corners of ``query`` with every card; with
@@ -235,7 +238,7 @@ class Matcher:
         q = query.corners.reshape(4, -1)
         if part is not None:
             k = int(np.flatnonzero(visible)[0])
-            return _correlations(self._corners[:, k], q[k], part.ravel())
+            return self._on_part(k, q[k], part.ravel())
         dots = np.einsum("nkp,kp->nk", self._corners, q)[:, visible].sum(axis=1)
         q_norm = float(np.einsum("kp,kp->k", q, q)[visible].sum())
         ref_norm = self._corner_norms[:, visible].sum(axis=1)
@@ -278,10 +281,21 @@ class Matcher:
         rows, cols = CORNER_SHAPES[corner]
         turned = patch.reshape(rows, cols)[::-1, ::-1].ravel()
         if part is not None:
-            return max(float(_correlations(self._corners[:, k], view, mask.ravel()).max())
+            return max(float(self._on_part(k, view, mask.ravel()).max())
                        for k, view, mask in ((corner, patch, part), (3 - corner, turned, part[::-1, ::-1])))
         return max(float((self._corners[:, k] @ view / np.sqrt(np.maximum(self._corner_norms[:, k], 1e-12))).max())
                    for k, view in ((corner, patch), (3 - corner, turned)))
+
+    def _on_part(self, k: int, view: np.ndarray, part: np.ndarray) -> np.ndarray:
+        """Every card's correlation with ``view`` of its corner ``k`` on the pixels of ``part``
+        (flat), the cards' side of it made once for each part (:data:`PARTS_KEPT` kept): a
+        fanned card's guesses, turned and moved about its corner, mostly show the same part."""
+        key = (k, part.tobytes())
+        if key not in self._parts:
+            if len(self._parts) >= PARTS_KEPT:
+                del self._parts[next(iter(self._parts))]
+            self._parts[key] = _centred(self._corners[:, k], part)
+        return _correlations(self._corners[:, k], view, part, centred=self._parts[key])
 
     def read_view(self, upright: np.ndarray, visible: np.ndarray | None = None, shown: np.ndarray | None = None,
                   part: np.ndarray | None = None) -> Reading:
@@ -864,25 +878,35 @@ def _unexplained(references: np.ndarray, view: np.ndarray, shown: np.ndarray) ->
 
 
 def _correlations(references: np.ndarray, views: np.ndarray, mask: np.ndarray | None = None,
-                  face: tuple[int, int] | None = None) -> np.ndarray:
+                  face: tuple[int, int] | None = None, centred: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Normalised correlation of each row of ``references`` with ``views`` (one vector for all,
     or one row each), on the pixels of ``mask`` (default all). For faces (``face``: their
     width and height), the plane that fits each best on those pixels is taken out, not only
     its mean (:func:`vision.faces.features.unlit`: the light's slope is no print), fitted on
     what shows: the plane a face shown in part was enrolled or seen without was fitted over
     the whole, the card lying on it included (ancient-egyptians' fanned card, 59 % of it in
-    view, was taken for a card face down)."""
-    refs, seen = references, np.atleast_2d(views)
-    if mask is not None and not mask.all():
-        refs, seen = refs[:, mask], seen[:, mask]
-        if face is not None:
-            plane = plane_basis((face[1], face[0]), mask)
-            refs = refs - (refs @ plane) @ plane.T
-            seen = seen - (seen @ plane) @ plane.T
-    refs = refs - refs.mean(axis=1, keepdims=True)
-    seen = seen - seen.mean(axis=1, keepdims=True)
+    view, was taken for a card face down). ``centred``: :func:`_centred` of ``references``
+    on that mask, made before (:meth:`Matcher._on_part`)."""
+    plane = None
+    if mask is not None and face is not None and not mask.all():
+        plane = plane_basis((face[1], face[0]), mask)
+    refs, lengths = centred or _centred(references, mask, plane)
+    seen, seen_lengths = _centred(views, mask, plane)
     products = refs @ seen[0] if len(seen) == 1 else np.einsum("ij,ij->i", refs, seen)
-    return products / np.maximum(np.linalg.norm(refs, axis=1) * np.linalg.norm(seen, axis=1), 1e-9)
+    return products / np.maximum(lengths * seen_lengths, 1e-9)
+
+
+def _centred(vectors: np.ndarray, mask: np.ndarray | None = None, plane: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of ``vectors`` on the pixels of ``mask`` (default all) less their mean, or
+    first less their best fit in the span of ``plane``'s columns, and their lengths: each side
+    of :func:`_correlations`."""
+    rows = np.atleast_2d(vectors)
+    if mask is not None and not mask.all():
+        rows = rows[:, mask]
+        if plane is not None:
+            rows = rows - (rows @ plane) @ plane.T
+    rows = rows - rows.mean(axis=1, keepdims=True)
+    return rows, np.linalg.norm(rows, axis=1)
 
 
 def _template(patch: np.ndarray) -> np.ndarray:

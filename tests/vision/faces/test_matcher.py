@@ -857,3 +857,28 @@ def test_a_card_whose_outline_is_a_few_pixels_off_its_edge_is_read(enrolments, d
         assert reading.card in (card, None), f"{card.id} read as {reading.card.id}"
         read_right += reading.card == card
     assert read_right >= 48, f"{read_right} of 52 read"
+
+
+@pytest.fixture(scope="module")
+def dondorf(enrolments):
+    return Matcher(enrolments["dondorf"])
+
+
+@pytest.mark.slow
+@given(st.integers(0, 3), st.lists(st.tuples(st.integers(1, 26), st.integers(0, 2 ** 32 - 1)), min_size=1, max_size=40))
+def test_a_corner_compared_on_a_part_shown_is_compared_alike_whether_its_cards_side_was_kept_or_not(dondorf, corner, parts):
+    """The cards' side of a corner compared on the part of it that shows is made once for each
+    part and kept (a fanned card's guesses, turned and moved about its corner, mostly show the
+    same part): every card's correlation is the very one made afresh, whether the part was
+    asked for before, is asked for again, or was let go for others since."""
+    from vision.faces.matcher import CORNER_SHAPES, PARTS_KEPT, _correlations
+
+    matcher = dondorf   # one matcher for every example: what it kept from one is asked for in the next
+    rows, cols = CORNER_SHAPES[corner]
+    asked = parts + parts[:1] + [(c % cols + 1, s + 1) for c, s in parts * (PARTS_KEPT // len(parts) + 1)] + parts[:1]
+    for shown, seed in asked:
+        part = np.zeros((rows, cols), bool)
+        part[:, :min(shown, cols)] = True
+        view = np.random.default_rng(seed).normal(size=rows * cols).astype(np.float32)
+        kept = matcher._on_part(corner, view, part.ravel())
+        assert np.array_equal(kept, _correlations(matcher._corners[:, corner], view, part.ravel()))
