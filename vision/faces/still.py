@@ -51,6 +51,14 @@ PLAIN, PLAIN_LEAST, LID_COLOUR = 3.0, 8.0, 8.0
 #: background's, each size one way of looking (see :func:`rings_mask`): an edge found is 3-5
 #: px wide, the letters printed on a casino's felt 10-15, the smallest card looked for 100.
 THIN = (9, 21, 41)
+#: A card lying on a cloth patterned finer than its print is looked for by its paper, smooth where
+#: the cloth is not (see :func:`smooth_masks`): how much the colours vary within a few pixels
+#: (CIE Lab, its spread about the mean of a Gaussian window of each sigma here, px of the
+#: working copy: the finest cloth's squares are 4-8 px), and what is smooth, SMOOTHER times the
+#: border's at its median or less; not looked at where the border varies less than ROUGH_LEAST
+#: in the smallest window (at its median, in phone photos: a desk, wood or felt 1.6-5.9, a
+#: checked cloth 8-22).
+ROUGHNESS, SMOOTHER, ROUGH_LEAST = (2.0, 4.0), 0.5, 7.0
 #: A hole closed by a picture's edges is the table when its colour lies within UNLIKE (CIE Lab,
 #: 0-255 scale) of TABLE_LIKE of the picture's border or more (a cloth's checks of two colours,
 #: wood's planks, felt; a card lying on the border is a small share of it).
@@ -176,6 +184,28 @@ def rings_mask(image: np.ndarray) -> list[tuple[np.ndarray, int]]:
     filled = _rings_filled(picture_edges(image), lab)
     return [(cv2.morphologyEx(filled, cv2.MORPH_OPEN, np.ones((size, size), np.uint8)), cv2.RETR_EXTERNAL)
             for size in THIN]
+
+
+def smooth_masks(image: np.ndarray) -> list[tuple[np.ndarray, int]]:
+    """The last way of looking for the one card of a picture, where neither
+    :func:`candidate_masks` nor :func:`rings_mask` find one (see :func:`find_card`): what is
+    smooth (:data:`ROUGHNESS`) in a picture whose border is not, at each window size. On a
+    cloth of fine squares every other way sees the cloth joined to the card (its edges
+    everywhere, its pale squares as pale as the paper, its colours as far from the border's
+    middle one as the card's); the card's paper alone is smooth, all round its print."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    masks = []
+    for sigma in ROUGHNESS:
+        mean = cv2.GaussianBlur(lab, (0, 0), sigma)
+        rough = np.sqrt(np.maximum(cv2.GaussianBlur(lab * lab, (0, 0), sigma) - mean * mean, 0).sum(axis=2))
+        level = float(np.median(np.concatenate([rough[0], rough[-1], rough[:, 0], rough[:, -1]])))
+        if sigma == ROUGHNESS[0] and level < ROUGH_LEAST:
+            return []   # a plain border: nothing is smoother than it
+        smooth = (rough < SMOOTHER * level).astype(np.uint8)
+        smooth = cv2.morphologyEx(cv2.morphologyEx(smooth, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)),
+                                  cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+        masks.append((smooth, cv2.RETR_EXTERNAL))
+    return masks
 
 
 def _rings_filled(edges: np.ndarray, lab: np.ndarray) -> np.ndarray:
@@ -691,13 +721,15 @@ def find_card(image: np.ndarray, *, face: bool = True) -> np.ndarray | None:
     """The outline of the one card of a photo or scan of a card's ``face`` or back (the largest
     card outline, or the whole picture when it is the card cut to its edge, see
     :func:`whole_card`; where no way of looking finds one, its closed edge filled, see
-    :func:`rings_mask`), in ``image``'s pixels; None when there is none."""
+    :func:`rings_mask`, and where that finds none either, its smooth paper, see
+    :func:`smooth_masks`), in ``image``'s pixels; None when there is none."""
     work, scale = working_copy(image)
     outlines = outlines_in(work, least_share=0.02, masks=candidate_masks(work, lid=face))
     whole = whole_card(work, outlines, face=face)
     if whole is not None:
         return order_quad(whole / scale)
-    outlines = outlines or outlines_in(work, least_share=0.02, masks=rings_mask(work))
+    for more in (rings_mask, smooth_masks):
+        outlines = outlines or outlines_in(work, least_share=0.02, masks=more(work))
     return to_full(image, outlines[0].quad, scale) if outlines else None
 
 
