@@ -314,7 +314,8 @@ def edge_followed(image: np.ndarray, quad: np.ndarray) -> float:
     """The least share, over the sides of ``quad`` in ``image`` (BGR) whose outside is in the
     picture, of its length along which the card's edge runs on it: across the side, from
     twice :data:`ACROSS` short sides inside to just outside (farther out, a background's own
-    pattern steps), a clear colour step (a quarter of the strongest, or :data:`STANDS_OUT`
+    pattern steps; 3 px beyond :data:`ON_EDGE` at least, so that a small card has a background
+    to compare with), a clear colour step (a quarter of the strongest, or :data:`STANDS_OUT`
     times nearly all of the background's own steps beyond, and :data:`STEP` / 2 at least: on
     dark felt a dark line printed inside the edge steps more than the edge, and on dark wood a
     card's black edge line steps a quarter as much as the line against the paper inside it) lies
@@ -324,7 +325,8 @@ def edge_followed(image: np.ndarray, quad: np.ndarray) -> float:
     (:func:`_over_pattern`). 1 when no side can be seen across (a picture cut to the card)."""
     quad = np.float32(quad)
     short = _short(quad)
-    reach, near = max(4.0, 2 * ACROSS * short), max(2.0, ON_EDGE * short)
+    near = max(2.0, ON_EDGE * short)
+    reach = max(near + 3, 2 * ACROSS * short)  # a step beyond near + 1 px, however small the card
     h, w = image.shape[:2]
     x0, y0 = np.maximum(np.floor(quad.min(axis=0) - reach - 3), 0).astype(int)
     x1, y1 = np.minimum(np.ceil(quad.max(axis=0) + reach + 3), (w, h)).astype(int)
@@ -718,19 +720,28 @@ def on_edge(grey: np.ndarray, quad: np.ndarray, scale: float) -> np.ndarray:
 
 
 def find_card(image: np.ndarray, *, face: bool = True) -> np.ndarray | None:
-    """The outline of the one card of a photo or scan of a card's ``face`` or back (the largest
-    card outline, or the whole picture when it is the card cut to its edge, see
-    :func:`whole_card`; where no way of looking finds one, its closed edge filled, see
-    :func:`rings_mask`, and where that finds none either, its smooth paper, see
-    :func:`smooth_masks`), in ``image``'s pixels; None when there is none."""
+    """The outline of the one card of a photo or scan of a card's ``face`` or back, in
+    ``image``'s pixels: the whole picture when it is the card cut to its edge (see
+    :func:`whole_card`), else the largest card outline of the first way of looking that finds
+    one which follows the card's edge all round (:func:`edge_followed`: what an enrolment
+    checks), the ways tried in turn (:func:`candidate_masks`; the closed edge filled,
+    :func:`rings_mask`; the smooth paper, :func:`smooth_masks`); where none does, the first
+    outline found (the enrolment says what is wrong with it); None when there is none."""
     work, scale = working_copy(image)
     outlines = outlines_in(work, least_share=0.02, masks=candidate_masks(work, lid=face))
     whole = whole_card(work, outlines, face=face)
     if whole is not None:
         return order_quad(whole / scale)
-    for more in (rings_mask, smooth_masks):
-        outlines = outlines or outlines_in(work, least_share=0.02, masks=more(work))
-    return to_full(image, outlines[0].quad, scale) if outlines else None
+    first = None
+    for more in (None, rings_mask, smooth_masks):
+        if more is not None:
+            outlines = outlines_in(work, least_share=0.02, masks=more(work))
+        if outlines:
+            quad = to_full(image, outlines[0].quad, scale)
+            if edge_followed(image, quad) >= FOLLOWED:
+                return quad
+            first = quad if first is None else first
+    return first
 
 
 def find_cards(image: np.ndarray, *, work: int = WORK) -> list[np.ndarray]:

@@ -573,3 +573,24 @@ def test_a_card_on_a_cloth_patterned_finer_than_its_print_is_found(deck):
             found["7S"] = corners_off(card_quad(cv2.imdecode(data, cv2.IMREAD_COLOR)), placed.quad) <= 0.03
             break
     assert found == {"JH": True, "7S": True}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("design, seed, face", [("nicu-white", 4176, "10C")])
+def test_a_card_whose_first_outline_leaves_its_edge_is_found_another_way(deck, design, seed, face):
+    """The defect (issue 22, still_bench seed 4176, nicu-white enrolled from phone photos): its
+    10C, on a cloth of fine green and purple squares, was refused ("I found the card in 10C.jpg
+    only askew or cut off its edges": the user photographs it again, and the whole folder is
+    enrolled again): the first way of looking took the card joined to a strip of the squares
+    along two sides and cut across its foot. The outline the enrolment would refuse is not the
+    last word while another way of looking finds the card's edge all round: the photo now gives
+    a view of the card."""
+    rng = np.random.default_rng(seed)                 # as write_photos draws the deck
+    for card in deck.faces:
+        photo, placed = photo_of_card(rng, render_card(design, element_id(card)), size=(900, 1200))
+        if str(card) == face:
+            break
+    ok, data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    picture = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    card_view(picture, f"{face}.jpg")             # refused with a sentence before
+    assert corners_off(card_quad(picture), placed.quad) <= 0.03

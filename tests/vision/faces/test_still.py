@@ -53,3 +53,18 @@ def test_the_colour_distances_a_picture_is_looked_at_by_are_numpys_to_the_bit(ve
     from vision.faces.still import lengths
 
     assert np.array_equal(lengths(vectors), np.linalg.norm(vectors, axis=-1))
+
+
+@given(short=st.integers(6, 160), long_=st.integers(0, 80), x=st.integers(8, 60), y=st.integers(8, 60),
+       paper=st.integers(170, 255), cloth=st.integers(0, 90))
+def test_a_card_of_any_size_found_on_a_plain_cloth_follows_its_edge(short, long_, x, y, paper, cloth):
+    """A card's outline however small (a pip or a far card taken for one) is checked like a
+    large one: a light card on a plain dark cloth, outlined on its edge, follows it all round
+    (a card with a short side under 50 px once found no background beyond it to compare with)."""
+    from vision.faces.still import edge_followed
+
+    width, height = short, short + long_
+    image = np.full((y + height + 60, x + width + 60, 3), cloth, np.uint8)
+    image[y:y + height, x:x + width] = paper
+    quad = np.float32([[x, y], [x + width, y], [x + width, y + height], [x, y + height]]) - 0.5
+    assert edge_followed(image, quad) == 1.0
