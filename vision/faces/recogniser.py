@@ -111,6 +111,13 @@ COVERED_SHOWS = 0.1
 #: being read (a card dealt a few millimetres onto it, a fan dealt card by card) hides none of
 #: it: the card read came later, and lies on it.
 DEALT_ONTO = 0.25
+#: Where a cell's pixels came out this share lighter than the table and as many darker, something
+#: came there though its mean stayed the table's; up to this many such cells beyond the cells the
+#: change map saw change are taken in (see :meth:`FaceRecogniser._arrived`): a corner index
+#: reaches a fifth of a card's short side, 37 px of a card 260 px long, five cells.
+MIXED, MIXED_REACH = 0.1, 6
+#: ... lighter than the table anywhere within this many pixels, or darker (see :meth:`FaceRecogniser._mixed`).
+NEAR_PX = 2
 #: The gaps (px) closed in the arrivals a card showing one corner is found in (see :func:`arrivals`).
 FINE_CLOSE = 3
 
@@ -675,12 +682,13 @@ class FaceRecogniser:
                 pending.append(seen)
         return pending
 
-    @staticmethod
-    def _arrived(region: Region) -> np.ndarray:
+    def _arrived(self, region: Region) -> np.ndarray:
         """The pixels of the region where something may have arrived: its dirty cells, grown by
-        a cell to take in a card's edge but not into the inside of cards already known (a cell
-        on a known card's edge, which a card laid against it covers only partly, may not change
-        enough to be dirty)."""
+        a cell to take in a card's edge, and on through up to
+        :data:`MIXED_REACH` cells whose pixels came out both lighter and darker than the table
+        (:meth:`_mixed`), but not into the inside of cards already known (a cell on a known
+        card's edge, which a card laid against it covers only partly, may not change enough to
+        be dirty)."""
         dirty = region.dirty
         known = np.zeros(dirty.shape, np.uint8)
         for card in region.known.values():
@@ -688,7 +696,41 @@ class FaceRecogniser:
             known |= region.cells(centre + (card.corners - centre) / _MARKER_SHARE).view(np.uint8)
         inside = cv2.erode(known, np.ones((3, 3), np.uint8)).view(bool)
         grown = cv2.dilate(dirty.view(np.uint8), np.ones((3, 3), np.uint8)).view(bool)
+        mixed = self._mixed(region) & ~inside
+        for _ in range(MIXED_REACH):
+            more = cv2.dilate(grown.view(np.uint8), np.ones((3, 3), np.uint8)).view(bool) & mixed & ~grown
+            if not more.any():
+                break
+            grown |= more
         return region.cell_pixels(grown & ~(inside & ~dirty))
+
+    def _mixed(self, region: Region) -> np.ndarray:
+        """The cells of the region (a mask of the whole frame's cells) where at least
+        :data:`MIXED` of the pixels are lighter than the table as explained and as many darker
+        (:data:`vision.faces.finder.DIFFERENCE`): something printed came there though the cell's
+        mean, all the change map compares, stayed the table's (a big black index on white paper
+        across a narrow strip of a fanned card averages to the grey of wood). A change of light
+        makes a cell lighter or darker all over, never both."""
+        cell, (height, width) = region.cell, region.dirty.shape
+        x0, y0, x1, y1 = region.box
+        cx0, cy0, cx1, cy1 = x0 // cell, y0 // cell, min(-(-x1 // cell), width), min(-(-y1 // cell), height)
+        grey = region.frame.grey()
+        box = (slice(cy0 * cell, cy1 * cell), slice(cx0 * cell, cx1 * cell))
+        # Lighter than the table anywhere within NEAR_PX, or darker: the table's own print, and
+        # a card's known, shifted a pixel or two (a camera that shakes) or blurred (a blur is an
+        # average of the pixels about) is neither.
+        soft, table = cv2.GaussianBlur(grey[box], (3, 3), 0), self.backdrop.grey[box]
+        near = np.ones((2 * NEAR_PX + 1,) * 2, np.uint8)
+        rows, cols = cy1 - cy0, cx1 - cx0
+        shares = []
+        for away in (cv2.subtract(soft, cv2.dilate(table, near)), cv2.subtract(cv2.erode(table, near), soft)):
+            full = np.zeros((rows * cell, cols * cell), bool)   # the frame's last cells may be cut short
+            full[:away.shape[0], :away.shape[1]] = away > DIFFERENCE
+            shares.append(full.reshape(rows, cell, cols, cell).mean(axis=(1, 3)))
+        lighter, darker = shares
+        mixed = np.zeros((height, width), bool)
+        mixed[cy0:cy1, cx0:cx1] = (lighter >= MIXED) & (darker >= MIXED)
+        return mixed
 
     def _read(self, region: Region, quad: np.ndarray, mask: np.ndarray, others: list[np.ndarray] = (),
               expect: PhysicalCard | None = None) -> Found | None:
