@@ -684,11 +684,10 @@ class FaceRecogniser:
 
     def _arrived(self, region: Region) -> np.ndarray:
         """The pixels of the region where something may have arrived: its dirty cells, grown by
-        a cell to take in a card's edge, and on through up to
-        :data:`MIXED_REACH` cells whose pixels came out both lighter and darker than the table
-        (:meth:`_mixed`), but not into the inside of cards already known (a cell on a known
-        card's edge, which a card laid against it covers only partly, may not change enough to
-        be dirty)."""
+        a cell to take in a card's edge and on through up to :data:`MIXED_REACH` cells whose
+        pixels came out both lighter and darker than the table (:meth:`_mixed`), but not into
+        the inside of cards already known (a cell on a known card's edge, which a card laid
+        against it covers only partly, may not change enough to be dirty)."""
         dirty = region.dirty
         known = np.zeros(dirty.shape, np.uint8)
         for card in region.known.values():
