@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 
-import httpx
+import httpx2
 
 from cardtable.web.page import TablePage
 import pytest
@@ -28,7 +28,7 @@ def test_without_a_pin_the_owner_page_says_how_to_turn_it_on(tmp_path, browser):
         tab.wait_for_selector("#off", state="visible")
         text = tab.locator("main").inner_text()
         assert "--pin" in text and "[web]" in text and not tab.locator("input[name=pin]").is_visible()
-        assert httpx.post(page.url + "/owner/login", data={"pin": "1234"}).status_code == 303
+        assert httpx2.post(page.url + "/owner/login", data={"pin": "1234"}).status_code == 303
         tab.set_viewport_size({"width": 390, "height": 844})
         tab.screenshot(path=tmp_path / "owner-off-phone.png", full_page=True)
         keep(tmp_path / "owner-off-phone.png")
@@ -49,7 +49,7 @@ def test_a_demo_with_a_pin_takes_the_owners_requests(tmp_path):
             assert lines[-1], "".join(lines)
         url = lines[-1].split("The table's page: ")[1].split("/ ")[0].strip()
         owner = owner_client(url, "2468")
-        wait_until(lambda: (httpx.get(url + "/view.json").json() or {}).get("score_log"), timeout=60)
+        wait_until(lambda: (httpx2.get(url + "/view.json").json() or {}).get("score_log"), timeout=60)
         assert owner.post("/owner/undo", json={}).json()["answer"] == "The last action was taken back"
         while not any("The page stays up" in line for line in lines):
             lines.append(demo.stdout.readline())
@@ -58,7 +58,7 @@ def test_a_demo_with_a_pin_takes_the_owners_requests(tmp_path):
         # while the page stays up the table is the owner's
         answer = owner.post("/owner/start", json={"game": "allfives", "players": 2, "names": ["Ann", "Bob"]})
         assert answer.json()["answer"] == "All Fives for 2 has started"
-        view = wait_until(lambda: (v := httpx.get(url + "/view.json").json()) and v["game"] == "All Fives" and v)
+        view = wait_until(lambda: (v := httpx2.get(url + "/view.json").json()) and v["game"] == "All Fives" and v)
         assert [s["name"] for s in view["seats"]] == ["Ann", "Bob"]
         assert owner.post("/owner/undo", json={}).json()["answer"] == "Nothing to undo"
     finally:

@@ -3,7 +3,7 @@ options, undo, end a game; the history lists the journal's games; nothing withou
 
 from __future__ import annotations
 
-import httpx
+import httpx2
 
 import pytest
 from web_helpers import owner_client, wait_until
@@ -13,14 +13,14 @@ from engine.table_events import TableEvent
 from waiting import patience
 
 
-def owner(page) -> httpx.Client:
+def owner(page) -> httpx2.Client:
     return owner_client(page.url, "2468")
 
 
 @pytest.mark.slow
 def test_nothing_without_the_pin(table):
     page, session, _ = table
-    stranger = httpx.Client(base_url=page.url, timeout=patience(10))
+    stranger = httpx2.Client(base_url=page.url, timeout=patience(10))
     for path in ("/owner/undo", "/owner/end", "/owner/start"):
         assert stranger.post(path, json={}).status_code == 403
     assert stranger.get("/owner/status.json").status_code == 403
@@ -38,19 +38,19 @@ def test_the_owner_starts_a_game_with_names_and_options_undoes_and_ends_it(table
     assert answer == "All Fives for 3 has started"
     assert session.game.setup.names == ("Ann", "Bob", "<i>Cy</i>")
     assert session.game.setup.options["target"] == 31
-    view = httpx.get(page.url + "/view.json").json()
+    view = httpx2.get(page.url + "/view.json").json()
     assert view["game"] == "All Fives" and [s["name"] for s in view["seats"]] == ["Ann", "Bob", "<i>Cy</i>"]
     assert client.post("/owner/undo", json={}).json()["answer"] == "Nothing to undo"
     deck = get_deck(session.game.rules.deck)
     items.put(TableEvent("placed", deck.cards[0], "seat1", 0.0))        # Ann cuts a card
-    wait_until(lambda: httpx.get(page.url + "/view.json").json()["prompt"].startswith("Bob"))
+    wait_until(lambda: httpx2.get(page.url + "/view.json").json()["prompt"].startswith("Bob"))
     assert client.post("/owner/undo", json={}).json()["answer"] == "The last action was taken back"
     assert client.post("/owner/end", json={}).json()["answer"] == "The game was ended; a new one has started"
-    games = httpx.get(page.url + "/history.json").json()
+    games = httpx2.get(page.url + "/history.json").json()
     assert [g["result"] for g in games] == [ENDED]    # a game is journalled with its first action: only All Fives
-    record = httpx.get(f"{page.url}/history/{games[0]['id']}.json").json()
+    record = httpx2.get(f"{page.url}/history/{games[0]['id']}.json").json()
     assert record["game"] == "allfives" and record["result"] == ENDED and "actions" in record
-    assert httpx.get(page.url + "/history/999.json").status_code == 404
+    assert httpx2.get(page.url + "/history/999.json").status_code == 404
 
 
 def test_a_bad_request_is_answered_in_words_and_the_table_goes_on(table):

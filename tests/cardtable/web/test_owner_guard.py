@@ -9,7 +9,7 @@ import http.server
 import socket
 import threading
 
-import httpx
+import httpx2
 import pytest
 from hypothesis import given, strategies as st
 
@@ -69,14 +69,14 @@ def test_a_page_on_another_port_of_the_same_host_cannot_end_the_game(table, evil
         tab.wait_for_selector("#undo")
         deck = get_deck(session.game.rules.deck)
         items.put(TableEvent("placed", deck.cards[0], "seat1", 0.0))        # a card is cut: the game is journalled
-        wait_until(lambda: httpx.get(page.url + "/view.json").json()["prompt"].startswith("Seat 2"))
+        wait_until(lambda: httpx2.get(page.url + "/view.json").json()["prompt"].startswith("Seat 2"))
         game_id = session.game.game_id
         tab.goto(evil_site["url"] + "/")
         tab.wait_for_url(page.url + "/owner/end", timeout=patience(10000))    # the form was sent, with the cookie
         assert "ended" not in tab.content()
         assert session.game.game_id == game_id and not session.game.finished
-        assert httpx.get(page.url + "/view.json").json()["prompt"].startswith("Seat 2")     # not undone
-        assert ENDED not in [g["result"] for g in httpx.get(page.url + "/history.json").json()]
+        assert httpx2.get(page.url + "/view.json").json()["prompt"].startswith("Seat 2")     # not undone
+        assert ENDED not in [g["result"] for g in httpx2.get(page.url + "/history.json").json()]
         # the owner's own page still works: its requests carry the session's token
         tab.goto(page.url + "/owner")
         tab.wait_for_selector("#undo")
@@ -109,13 +109,13 @@ def test_owner_posts_need_the_session_token_and_their_own_origin(table):
 def test_wrong_pins_lock_out_the_client_that_sent_them_never_the_owner(table):
     page, _, _ = table
     signed_in = owner_client(page.url, "2468")
-    guest = httpx.Client(base_url=page.url, timeout=patience(10), transport=httpx.HTTPTransport(local_address="127.0.0.2"))
+    guest = httpx2.Client(base_url=page.url, timeout=patience(10), transport=httpx2.HTTPTransport(local_address="127.0.0.2"))
     for _ in range(6):
         assert guest.post("/owner/login", data={"pin": "0000"}).headers["location"].startswith("/owner?wrong=1")
     # the guest is shut out now, even with the right PIN, and told how long to wait
     assert guest.post("/owner/login", data={"pin": "2468"}).headers["location"] == "/owner?wrong=1&wait=1"
     # the owner, from another machine, gets in at once, and a signed-in owner goes on
-    owner = httpx.Client(base_url=page.url, timeout=patience(10))
+    owner = httpx2.Client(base_url=page.url, timeout=patience(10))
     assert owner.post("/owner/login", data={"pin": "2468"}).headers["location"] == "/owner"
     assert signed_in.post("/owner/undo", json={}).json()["answer"] == "Nothing to undo"
 
@@ -162,7 +162,7 @@ def test_a_huge_body_is_refused_before_it_is_read(table, route):
     piece = b"%x\r\n%s\r\n" % (len(megabyte), megabyte)
     answer, sent = raw_post(page.url, chunked, (piece for _ in range(300)))
     assert answer.startswith(b"HTTP/1.1 413") and sent < 20 << 20
-    assert httpx.get(page.url + "/view.json").status_code == 200 and not session.game.finished
+    assert httpx2.get(page.url + "/view.json").status_code == 200 and not session.game.finished
 
 
 def start(client, **body) -> str:
@@ -182,7 +182,7 @@ def test_the_start_form_refuses_control_characters_and_duplicate_names(table):
     assert session.game.setup.names == ("Seat 1", "Seat 2") or session.game.setup.names == ()
     assert start(client, names=["  Ann  Lee ", "Bob"]) == "Cribbage for 2 has started"
     assert session.game.setup.names == ("Ann Lee", "Bob")
-    wait_until(lambda: [s["name"] for s in httpx.get(page.url + "/view.json").json()["seats"]] == ["Ann Lee", "Bob"])
+    wait_until(lambda: [s["name"] for s in httpx2.get(page.url + "/view.json").json()["seats"]] == ["Ann Lee", "Bob"])
 
 
 def test_a_game_for_more_seats_than_the_table_has_zones_is_refused(tmp_path):

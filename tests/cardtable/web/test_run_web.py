@@ -7,7 +7,7 @@ import os
 import signal
 import threading
 
-import httpx
+import httpx2
 
 from cardtable.cli import main
 from cardtable.sim.devices import demo_registry
@@ -20,8 +20,8 @@ from test_club_live import Club
 
 def answers(url: str) -> bool:
     try:
-        return httpx.get(url).status_code == 200
-    except httpx.HTTPError:
+        return httpx2.get(url).status_code == 200
+    except httpx2.HTTPError:
         return False
 
 
@@ -64,16 +64,16 @@ table = "T7"
             def table():
                 try:
                     # the page answers before the table has shown its first view (null until then)
-                    wait_until(lambda: answers(url + "/view.json") and httpx.get(url + "/view.json").json(), timeout=20)
+                    wait_until(lambda: answers(url + "/view.json") and httpx2.get(url + "/view.json").json(), timeout=20)
                     twin.place(0, registry.uid_for("KH"))
-                    wait_until(lambda: httpx.get(url + "/view.json").json()["prompt"].startswith("Bob"))
+                    wait_until(lambda: httpx2.get(url + "/view.json").json()["prompt"].startswith("Bob"))
                     seen["club"] = wait_until(lambda: [t for t in club.state()["tables"]
                                                        if t["status"] == "online" and t["prompt"].startswith("Bob")])
                     owner = owner_client(url, "97531")
                     seen["status"] = owner.get("/owner/status.json").json()
                     seen["start"] = owner.post("/owner/start", json={"game": "allfives", "players": 2,
                                                                      "names": ["Cy", "Di"]}).json()["answer"]
-                    seen["view"] = httpx.get(url + "/view.json").json()
+                    seen["view"] = httpx2.get(url + "/view.json").json()
                 finally:
                     os.kill(os.getpid(), signal.SIGTERM)
 

@@ -30,10 +30,10 @@ def free_port() -> int:
 
 
 def owner_client(url: str, pin: str, **options):
-    """An httpx client signed in as the owner, sending the session's token with every request."""
-    import httpx
+    """An httpx2 client signed in as the owner, sending the session's token with every request."""
+    import httpx2
 
-    client = httpx.Client(base_url=url, timeout=patience(10), **options)
+    client = httpx2.Client(base_url=url, timeout=patience(10), **options)
     assert client.post("/owner/login", data={"pin": pin}).status_code == 303
     client.headers[TOKEN_HEADER] = client.get("/owner/status.json").json()["token"]
     return client
