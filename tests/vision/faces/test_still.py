@@ -55,6 +55,19 @@ def test_the_colour_distances_a_picture_is_looked_at_by_are_numpys_to_the_bit(ve
     assert np.array_equal(lengths(vectors), np.linalg.norm(vectors, axis=-1))
 
 
+@given(arrays(np.uint8, st.tuples(st.integers(1, 30), st.integers(1, 30), st.just(3))),
+       st.tuples(*[st.floats(0, 255, width=32)] * 3))
+def test_the_colour_distances_from_a_border_are_those_of_the_pictures_float_copy_to_the_bit(lab, colour):
+    """:func:`vision.faces.still.distances` (a picture's Lab colours from its border's, by a
+    table of each channel's squares, with no float copy of the picture) gives the very floats
+    :func:`vision.faces.still.lengths` gives on the float copy, for any colour, not only whole
+    or half levels: the still reader's outlines are found where they were."""
+    from vision.faces.still import distances, lengths
+
+    middle = np.float32(colour)
+    assert np.array_equal(distances(lab, middle), lengths(lab.astype(np.float32) - middle))
+
+
 @given(short=st.integers(6, 160), long_=st.integers(0, 80), x=st.integers(8, 60), y=st.integers(8, 60),
        paper=st.integers(170, 255), cloth=st.integers(0, 90))
 def test_a_card_of_any_size_found_on_a_plain_cloth_follows_its_edge(short, long_, x, y, paper, cloth):
