@@ -47,7 +47,7 @@ demo: $(STAMP) ## play a whole game on simulated devices
 
 test: $(STAMP) $(TEST_SYSTEM_STAMP) ## check the code (unused names, syntax) and run the test suite
 	$(VENV)/bin/ruff check -q .
-	GPIOZERO_PIN_FACTORY=mock SDL_VIDEODRIVER=dummy $(PY) -m pytest -n auto --dist worksteal
+	GPIOZERO_PIN_FACTORY=mock SDL_VIDEODRIVER=dummy $(PY) -m pytest -n auto --dist worksteal --durations=15
 
 test-fast: $(STAMP) $(TEST_SYSTEM_STAMP) ## the same, without the tests marked slow (under a minute)
 	$(VENV)/bin/ruff check -q .
