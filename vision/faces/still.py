@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from vision.faces.features import CORNERS, UPRIGHT_OUTLINE, order_quad, warp_upright
+from vision.frames import Frame
 from vision.faces.finder import BACKGROUND_STEPS, STANDS_OUT, outward_sides, refine_quad, sides_meet
 
 #: The longest side, in pixels, cards are looked for at; and each card's own part of the
@@ -696,9 +697,9 @@ def to_full(image: np.ndarray, quad: np.ndarray, scale: float, *, grey: np.ndarr
     there, largest first (those running to the picture's edge last, :func:`_to_the_edge`), the
     first that then follows the card's edge all round (:func:`edge_followed`): a card's outline with its shadow is moved onto its edge, but one
     that took in a strip of a neighbour is not; else the outline as found, moved onto its
-    edge. ``grey``: ``image`` in grey levels (:func:`grey_levels`), where at hand."""
+    edge. ``grey``: ``image`` in grey levels, where at hand."""
     quad = np.float32(quad) / scale
-    grey = grey_levels(image) if grey is None else grey
+    grey = Frame.of(image).grey() if grey is None else grey
     h, w = image.shape[:2]
     margin = 0.15 * (quad.max(axis=0) - quad.min(axis=0))
     x0, y0 = np.maximum(np.floor(quad.min(axis=0) - margin), 0).astype(int)
@@ -716,11 +717,6 @@ def to_full(image: np.ndarray, quad: np.ndarray, scale: float, *, grey: np.ndarr
         if edge_followed(image, moved) >= FOLLOWED:
             return moved
     return on_edge(grey, quad, scale)
-
-
-def grey_levels(image: np.ndarray) -> np.ndarray:
-    """A picture in grey levels (as it is, when it is grey)."""
-    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
 
 
 def on_edge(grey: np.ndarray, quad: np.ndarray, scale: float) -> np.ndarray:
@@ -764,7 +760,7 @@ def find_cards(image: np.ndarray, *, work: int = WORK) -> list[np.ndarray]:
     """The outlines of all the cards of a picture, none inside another, largest first, in
     ``image``'s pixels (looked for at ``work`` pixels across at most)."""
     small, scale = working_copy(image, work)
-    grey = grey_levels(image)   # once for every card: 8 ms of CPU a card in a 12-megapixel photo
+    grey = Frame.of(image).grey()   # once for every card: 8 ms of CPU a card in a 12-megapixel photo
     return [to_full(image, outline.quad, scale, grey=grey) for outline in outlines_in(small)]
 
 
