@@ -43,6 +43,8 @@ UPRIGHT_OUTLINE = np.float32([(-0.5, -0.5), (UPRIGHT[0] - 0.5, -0.5), (UPRIGHT[0
                               (-0.5, UPRIGHT[1] - 0.5)])
 #: A corner patch: this share of the card's width and height from each corner.
 CORNER_SHARE = (0.25, 0.30)
+#: A corner patch hidden by less than this share of it is in view (:func:`corner_masks`).
+HIDDEN_MOST = 0.25
 #: Pixels of the upright view left out along the edge: the card's printed border, its rounded
 #: corners and whatever the outline's last pixel caught of the table.
 INSET = 5
@@ -250,7 +252,7 @@ def corner_masks(hidden: np.ndarray | None) -> np.ndarray:
     hidden pixels of that view (None: all visible)."""
     if hidden is None:
         return np.ones(4, bool)
-    return np.array([hidden[rows, cols].mean() < 0.25 for rows, cols in CORNERS])
+    return np.array([hidden[rows, cols].mean() < HIDDEN_MOST for rows, cols in CORNERS])
 
 
 def shown_part(quad: np.ndarray, corner: int, end: np.ndarray, patch: np.ndarray | None = None,

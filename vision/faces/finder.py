@@ -20,6 +20,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.faces.features import CORNER_SHARE, HIDDEN_MOST
+
 Box = tuple[int, int, int, int]
 
 #: Grey levels a pixel must differ from the empty table by to be part of something new.
@@ -255,7 +257,10 @@ class Backdrop:
 
     def restore(self, guessed: np.ndarray, grey: np.ndarray) -> None:
         """Where the table was guessed under ``guessed`` (a mask of the frame) and no card named
-        lies, frame ``grey`` showed the table after all."""
+        lies, frame ``grey`` (the first frame) showed the table after all: in colour too, as
+        kept (:meth:`keep_colour`; a pale checked cloth's squares in glare stand out from a
+        first frame as cards might, and a card laid on them later is as light as they are in
+        grey, not in colour)."""
         mask = guessed & self._unknown
         for quad in self._quads.values():
             (x0, y0), (x1, y1) = np.floor(quad.min(axis=0)).astype(int), np.ceil(quad.max(axis=0)).astype(int) + 1
@@ -264,6 +269,8 @@ class Backdrop:
         soft = cv2.GaussianBlur(grey, (3, 3), 0)
         self.empty[mask] = self.grey[mask] = soft[mask]
         self._unknown &= ~mask
+        if self._coloured is not None:
+            self._coloured |= mask
 
     def _around(self, quad: np.ndarray) -> tuple[tuple[int, int, int, int], np.ndarray]:
         """The box of ``quad`` with its shadow's reach, and the mask of the quad grown by it."""
@@ -323,7 +330,7 @@ class Backdrop:
         self.empty[y0:y1, x0:x1][mask] = self.grey[y0:y1, x0:x1][mask] = soft[mask]
         self._unknown[y0:y1, x0:x1] &= ~mask
 
-    def neighbours(self, quad: np.ndarray, grey: np.ndarray) -> list[tuple[np.ndarray, list[np.ndarray], bool]]:
+    def neighbours(self, quad: np.ndarray, grey: np.ndarray) -> list[tuple[np.ndarray, list[np.ndarray], bool, bool]]:
         """The cards named that overlap ``quad`` (not the card lying there itself, whose outline
         is the same but for :data:`SAME_OUTLINE` of its side at each corner): one of them may lie
         on the card in ``quad``, or under it (the cards of a fan lie a few millimetres apart).
@@ -335,12 +342,14 @@ class Backdrop:
         white on white, the edge between them hardly shows). A card named by the one corner it
         showed is a neighbour by its whole outline: it lies somewhere under it (the bottom card
         of a fan laid at once, read whole, has the cards named by their corners lying on it,
-        which of the two lies on the other being for their edges to say, :func:`lies_on`)."""
+        which of the two lies on the other being for their edges to say, :func:`lies_on`); the
+        last of each is whether it was so named, not by its whole outline."""
         found = []
         for key, outline in self._outlines.items():
             if not _same_place(outline, quad) and _boxes_meet(outline, quad):
                 on_top = self.laid_on(key)
-                found.append((outline, self._still_on(on_top, grey, quad), self._print_gone(key, grey, quad, list(on_top.values()))))
+                found.append((outline, self._still_on(on_top, grey, quad), self._print_gone(key, grey, quad, list(on_top.values())),
+                              key in self._under))
         return found
 
     def _still_on(self, on_top: dict[str, np.ndarray], grey: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
@@ -928,13 +937,33 @@ def fit_cards(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SIZES_
 def _fan_ends(one: np.ndarray, other: np.ndarray, origin: np.ndarray, patch: np.ndarray) -> bool:
     """Whether two cards (mm) overlapping by more than half are the two ends of a tight fan: they
     lie nearly the same way round (within :data:`FAN_SPREAD` degrees; the other way round at one
-    corner is another fit of one card) and together cover the ``patch`` (its canvas's ``origin``),
-    what lies between them counted (see :func:`fit_cards`)."""
+    corner is another fit of one card), together cover the ``patch`` (its canvas's ``origin``),
+    what lies between them counted (see :func:`fit_cards`), and one of them has a corner in
+    view beside the other (:func:`_corner_beside`): the card below shows its index there. Two
+    fits of one card, a few millimetres and degrees apart, each hide every corner of the other,
+    and two cards cannot each lie on the other."""
     long_sides = [card[2] - card[1] if np.linalg.norm(card[2] - card[1]) > np.linalg.norm(card[1] - card[0])
                   else card[1] - card[0] for card in (one, other)]
     cosine = abs(float(np.dot(*long_sides))) / float(np.prod([np.linalg.norm(side) for side in long_sides]))
     return cosine >= np.cos(np.radians(FAN_SPREAD)) and \
-        (_hull([one, other], origin, patch.shape) & patch).sum() >= COVERED * patch.sum()
+        (_hull([one, other], origin, patch.shape) & patch).sum() >= COVERED * patch.sum() and \
+        (_corner_beside(one, other, origin, patch.shape) or _corner_beside(other, one, origin, patch.shape))
+
+
+def _corner_beside(card: np.ndarray, other: np.ndarray, origin: np.ndarray, shape: tuple[int, int]) -> bool:
+    """Whether a corner patch of ``card`` (mm; :data:`vision.faces.features.CORNER_SHARE` of its
+    sides from the corner) lies beside ``other`` (mm) enough to be in view with ``other`` on it
+    (hidden by under :data:`vision.faces.features.HIDDEN_MOST`), on a canvas of ``shape`` whose
+    top left lies at ``origin``."""
+    under = quad_mask(shape, other - origin)
+    for k in range(4):
+        corner, after, before = card[k], card[(k + 1) % 4] - card[k], card[(k - 1) % 4] - card[k]
+        short, long = (after, before) if np.linalg.norm(after) < np.linalg.norm(before) else (before, after)
+        short, long = CORNER_SHARE[0] * short, CORNER_SHARE[1] * long
+        patch = np.float32([corner, corner + short, corner + short + long, corner + long])
+        if share_inside(patch - origin, under) < HIDDEN_MOST:
+            return True
+    return False
 
 
 def _hull(cards: list[np.ndarray], origin: np.ndarray, shape: tuple[int, int]) -> np.ndarray:

@@ -107,9 +107,11 @@ LIGHT_TABLE = 0.05
 #: least, shows as it was laid (:meth:`FaceRecogniser._read_covered`): the strip of a fanned
 #: card beside the next, 12 mm of 63 turned a little, is 15 % of it.
 COVERED_SHOWS = 0.1
-#: A card named before whose centre lies within this share of a card's short side of a card
-#: being read (a card dealt a few millimetres onto it, a fan dealt card by card) hides none of
-#: it: the card read came later, and lies on it.
+#: A card named before by its whole outline whose centre lies within this share of a card's
+#: short side of a card being read (a card dealt a few millimetres onto it, a fan dealt card by
+#: card) hides none of it: the card read came later, and lies on it. (A card named by the one
+#: corner it showed may have come with it: a fan laid at once names its cards by their corners
+#: while its bottom card, read whole, is not yet named.)
 DEALT_ONTO = 0.25
 #: Where a cell's pixels came out this share lighter than the table and as many darker, something
 #: came there though its mean stayed the table's; up to this many such cells beyond the cells the
@@ -756,7 +758,7 @@ class FaceRecogniser:
         if shows is None:
             # Parts of the outline that are not new (another card on top, a hand) are hidden,
             # and those of the cards it overlaps, but of those it clearly lies on and of cards
-            # named before lying nearly where it lies (:data:`DEALT_ONTO`). Where it clearly
+            # named whole before lying nearly where it lies (:data:`DEALT_ONTO`). Where it clearly
             # lies on a card named before (its edge shows across it, or the card named no
             # longer shows as laid where the two overlap: white on white, the edge hardly
             # shows), what is not new there is this card's print alike the print below (two
@@ -766,7 +768,7 @@ class FaceRecogniser:
             hidden = ~filled(warp_upright(mask, quad - np.float32(region.box[:2])) > 0)
             to_upright = cv2.getPerspectiveTransform(quad, UPRIGHT_OUTLINE)
             neighbours = self.backdrop.neighbours(quad, region.frame.grey())
-            overlapping = [*others, *(q for q, _, _ in neighbours)]
+            overlapping = [*others, *(q for q, *_ in neighbours)]
             side, centre = float(np.linalg.norm(quad[1] - quad[0])), quad.mean(axis=0)
             covering, below = np.zeros_like(hidden), np.zeros_like(hidden)
 
@@ -775,9 +777,9 @@ class FaceRecogniser:
 
             for k, (other, under) in enumerate(zip(overlapping, lies_on(region.frame.grey(), quad, overlapping))):
                 named = k >= len(others)
-                _, on_it, print_gone = neighbours[k - len(others)] if named else (other, [], False)
+                _, on_it, print_gone, by_corner = neighbours[k - len(others)] if named else (other, [], False, False)
                 under = under or print_gone
-                if (under and not named) or (not under and named and
+                if (under and not named) or (not under and named and not by_corner and
                                              np.linalg.norm(other.mean(axis=0) - centre) <= DEALT_ONTO * side):
                     continue
                 where = upright_mask(other)

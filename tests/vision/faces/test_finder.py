@@ -174,6 +174,24 @@ def test_a_tight_fan_laid_at_once_is_fitted_at_its_two_ends_though_they_overlap_
     assert len(fitted) == 1 and np.abs(np.sort(fitted[0], axis=0) - np.sort(top, axis=0)).max() < 3
 
 
+def test_two_fits_of_one_card_are_not_taken_for_a_tight_fans_two_ends():
+    """The defect (issue 22, faces_bench fans, fresh seed 615096, fan 615136, oxygen dealt card
+    by card on casino felt; and fan 21004 of seed 20962): a card's patch was fitted twice, 4-11
+    mm and a few degrees apart, and the two fits were taken for the two ends of a tight fan.
+    Each hid every corner of the other, so neither was read, and four cards of the fan were
+    never named. Two cards cannot each lie on the other: the ends of a fan are two cards one of
+    which shows a corner beside the other (the card below shows its index there)."""
+    poker = ((63.0, 88.0),)
+    for shift, turn in ((4.0, 3.0), (6.0, 5.0), (9.0, 4.0)):
+        mask = np.zeros((900, 1200), np.uint8)
+        one = cv2.boxPoints(((600, 450), (189, 264), 0.0)).astype(np.float32)
+        other = cv2.boxPoints(((600 + 3 * shift, 450 - 3 * shift / 2), (189, 264), turn)).astype(np.float32)
+        for card in (one, other):
+            cv2.fillConvexPoly(mask, card.astype(np.int32), 1)
+        contour = max(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0], key=cv2.contourArea)
+        assert len(fit_cards(contour, THIRD, poker, (mask.astype(bool), (0, 0)), ends=True)) < 2, (shift, turn)
+
+
 def test_a_card_whose_far_end_is_lost_against_a_light_table_is_fitted_its_own_way_round():
     """The defect (issue 22, faces_bench scene 157900, oxygen-air on a checked cloth under a
     glare): the 7S was laid over the right side of the 5D, its top a little above the 5D's. The
