@@ -498,14 +498,9 @@ class FaceRecogniser:
         # no guess names another card.
         read_there = [(seen.quad, seen.card, SAME_OUTLINE if seen.confirmed else SAME_PLACE) for seen in self.seen.values()
                       if seen.card is not None and (seen.confirmed or (seen.shows is None and seen.at == region.number))]
-        # Cards whose ends lie in line are told apart by their long sides across the patch. A
-        # card fitted whole in the patch is guessed at its corners too, its end side showing
-        # whole (the next card's edge across the corner is found there): the bottom card of a
-        # fan laid at once, its outline fitted, has each corner more than a quarter covered, and
-        # the patch's outline by its corner is too short a stretch to guess its way round from.
+        # Cards whose ends lie in line are told apart by their long sides across the patch.
         edges = straight_edges(grey, contour)
-        at_fitted = [(quad, quad[QUAD_CORNER[k]], quad[QUAD_CORNER[k ^ 1]], False) for quad in map(order_quad, fitted) for k in range(4)]
-        for quad, point, end, sided in [*shown_corners(contour, region.to_table, self.deck_size.sizes, support, edges), *at_fitted]:
+        for quad, point, end, sided in shown_corners(contour, region.to_table, self.deck_size.sizes, support, edges):
             if any(np.linalg.norm(whole - point, axis=1).min() <= SAME_PLACE * np.linalg.norm(whole[1] - whole[0])
                    for whole in read_whole):
                 continue  # the corner of a card read by its outline
@@ -514,6 +509,17 @@ class FaceRecogniser:
             if shows not in self.matcher.index_corners:
                 continue
             guesses.append((point, quad, shows, self._likeness(grey, quad, shows, end), end, sided))
+        # A card fitted whole in the patch is guessed at each of its index corners too, its end
+        # side showing whole (the next card's edge across the corner is found there): the
+        # bottom card of a fan laid at once, its outline fitted, has each corner more than a
+        # quarter covered, and the patch's outline by its corner is too short a stretch to guess
+        # the card's way round from.
+        for quad in map(order_quad, fitted):
+            for shows in self.matcher.index_corners:
+                point, end = quad[QUAD_CORNER[shows]], quad[QUAD_CORNER[shows ^ 1]]   # its end side's other end
+                if not any(np.linalg.norm(whole - point, axis=1).min() <= SAME_PLACE * np.linalg.norm(whole[1] - whole[0])
+                           for whole in read_whole):
+                    guesses.append((point, quad, shows, self._likeness(grey, quad, shows, end), end, False))
         # Each guess moved to where its corner looks most like a card's, the SHOWN_FITTED
         # likeliest as first guessed only (a fan's guesses that are read lie among its likeliest
         # 25; a busy cloth in glare makes guesses by the hundred).
