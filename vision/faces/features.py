@@ -45,9 +45,6 @@ UPRIGHT_OUTLINE = np.float32([(-0.5, -0.5), (UPRIGHT[0] - 0.5, -0.5), (UPRIGHT[0
 CORNER_SHARE = (0.25, 0.30)
 #: A corner patch hidden by less than this share of it is in view (:func:`corner_masks`).
 HIDDEN_MOST = 0.25
-#: The point of an ordered outline (top left, top right, bottom right, bottom left) at each
-#: corner of :data:`CORNERS` (top left, top right, bottom left, bottom right), and back.
-QUAD_CORNER = (0, 1, 3, 2)
 #: Pixels of the upright view left out along the edge: the card's printed border, its rounded
 #: corners and whatever the outline's last pixel caught of the table.
 INSET = 5
@@ -303,7 +300,7 @@ def _end_from_corner(quad: np.ndarray, corner: int, end: np.ndarray) -> tuple[fl
     across the card and along it, in px of the upright view."""
     to_upright = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), UPRIGHT_OUTLINE)
     x, y = cv2.perspectiveTransform(np.float32(end).reshape(1, 1, 2), to_upright).ravel()
-    corner_x, corner_y = UPRIGHT_OUTLINE[QUAD_CORNER[corner]]
+    corner_x, corner_y = UPRIGHT_OUTLINE[(0, 1, 3, 2)[corner]]
     return abs(float(x - corner_x)), abs(float(y - corner_y))
 
 

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from engine.decks import PhysicalCard
-from vision.faces.features import (CORNERS, FACE, INSET, QUAD_CORNER, UPRIGHT, UPRIGHT_OUTLINE, corner_features, corner_masks, face_shown, order_quad,
+from vision.faces.features import (CORNERS, FACE, INSET, UPRIGHT, UPRIGHT_OUTLINE, corner_features, corner_masks, face_shown, order_quad,
                                    shown_part, shows_whole, warp_upright)
 from vision.faces.index_reader import (INDEX_CORNERS, STANDARD_INDEX, CornerModel, IndexReader, index_view, ink_clash, likeliest,
                                        reads_standard_index, shipped_model)
@@ -509,17 +509,6 @@ class FaceRecogniser:
             if shows not in self.matcher.index_corners:
                 continue
             guesses.append((point, quad, shows, self._likeness(grey, quad, shows, end), end, sided))
-        # A card fitted whole in the patch is guessed at each of its index corners too, its end
-        # side showing whole (the next card's edge across the corner is found there): the
-        # bottom card of a fan laid at once, its outline fitted, has each corner more than a
-        # quarter covered, and the patch's outline by its corner is too short a stretch to guess
-        # the card's way round from.
-        for quad in map(order_quad, fitted):
-            for shows in self.matcher.index_corners:
-                point, end = quad[QUAD_CORNER[shows]], quad[QUAD_CORNER[shows ^ 1]]   # its end side's other end
-                if not any(np.linalg.norm(whole - point, axis=1).min() <= SAME_PLACE * np.linalg.norm(whole[1] - whole[0])
-                           for whole in read_whole):
-                    guesses.append((point, quad, shows, self._likeness(grey, quad, shows, end), end, False))
         # Each guess moved to where its corner looks most like a card's, the SHOWN_FITTED
         # likeliest as first guessed only (a fan's guesses that are read lie among its likeliest
         # 25; a busy cloth in glare makes guesses by the hundred).
@@ -1103,7 +1092,7 @@ def _fine_contour(contour: np.ndarray, fine: np.ndarray) -> np.ndarray:
 
 def _corner_at(quad: np.ndarray, point: np.ndarray) -> int:
     """Which corner (:data:`vision.faces.features.CORNERS`) of ``quad`` (ordered) lies at ``point``."""
-    return QUAD_CORNER[int(np.argmin(np.linalg.norm(quad - point, axis=1)))]
+    return (0, 1, 3, 2)[int(np.argmin(np.linalg.norm(quad - point, axis=1)))]
 
 
 def _from_upright(quad: np.ndarray, points) -> np.ndarray:

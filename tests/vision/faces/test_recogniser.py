@@ -1387,20 +1387,6 @@ def test_every_card_of_a_fan_dealt_card_by_card_is_named(seed, design):
     assert refused == 0
 
 
-@pytest.mark.slow
-def test_the_bottom_card_of_a_fan_laid_at_once_is_read_by_a_corner_of_its_fitted_outline():
-    """The defect (issue 22, faces_bench fans, fresh seed 615096, fan 615139, penguins laid at
-    once on a checked cloth): the 7H at the bottom of the fan, its index in view beside the 5D
-    lying on it, was never named. Its outline was fitted whole, and each of its corners was
-    more than a quarter covered ("every corner is hidden"); the guesses at its top-left corner
-    took their way round from the patch's outline there, a few millimetres of its top side
-    before the 5D, and lay 14 degrees off. A card fitted whole is guessed at its corners too,
-    as the card it was fitted."""
-    score, wrong, refused = _bench_run(615139, "penguins", fan=True)
-    assert score["matched"] == score["expected"] and score["false"] == 0 and wrong == 0
-    assert refused == 0
-
-
 def _arrived_after(enrolment: Enrolment, empty: np.ndarray, laid: np.ndarray) -> np.ndarray:
     """The pixels a recogniser looks for cards in (what arrived) once frame ``laid`` (grey)
     has come where the table showed ``empty`` and lain still, as the pipeline hands it over."""
