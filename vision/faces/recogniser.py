@@ -469,10 +469,10 @@ class FaceRecogniser:
         corner looks like an enrolled card's (:data:`SHOWN_LIKENESS`) are read, by that corner
         alone and surely (:data:`GUESSED_SURE`), or as the card the corner index model reads
         there too (:meth:`_index_reads`); no other guess at that corner may name another
-        card, or read one unsurely (or best, too unsure between it and another, unless that
-        other is this card and the corner index model reads it at both guesses) by a corner
-        fitting nearly as well (:data:`SHOWN_RIVAL`), and a card read so is remembered there
-        (were the corner to name another card later, neither would be trusted); a card named
+        card, or read one unsurely (or best, too unsure between it and another) by a corner
+        fitting nearly as well (:data:`SHOWN_RIVAL`), unless the corner index model reads this
+        card at both guesses, and a card read so is remembered there (were the corner to name
+        another card later, neither would be trusted); a card named
         at two places is named by neither guess, and a card named already by its outline
         (``named_here`` this frame, or a card ``fitted`` in the patch), or lying named
         elsewhere (within :data:`SAME_PLACE` of it: the same card), by no guess (dondorf prints
@@ -549,12 +549,15 @@ class FaceRecogniser:
             index = index_centre(quad, shows)
             rivals = [(q, k, r) for _, q, k, _, r, _ in looks if np.linalg.norm(index_centre(q, k) - index) <= SAME_PLACE * side
                       and (r.card or r.unsure) not in (None, reading.card)]
-            # A guess too unsure between another card and this one, where the corner index
-            # model reads this one at both guesses (two readers that fail apart agree), is no
-            # rival: a guess a few pixels further off takes in the next card's index beside.
-            rivals = [r for q, k, r in rivals if not (r.runner_up == reading.card and all(
+            # A guess where the corner index model reads this card, as it does at this one, is
+            # no rival (two readers that fail apart agree on this card at both guesses; a guess
+            # a few pixels further off takes in the next card's index beside): read too unsure
+            # between another card and this one, or read as this card's rank in another suit,
+            # which the model doubted there (ancient-egyptians' JD, its guess 7 px and 1 degree
+            # off read as the JH, fan 454025).
+            rivals = [r for q, k, r in rivals if not all(
                 _agreed(self._index_reads(self._upright(region.frame, at), np.arange(4) == corner)).get(corner) == reading.card.id
-                for at, corner in ((q, k), (quad, shows))))]
+                for at, corner in ((q, k), (quad, shows)))]
             if any(r.card is not None or r.score > reading.score - SHOWN_RIVAL for r in rivals):
                 # Unnamed, but remembered there: a card the corner names later is another
                 # card than this read, and neither is trusted (:meth:`_decide`).
