@@ -6,9 +6,7 @@ Cards whose ends lie in line (a row squared up, a fan turned by a degree a card)
 straight outline along their ends, and where each card starts along it is told by its long side
 alone: an edge across the patch, the card's border or print over the card below. Those edges are
 found here (OpenCV's line segment detector, the pieces of one edge, and the two sides of a
-printed line, taken together) for the finder to guess corners at their ends; so are the sides
-along the patch's outline, which a card's index as dark as the table beside its edge can leave
-ragged there.
+printed line, taken together) for the finder to guess corners at their ends.
 """
 
 from __future__ import annotations
@@ -22,9 +20,6 @@ import numpy as np
 SAME_TURN, SAME_LINE_PX = 2.0, 2.5
 #: Pieces shorter than this (px) are left out: a digit's stroke, a pip's side.
 PIECE_PX = 12.0
-#: A piece whose middle lies up to this far (px) outside the patch is inside it: a card's side
-#: along the patch's outline, which what is new follows a pixel or two inside its blurred edge.
-OUTSIDE_PX = 3.0
 
 
 def straight_edges(grey: np.ndarray, contour: np.ndarray) -> list[np.ndarray]:
@@ -49,7 +44,7 @@ def straight_edges(grey: np.ndarray, contour: np.ndarray) -> list[np.ndarray]:
             break
         a, b = pieces[k]
         middle = (a + b) / 2
-        if cv2.pointPolygonTest(outline, (float(middle[0]), float(middle[1])), True) < -OUTSIDE_PX:
+        if cv2.pointPolygonTest(outline, (float(middle[0]), float(middle[1])), False) < 0:
             continue
         direction = (b - a) / lengths[k]
         for edge in edges:

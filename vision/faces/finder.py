@@ -130,10 +130,6 @@ SHOWN_OFF_MM, SHOWN_GAP_MM = 1.0, 2.0
 #: line leaves the patch, within LEAVES_MM of the edge's end (the rounding of a corner, a white
 #: card on a white card, where nothing shows the edge).
 SIDE_SEEN_MM, LEAVES_MM = 25.0, 12.0
-#: Such an edge whose middle lies within ALONG_OUTLINE_MM of the patch's outline runs along it
-#: (what is new reaches a pixel or two past a card's blurred edge); edges across a fan lie
-#: SHOWN_SIDE_MM apart at least.
-ALONG_OUTLINE_MM = 2.0
 #: A card lies on a card it overlaps when its sides step in brightness all round, and where
 #: they cross that card (its edge over the other's print), by EDGE_SHOWS grey levels at least,
 #: and ON_TOP times as much as the other's sides do where they cross it (an edge under a card
@@ -1053,24 +1049,20 @@ def shown_corners(contour: np.ndarray, image_to_table: np.ndarray, sizes=CARD_SI
             corner, along = _side_from(table, end, other, inward)
             guess(corner, along, inward if np.dot(_quarter(along), inward) >= 0 else -_quarter(along),
                   _shown_for(table, corner, along), False)
-    lines = [line for line in (_on_table(edge, image_to_table) for edge in edges) if np.linalg.norm(line[1] - line[0]) >= SIDE_SEEN_MM]
+    lines = [line for line in (_on_table(edge, image_to_table) for edge in edges)
+             if np.linalg.norm(line[1] - line[0]) >= SIDE_SEEN_MM and
+             abs(cv2.pointPolygonTest(polygon.reshape(-1, 1, 2), tuple(float(v) for v in line.mean(axis=0)), True)) > SHOWN_OFF_MM]
     for k, (p, q) in enumerate(lines):
         down = (q - p) / np.linalg.norm(q - p)
-        outer = abs(cv2.pointPolygonTest(polygon.reshape(-1, 1, 2), tuple(float(v) for v in ((p + q) / 2)), True)) <= ALONG_OUTLINE_MM
         for start, into in ((p, down), (q, -down)):
-            # The edge stops where the corner's rounding starts: a patch cut short of the card's
-            # end (its top as light as a pale cloth) leaves the corner farther on. An edge along
-            # the patch's outline (a side the outline follows raggedly, notched where an index's
-            # ink is as dark as the table) has its corner there alone, its line running along
-            # the patch's edge, not out of it, where the patch ends beyond the card's end side.
-            rounded = (start - CORNER_ROUND_MM * into).astype(np.float32)
-            corner = rounded if outer else _leaves(patch, origin, start, -into)
+            corner = _leaves(patch, origin, start, -into)
             if corner is None:
                 continue
+            # The edge stops where the corner's rounding starts: a patch cut short of the card's
+            # end (its top as light as a pale cloth) leaves the corner farther on.
+            rounded = (start - CORNER_ROUND_MM * into).astype(np.float32)
             for at in [corner] + ([rounded] if float(np.dot(corner - rounded, into)) > SHOWN_OFF_MM else []):
                 for along in (_quarter(into), -_quarter(into)):
-                    if outer and not _ends_beyond(patch, origin, at, along, into):
-                        continue
                     shows = min([_shown_for(table, at, along),
                                  *(t for t in (_crossing(at, along, other) for other in lines[:k] + lines[k + 1:]) if t is not None)])
                     guess(at, along, into, shows, True)
@@ -1082,29 +1074,13 @@ def _leaves(patch: np.ndarray, origin: np.ndarray, start: np.ndarray, out: np.nd
     (a mask of mm from ``origin``), within :data:`LEAVES_MM`: a card's corner, its side's edge
     having stopped short of it where it is rounded, or where the card below is as white."""
     steps = start + np.arange(-1.0, LEAVES_MM, 0.25)[:, None] * out
-    inside = _on_patch(patch, origin, steps)
-    if not inside[0] or inside.all():
-        return None   # not from inside, or the patch goes on: no corner here
-    return steps[int(np.argmin(inside)) - 1].astype(np.float32)
-
-
-def _ends_beyond(patch: np.ndarray, origin: np.ndarray, corner: np.ndarray, along: np.ndarray, into: np.ndarray) -> bool:
-    """Whether the ``patch`` (a mask of mm from ``origin``) ends beyond the end side of a card
-    running ``along`` from ``corner`` (mm), the card lying ``into`` from there: past the
-    corner's rounding, over :data:`SHOWN_SIDE_MM` of it, most points :data:`ALONG_OUTLINE_MM`
-    out from that side lie off the patch. Where an edge along the outline stops short of
-    another card's corner, the cards around go on beyond: no corner there."""
-    steps = np.arange(CORNER_ROUND_MM, CORNER_ROUND_MM + SHOWN_SIDE_MM, 0.5)
-    return float(_on_patch(patch, origin, corner + steps[:, None] * along - ALONG_OUTLINE_MM * into).mean()) < 0.5
-
-
-def _on_patch(patch: np.ndarray, origin: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """Which of the ``points`` (mm) lie on the ``patch`` (a mask of mm from ``origin``)."""
-    cells = np.round(points - origin).astype(int)
+    cells = np.round(steps - origin).astype(int)
     h, w = patch.shape
     inside = (cells[:, 0] >= 0) & (cells[:, 0] < w) & (cells[:, 1] >= 0) & (cells[:, 1] < h)
     inside[inside] = patch[cells[inside, 1], cells[inside, 0]]
-    return inside
+    if not inside[0] or inside.all():
+        return None   # not from inside, or the patch goes on: no corner here
+    return steps[int(np.argmin(inside)) - 1].astype(np.float32)
 
 
 def _crossing(corner: np.ndarray, along: np.ndarray, edge: np.ndarray) -> float | None:

@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.faces.finder import CARD_SIZES_MM, CORNER_ROUND_MM, DeckSize, cards_of_patch, fit_cards, lies_on, quad_mask, share_inside, shown_corners, size_of_shape
+from vision.faces.finder import CARD_SIZES_MM, DeckSize, cards_of_patch, fit_cards, lies_on, quad_mask, share_inside, shown_corners, size_of_shape
 
 
 def _card(frame: np.ndarray, centre: tuple[float, float], degrees: float, index: str) -> np.ndarray:
@@ -278,70 +278,3 @@ def test_cards_whose_ends_lie_in_line_are_guessed_where_their_sides_cross_the_pa
         at = guessed(np.float32([x, 0.0]), edges)
         assert at, x
         assert any(abs(float(end[0] / 3 - 50) - (x + shows)) <= 1.0 for _, end in at), (x, [end for _, end in at])
-
-
-def _notched_fan() -> tuple[np.ndarray, tuple, np.ndarray, np.ndarray]:
-    """The bottom card of a fan laid at once (poker, turned 14 degrees) under the next card
-    (square to the table), which covers all of its top but 15 mm by its top-left corner, at 3 px
-    a millimetre. What is new along its left side is notched by the corner: a red index on
-    red cloth, as dark as the table there, is cut from the patch a few millimetres deep along
-both sides. Its
-    contour, where it lies (``support``), the bottom card's corners (mm) and its left side as
-    the edge detector finds it (frame px, stopping short of its rounded corners)."""
-    mask = np.zeros((600, 700), np.uint8)
-    bottom = cv2.boxPoints(((100.0, 100.0), (63.0, 88.0), -14.0)).astype(np.float32)
-    cv2.fillConvexPoly(mask, np.round(3 * bottom).astype(np.int32), 1)
-    bottom = bottom[np.argsort(bottom[:, 1])]
-    top_left, top_right = sorted(bottom[:2], key=lambda p: p[0])
-    bottom_left = min(bottom[2:], key=lambda p: p[0])
-    cover = cv2.boxPoints(((top_left[0] + 15.0 * 0.97 + 31.5, 110.0), (63.0, 88.0), 0.0))
-    cv2.fillConvexPoly(mask, np.round(3 * cover).astype(np.int32), 1)
-    down = (bottom_left - top_left) / np.linalg.norm(bottom_left - top_left)
-    across = (top_right - top_left) / np.linalg.norm(top_right - top_left)
-    for at in (2.0, 6.0, 10.0, 15.0):   # notches 2 mm deep into either side, 1.5 mm wide
-        for along, into in ((down, across), (across, down)):
-            notch = np.float32([top_left + at * along, top_left + (at + 1.5) * along,
-                                top_left + (at + 1.5) * along + 2.0 * into, top_left + at * along + 2.0 * into])
-            cv2.fillConvexPoly(mask, np.round(3 * notch).astype(np.int32), 0)
-    contour = max(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0], key=cv2.contourArea)
-    side = 3 * np.float32([top_left + 3.5 * down, bottom_left - 3.5 * down])
-    return contour, (mask.astype(bool), (0, 0)), np.float32([top_left, bottom_left]), side
-
-
-def test_the_bottom_card_of_a_fan_is_guessed_at_its_corner_by_its_side_where_the_outline_runs_ragged():
-    """The defect (issue 22, faces_bench fans, seed 615096, fan 615139, penguins laid at once
-    on cloth): the 7H at the bottom of the fan was never named. Its patch's outline by its
-    top-left corner ran ragged (its red index as dark as the cloth), so the outline's stretches
-    there guessed the card turned 14 degrees off, and its straight left side, seen whole by the
-    edge detector, was left out for lying along the outline. Such an edge is a card's side too,
-    its corner where it stops, short of the rounding, where the patch ends beyond the card's
-    end side."""
-    contour, support, (corner, far), side = _notched_fan()
-    way = (far - corner) / np.linalg.norm(far - corner)
-
-    def at_corner(edges) -> list:
-        return [quad for quad, point, _, _ in shown_corners(contour, THIRD, ((63.0, 88.0),), support, edges)
-                if np.hypot(*(point / 3 - corner)) <= 1.0 and any(
-                    float(np.dot((quad[k] - quad[0]) / np.linalg.norm(quad[k] - quad[0]), way)) >= np.cos(np.radians(2.0))
-                    for k in (1, 3))]
-
-    assert at_corner([]) == []
-    assert at_corner([side])
-
-
-def test_an_edge_along_the_outline_that_stops_where_the_cards_go_on_is_no_cards_side():
-    """An edge along the outline may stop where another card rises beside it (fan 615108,
-    xskat-german: the 4H's top, showing up to the 5H's corner, guessed a card there that read
-    as the 3H unsurely and kept the 5H unnamed): no corner is guessed at an end beyond which
-    the patch goes on. Three poker cards in a row, square to the table, 40 mm apart at 3 px a
-    millimetre, the left one 18 mm lower and the right one 2 mm higher: the middle card's top
-    shows from its corner up to the right card's side."""
-    mask = np.zeros((600, 700), np.uint8)
-    for x, y in ((60.0, 118.0), (100.0, 100.0), (140.0, 98.0)):
-        cv2.fillConvexPoly(mask, np.round(3 * cv2.boxPoints(((x, y), (63.0, 88.0), 0.0))).astype(np.int32), 1)
-    contour = max(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0], key=cv2.contourArea)
-    top = 3 * np.float32([[68.5 + CORNER_ROUND_MM, 56.0], [108.5, 56.0]])     # the middle card's top, as the detector finds it
-    guessed = [point / 3 for _, point, _, sided in shown_corners(contour, THIRD, ((63.0, 88.0),), (mask.astype(bool), (0, 0)), [top])
-               if sided]
-    assert any(np.hypot(*(point - (68.5, 56.0))) <= 1.0 for point in guessed)        # its corner, beyond which the table shows
-    assert not any(np.hypot(*(point - (108.5 + CORNER_ROUND_MM, 56.0))) <= 1.0 for point in guessed)

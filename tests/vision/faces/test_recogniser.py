@@ -1421,21 +1421,6 @@ def test_what_arrived_takes_in_print_as_grey_on_average_as_the_table(enrolments)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed, design, unnamed", [(615139, "penguins", 0), (615108, "xskat-german", 1)])
-def test_the_bottom_card_of_a_fan_laid_at_once_is_guessed_by_its_side_along_the_outline(seed, design, unnamed):
-    """The defects (issue 22, faces_bench fans, fresh seed 615096): the bottom card of a fan laid
-    at once was never named, its corner guessed only from the patch's outline there. 615139,
-    penguins on cloth: the outline by the 7H's corner ran ragged (its red index as dark as the
-    cloth), and the guesses took their way round from it 14 degrees off. 615108, xskat-german on
-    a pale cloth: the AD's top was lost against the cloth in grey. Each card's long side, seen
-    whole along the outline, is a side to guess its corner by (tested apart in test_finder and
-    test_edges_inside). 615108's 8C, a strip of its index showing, reads as the 6C, 8C and 9C
-    by turns, and stays unnamed."""
-    score, wrong, _ = _bench_run(seed, design, fan=True)
-    assert score["matched"].get("placed", 0) >= score["expected"]["placed"] - unnamed and score["false"] == 0 and wrong == 0
-
-
-@pytest.mark.slow
 def test_a_fanned_card_is_named_though_a_guess_beside_it_reads_another_suit_where_the_index_model_reads_it():
     """The defect (issue 22, faces_bench fans, fresh seed 453993, fan 454025, ancient-egyptians
     laid at once on wood, the camera 14.5 degrees off vertical): the JD was never named. Its
