@@ -472,8 +472,8 @@ class FaceRecogniser:
         card, or read one unsurely (or best, too unsure between it and another) by a corner
         fitting nearly as well (:data:`SHOWN_RIVAL`), unless the corner index model reads this
         card at both guesses, and a card read so is remembered there (were the corner to name
-        another card later, neither would be trusted); a card named
-        at two places is named by neither guess, and a card named already by its outline
+        another card later, neither would be trusted); a card named at two places is named by
+        neither guess, and a card named already by its outline
         (``named_here`` this frame, or a card ``fitted`` in the patch), or lying named
         elsewhere (within :data:`SAME_PLACE` of it: the same card), by no guess (dondorf prints
         an index in each corner: a fanned card's bottom-left one, beside the side of the next
@@ -555,9 +555,12 @@ class FaceRecogniser:
             # between another card and this one, or read as this card's rank in another suit,
             # which the model doubted there (ancient-egyptians' JD, its guess 7 px and 1 degree
             # off read as the JH, fan 454025).
-            rivals = [r for q, k, r in rivals if not all(
-                _agreed(self._index_reads(self._upright(region.frame, at), np.arange(4) == corner)).get(corner) == reading.card.id
-                for at, corner in ((q, k), (quad, shows)))]
+            def model_reads_it(at: np.ndarray, corner: int) -> bool:
+                return _agreed(self._index_reads(self._upright(region.frame, at), np.arange(4) == corner)).get(corner) == reading.card.id
+
+            if rivals and model_reads_it(quad, shows):
+                rivals = [(q, k, r) for q, k, r in rivals if not model_reads_it(q, k)]
+            rivals = [r for _, _, r in rivals]
             if any(r.card is not None or r.score > reading.score - SHOWN_RIVAL for r in rivals):
                 # Unnamed, but remembered there: a card the corner names later is another
                 # card than this read, and neither is trusted (:meth:`_decide`).
