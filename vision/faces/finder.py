@@ -37,9 +37,10 @@ OVERLAP_LEAST = 0.05
 #: where the two overlap at least (white on white says nothing).
 PRINT_LEAST = 0.03
 #: ... and where its print was, the frame shows paper as light as the card's own over this
-#: share at least (the new card's own print covers the rest: 0.34-0.59 in fans dealt one by
-#: one; a hand resting on it, 0.02 at most, or shading all of it).
-PAPER_SHARE = 0.25
+#: share at least (the new card's own print covers the rest: 0.34-0.59 in fans of white cards
+#: dealt one by one, 0.18 of a dark card whose big light print lies over a dark card's light
+#: pips; a hand resting on it, 0.02 at most, or shading all of it).
+PAPER_SHARE = 0.1
 #: ... and the light there is at most this many times brighter or darker than when it was laid
 #: (flicker, daylight, a camera's exposure): a place that went from a card's white to the
 #: felt's dark is uniform too, but it is no change of light.

@@ -168,6 +168,29 @@ def test_a_card_dealt_on_a_card_named_lies_on_it_where_that_card_no_longer_shows
     assert [under for _, _, under, _ in backdrop.neighbours(QUAD - np.float32([40, 8]), laid_then)] == [False]
 
 
+def test_a_dark_card_dealt_on_a_dark_card_named_lies_on_it_where_its_own_print_covers_most_of_that_cards():
+    # (Before: faces_bench fans, fresh seed 453993, fan 454030, oxygen dealt one by one on felt,
+    # the camera 29 degrees off vertical: the KS, its face dark with a big light king, dealt on
+    # the 10H, dark with light pips. Where the 10H's pips had been, the KS's own light print
+    # covered four in five of them, its dark paper the rest (0.18-0.19: a hand resting over a
+    # card, 0.00 in the scenes that rule was made on); the KS was taken to lie under the 10H,
+    # its corners there hidden, and was read once before the hand came back to deal the next
+    # card on it: never named.)
+    def dark(frame: np.ndarray, quad: np.ndarray) -> None:
+        cv2.fillConvexPoly(frame, quad.astype(np.int32), 55)
+    laid_then = table_with(card=False)
+    dark(laid_then, QUAD)
+    for x, y in ((135, 90), (185, 90), (135, 145), (185, 145), (135, 200), (185, 200)):   # the 10H's light pips
+        cv2.circle(laid_then, (x, y), 12, 190, -1)
+    backdrop = Backdrop()
+    backdrop.ready(table_with(card=False))
+    backdrop.lay("10H", laid_then, QUAD)
+    over, frame = QUAD + np.float32([40, 8]), laid_then.copy()
+    dark(frame, over)
+    cv2.ellipse(frame, (180, 158), (30, 80), 0, 0, 360, 170, -1)   # the king's light silhouette
+    assert [under for _, _, under, _ in backdrop.neighbours(over, frame)] == [True]
+
+
 def test_a_card_under_covers_the_place_of_a_card_laid_on_it_that_has_left():
     # (Before: faces_bench scene 157911, oxygen-air: the KH, taken up from a face-down card,
     # left its place looking new; an outline fitted there had its corner over the back in view,
