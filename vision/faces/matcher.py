@@ -165,7 +165,6 @@ class Reading:
     face_says: PhysicalCard | None = None  # the card the whole face, every corner in view, named in vetoing the corners
     unsure: PhysicalCard | None = None  # the card read, not named since not sure enough for where it was found
     score: float = 0.0  # the aligned corner correlation of the card named (or read unsurely)
-    runner_up: PhysicalCard | None = None  # too unsure between the card read unsurely and this one
 
 
 class Matcher:
@@ -432,12 +431,12 @@ class Matcher:
         if why:
             return Reading(None, min(confidence, THRESHOLD / 2), turned=bool(side), why=why, face_says=face_says)
         if confidence < THRESHOLD:
-            return Reading(None, confidence, turned=bool(side), score=score, unsure=self.cards[best], runner_up=self.cards[second],
+            return Reading(None, confidence, turned=bool(side), score=score, unsure=self.cards[best],
                            why=f"too unsure ({confidence:.2f}) between {self.cards[best].id} and {self.cards[second].id}")
         turned_scores = self._by_colour(aligned[1 - side][0], views[1 - side])
         other_way = self._other_way_round(views, faces, turned_scores, side, best, score) if whole else None
         if other_way is not None:
-            return Reading(None, THRESHOLD / 2, turned=bool(side), score=score, unsure=self.cards[best], runner_up=self.cards[other_way],
+            return Reading(None, THRESHOLD / 2, turned=bool(side), score=score, unsure=self.cards[best],
                            why=f"it looks like the {self.cards[best].id} one way round and the {self.cards[other_way].id} the other")
         return Reading(self.cards[best], confidence, turned=bool(side), score=score)
 
