@@ -266,12 +266,13 @@ class SyntheticCamera:
         keys = [self.scene.snapshot(t)]
         if self.effects.motion > 0:
             keys += [self.scene.snapshot(t - self.effects.motion * k / (_MOTION_STEPS - 1)) for k in range(1, _MOTION_STEPS)]
-        frame = self._composite(keys[0]).copy()
         if any(key != keys[0] for key in keys):  # something moved during the exposure: smear it
-            mean = frame.astype(np.float32)
-            for key in keys[1:]:
-                mean += self._composite(key)
-            frame = (mean / len(keys)).astype(np.uint8)
+            total = cv2.add(self._composite(keys[0]), self._composite(keys[1]), dtype=cv2.CV_16U)
+            for key in keys[2:]:
+                cv2.add(total, self._composite(key), dst=total, dtype=cv2.CV_16U)
+            frame = (total // len(keys)).astype(np.uint8)    # the mean, rounded down
+        else:
+            frame = self._composite(keys[0]).copy()
         if self.effects.drift > 0:
             frame = self._drifted(frame, t)
         if self.effects.flicker > 0:
@@ -291,14 +292,15 @@ class SyntheticCamera:
     def _drifted(self, frame: np.ndarray, t: float) -> np.ndarray:
         """``frame`` under light that changes slowly and unevenly: a gain across the table that
         tilts one way, then the other, over :data:`_DRIFT_PERIOD` seconds."""
-        if self._slope is None:   # one per colour channel, made once
+        if self._slope is None:   # made once
             w, h = self.resolution
             across = np.linspace(-1.0, 1.0, w, dtype=np.float32)[None, :] * 0.8
             down = np.linspace(-1.0, 1.0, h, dtype=np.float32)[:, None] * 0.5
-            self._slope = cv2.merge([across + down] * 3)
+            self._slope = across + down
         swing = self.effects.drift * math.sin(2 * math.pi * t / _DRIFT_PERIOD)
-        lit = np.multiply(self._slope, np.float32(swing))
-        lit += np.float32(1.0)                  # the gain, then the light under it, in place
+        gain = np.multiply(self._slope, np.float32(swing))
+        gain += np.float32(1.0)
+        lit = cv2.merge([gain] * 3)             # the gain on each colour, then the light under it, in place
         cv2.multiply(frame, lit, dtype=cv2.CV_32F, dst=lit)
         np.floor(lit, out=lit)
         return cv2.convertScaleAbs(lit)
