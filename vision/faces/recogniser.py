@@ -656,6 +656,8 @@ class FaceRecogniser:
             start = best[1]
             for degrees in stage:  # each turn with the corner moved along either side
                 for px in [(0.0, 0.0)] + [(p, 0.0) for p in shifts] + [(0.0, p) for p in shifts]:
+                    if degrees == 0 and px == (0.0, 0.0):
+                        continue  # the start itself, whose likeness is known
                     candidate = moved(start, degrees, px)
                     fit = self._likeness(grey, candidate, shows, end)
                     if fit > best[0]:
