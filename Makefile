@@ -11,9 +11,6 @@ TEST_SYSTEM_STAMP := $(VENV)/.system-test-tools
 # and keeps the system's numpy: apt's picamera2 is built against it ("numpy.dtype size changed" otherwise).
 SYSTEM_SITE := $(shell ls -d /usr/lib/python3/dist-packages/picamera2 /usr/lib/python3/dist-packages/lgpio* 2>/dev/null | head -1)
 VENV_FLAGS := $(if $(SYSTEM_SITE),--system-site-packages)
-# One pytest worker more than the cores: some tests wait on a browser, a broker or a child process,
-# and the spare worker keeps the cores busy meanwhile (2 cores: busy 96 % of the run, against 91 %).
-TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 BIN ?= $(HOME)/.local/bin
 CONFIG ?= $(HOME)/table.toml
 
@@ -50,11 +47,11 @@ demo: $(STAMP) ## play a whole game on simulated devices
 
 test: $(STAMP) $(TEST_SYSTEM_STAMP) ## check the code (unused names, syntax) and run the test suite
 	$(VENV)/bin/ruff check -q .
-	GPIOZERO_PIN_FACTORY=mock SDL_VIDEODRIVER=dummy $(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=15
+	GPIOZERO_PIN_FACTORY=mock SDL_VIDEODRIVER=dummy $(PY) -m pytest -n auto --dist worksteal --durations=15
 
 test-fast: $(STAMP) $(TEST_SYSTEM_STAMP) ## the same, without the tests marked slow (under a minute)
 	$(VENV)/bin/ruff check -q .
-	GPIOZERO_PIN_FACTORY=mock SDL_VIDEODRIVER=dummy $(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal -m "not slow"
+	GPIOZERO_PIN_FACTORY=mock SDL_VIDEODRIVER=dummy $(PY) -m pytest -n auto --dist worksteal -m "not slow"
 
 bench: $(STAMP) ## run the benchmarks
 	@for b in benchmarks/*_bench.py; do echo "== $$b"; $(PY) $$b || exit 1; done
